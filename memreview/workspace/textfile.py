@@ -1,0 +1,197 @@
+"""Byte-faithful text files.
+
+A memory file is decoded once and kept as a list of lines, each with the exact bytes it came
+from and its own line ending, so that a file can be written back with every untouched byte
+identical (DESIGN §4.2). Only ``\\n`` and ``\\r\\n`` end a line: ``str.splitlines`` is never used
+because it also splits on form feeds, ``\\x85``, ``\\u2028`` and friends.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+from dataclasses import dataclass, field
+
+UTF8 = "utf-8"
+UTF8_BOM = "utf-8-sig"
+GB18030 = "gb18030"
+UTF16 = "utf-16-le"
+UTF16BE = "utf-16-be"
+# Invalid UTF-8 that is not GB18030 either: decoded with surrogateescape so that every byte
+# survives a round trip; such lines can be shown but a decision can't write new text there.
+UTF8_LOSSY = "utf-8-lossy"
+
+
+class EncodeError(ValueError):
+    """A character the file's encoding cannot hold (never a silent change of encoding)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line: its decoded text (no ending), its ending (``\\n``, ``\\r\\n`` or ``""``)."""
+
+    text: str
+    ending: str
+    raw: bytes  # the exact bytes of text + ending in the file
+
+
+@dataclass
+class TextFile:
+    """A decoded file that can re-encode itself byte for byte."""
+
+    rel: str
+    data: bytes
+    encoding: str
+    lines: list[Line]
+    sha256: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def bom(self) -> bytes:
+        if self.encoding == UTF8_BOM:
+            return codecs.BOM_UTF8
+        if self.encoding in (UTF16, UTF16BE):
+            return self.data[:2]
+        return b""
+
+    @property
+    def texts(self) -> list[str]:
+        return [ln.text for ln in self.lines]
+
+    @property
+    def default_ending(self) -> str:
+        """The ending new lines get: the file's most common one (LF when it has none)."""
+        crlf = sum(1 for ln in self.lines if ln.ending == "\r\n")
+        lf = sum(1 for ln in self.lines if ln.ending == "\n")
+        return "\r\n" if crlf > lf else "\n"
+
+    def encode_text(self, text: str) -> bytes:
+        """Encode new text in this file's encoding, or raise EncodeError."""
+        return encode_text(text, self.encoding)
+
+    def render(self, lines: list[Line]) -> bytes:
+        """The bytes of a file made of ``lines`` (with this file's BOM)."""
+        return self.bom + b"".join(ln.raw for ln in lines)
+
+    def make_line(self, text: str, ending: str | None = None) -> Line:
+        """A new line in this file's encoding; ending defaults to the file's usual one."""
+        end = self.default_ending if ending is None else ending
+        return Line(text, end, self.encode_text(text + end))
+
+
+def encode_text(text: str, encoding: str) -> bytes:
+    try:
+        if encoding in (UTF8, UTF8_BOM):
+            return text.encode("utf-8")
+        if encoding == UTF8_LOSSY:
+            return text.encode("utf-8", errors="strict")
+        if encoding == GB18030:
+            return text.encode("gb18030")
+        if encoding in (UTF16, UTF16BE):
+            return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start : exc.end]
+        raise EncodeError(
+            f"character {bad!r} cannot be written in this file's encoding ({encoding})"
+        ) from None
+    raise EncodeError(f"unknown encoding {encoding}")
+
+
+def _split_bytes(body: bytes) -> list[tuple[bytes, bytes]]:
+    """Split bytes into (content, ending) pairs on LF / CRLF only."""
+    out: list[tuple[bytes, bytes]] = []
+    start = 0
+    n = len(body)
+    find = body.find
+    while start < n:
+        i = find(b"\n", start)
+        if i < 0:
+            out.append((body[start:], b""))
+            break
+        if i > start and body[i - 1] == 0x0D:
+            out.append((body[start : i - 1], b"\r\n"))
+        else:
+            out.append((body[start:i], b"\n"))
+        start = i + 1
+    return out
+
+
+def _looks_binary(data: bytes) -> bool:
+    return b"\x00" in data[:8192]
+
+
+def decode_bytes(rel: str, data: bytes) -> TextFile:
+    """Decode a file's bytes, detecting UTF-8 (BOM or not), UTF-16 with BOM and GB18030."""
+    digest = hashlib.sha256(data).hexdigest()
+    warnings: list[str] = []
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return _decode_utf16(rel, data, digest)
+    if data.startswith(codecs.BOM_UTF8):
+        encoding, body = UTF8_BOM, data[3:]
+    else:
+        encoding, body = UTF8, data
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        encoding = _fallback_encoding(body)
+        if encoding == UTF8_LOSSY:
+            line_no = body.count(b"\n", 0, exc.start) + 1
+            warnings.append(f"line {line_no}: invalid UTF-8 (not GBK either); shown with escapes")
+    codec = "gb18030" if encoding == GB18030 else "utf-8"
+    errors = "surrogateescape" if encoding == UTF8_LOSSY else "strict"
+    lines = []
+    for content, ending in _split_bytes(body):
+        lines.append(
+            Line(content.decode(codec, errors), ending.decode("ascii"), content + ending)
+        )
+    return TextFile(rel, data, encoding, lines, digest, warnings)
+
+
+def _fallback_encoding(body: bytes) -> str:
+    try:
+        text = body.decode("gb18030")
+    except UnicodeDecodeError:
+        return UTF8_LOSSY
+    # GB18030 decodes almost anything; require an exact round trip and mostly CJK text.
+    if text.encode("gb18030") != body:
+        return UTF8_LOSSY
+    non_ascii = [c for c in text if ord(c) > 0x7F]
+    if not non_ascii:
+        return GB18030
+    cjk = sum(1 for c in non_ascii if "\u3000" <= c <= "\u9fff" or "\uff00" <= c <= "\uffef")
+    return GB18030 if cjk / len(non_ascii) >= 0.6 else UTF8_LOSSY
+
+
+def _decode_utf16(rel: str, data: bytes, digest: str) -> TextFile:
+    le = data.startswith(codecs.BOM_UTF16_LE)
+    codec = "utf-16-le" if le else "utf-16-be"
+    body = data[2:]
+    warnings: list[str] = []
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError:
+        text = body.decode(codec, errors="replace")
+        warnings.append("invalid UTF-16; the file is read-only for memreview")
+        return TextFile(rel, data, "binary", [], digest, warnings)
+    lines: list[Line] = []
+    start = 0
+    while start < len(text):
+        i = text.find("\n", start)
+        if i < 0:
+            content, ending = text[start:], ""
+            start = len(text)
+        else:
+            if i > start and text[i - 1] == "\r":
+                content, ending = text[start : i - 1], "\r\n"
+            else:
+                content, ending = text[start:i], "\n"
+            start = i + 1
+        lines.append(Line(content, ending, (content + ending).encode(codec)))
+    return TextFile(rel, data, UTF16 if le else UTF16BE, lines, digest, warnings)
+
+
+def is_binary(data: bytes) -> bool:
+    """True for data that is not text (NUL bytes outside a UTF-16 file)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    return _looks_binary(data)
