@@ -141,9 +141,7 @@ def decode_bytes(rel: str, data: bytes) -> TextFile:
     errors = "surrogateescape" if encoding == UTF8_LOSSY else "strict"
     lines = []
     for content, ending in _split_bytes(body):
-        lines.append(
-            Line(content.decode(codec, errors), ending.decode("ascii"), content + ending)
-        )
+        lines.append(Line(content.decode(codec, errors), ending.decode("ascii"), content + ending))
     return TextFile(rel, data, encoding, lines, digest, warnings)
 
 

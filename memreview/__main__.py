@@ -1,0 +1,3 @@
+from memreview.cli import main
+
+raise SystemExit(main())

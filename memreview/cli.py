@@ -1,0 +1,100 @@
+"""The command line (DESIGN §6)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+from memreview.workspace.dates import parse_date
+from memreview.workspace.loader import NotAWorkspace
+
+
+class UsageError(Exception):
+    """Bad arguments: one line on stderr, exit 2."""
+
+
+def _date(text: str) -> date:
+    d = parse_date(text)
+    if d is None or len(text.strip()) != 10:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}")
+    return d
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage dump
+        print(f"memreview: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="memreview", description="Review what your agents propose to change in their memory."
+    )
+    sub = p.add_subparsers(dest="command")
+
+    s = sub.add_parser("scan", help="print the review queues and health")
+    s.add_argument("path", type=Path)
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
+    s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
+    return p
+
+
+def cmd_scan(args) -> int:
+    from memreview.scan import scan_workspace
+
+    result = scan_workspace(args.path, today=args.today, all_dormant=args.all_dormant)
+    if args.json:
+        json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    from memreview.display import visible
+
+    out = sys.stdout
+    out.write(f"workspace  {result.root}\nreview     {result.today.isoformat()}\n\n")
+    for name, items in result.queues.items():
+        note = result.missing.get(name)
+        hidden = result.hidden.get(name)
+        extra = f"  ({hidden} hidden)" if hidden else ""
+        out.write(
+            f"{name:<16}{len(items):>5}{extra}{('  — ' + note) if note and not items else ''}\n"
+        )
+        for it in items[:5]:
+            out.write(f"    {visible(it['title'])[:100]}\n")
+        if len(items) > 5:
+            out.write(f"    … {len(items) - 5} more\n")
+    if result.warnings:
+        out.write(f"\n{len(result.warnings)} warning(s):\n")
+        for w in result.warnings:
+            where = visible(w["file"] or "")
+            if w["line"]:
+                where += f":{w['line']}"
+            out.write(f"  {where}: {visible(w['message'])}\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    commands = {"scan": cmd_scan}
+    if argv and argv[0] in commands:
+        args = parser.parse_args(argv)
+        try:
+            return commands[args.command](args)
+        except NotAWorkspace as exc:
+            print(f"memreview: {exc}", file=sys.stderr)
+            return 2
+        except UsageError as exc:
+            print(f"memreview: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            return 130
+    print("memreview: the app is not available yet; try 'memreview scan PATH'", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""memreview's own state: ``.memreview/state.yaml`` (hidden items and snoozes, DESIGN §4)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from memreview.workspace.dates import parse_date
+
+STATE_FILE = ".memreview/state.yaml"
+
+
+@dataclass
+class Hidden:
+    until: date | None  # None: for good
+    reason: str
+    batch: str | None = None
+
+
+@dataclass
+class State:
+    hidden: dict[str, Hidden] = field(default_factory=dict)
+
+    def is_hidden(self, item_id: str, today: date) -> bool:
+        h = self.hidden.get(item_id)
+        return h is not None and (h.until is None or today < h.until)
+
+    def to_bytes(self) -> bytes:
+        doc = {
+            "hidden": {
+                k: {
+                    "until": h.until.isoformat() if h.until else None,
+                    "reason": h.reason,
+                    "batch": h.batch,
+                }
+                for k, h in sorted(self.hidden.items())
+            }
+        }
+        yaml = YAML(typ="safe", pure=True)
+        yaml.default_flow_style = False
+        buf = io.StringIO()
+        buf.write("# memreview's own state: items hidden by a decision, and until when.\n")
+        yaml.dump(doc, buf)
+        return buf.getvalue().encode("utf-8")
+
+
+def parse_state(data: bytes | None) -> tuple[State, str | None]:
+    """A State from bytes, or an empty one and a one-line problem."""
+    state = State()
+    if not data:
+        return state, None
+    try:
+        doc = YAML(typ="safe", pure=True).load(io.BytesIO(data))
+    except Exception as exc:  # ruamel's error types vary with the damage
+        return state, f"broken YAML ({type(exc).__name__}); hidden items ignored"
+    if doc is None:
+        return state, None
+    if not isinstance(doc, dict) or not isinstance(doc.get("hidden", {}), dict):
+        return state, "expected a mapping with 'hidden'; hidden items ignored"
+    for key, val in (doc.get("hidden") or {}).items():
+        if not isinstance(val, dict):
+            continue
+        until = val.get("until")
+        until_d = until if isinstance(until, date) else parse_date(str(until)) if until else None
+        state.hidden[str(key)] = Hidden(until_d, str(val.get("reason") or ""), val.get("batch"))
+    return state, None
+
+
+def load_state(root: Path, ws=None) -> State:
+    p = Path(root) / STATE_FILE
+    try:
+        data = p.read_bytes() if p.is_file() and not p.is_symlink() else None
+    except OSError as exc:
+        if ws is not None:
+            ws.warn(STATE_FILE, None, f"cannot read: {exc.strerror or exc}")
+        return State()
+    state, problem = parse_state(data)
+    if problem and ws is not None:
+        ws.warn(STATE_FILE, None, problem)
+    return state

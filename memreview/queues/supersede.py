@@ -1,0 +1,35 @@
+"""Supersede: judge ``supersedes`` proposals on two live anchors (DESIGN §2)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from memreview.queues.common import item_id
+from memreview.workspace.model import Anchor, Workspace
+
+
+def is_superseded(a: Anchor) -> bool:
+    return a.archived or a.get("Superseded-By") is not None
+
+
+def supersede(ws: Workspace, today: date) -> list[dict]:
+    index = ws.anchor_index()
+    items = []
+    for p in ws.proposals or []:
+        if p.relation != "supersedes":
+            continue
+        new, old = index.get(p.new), index.get(p.old)
+        if new is None or old is None or p.new == p.old or is_superseded(new) or is_superseded(old):
+            continue
+        items.append(
+            {
+                "id": item_id("s", p.id, p.new, p.old),
+                "title": f"{p.new} supersedes {p.old}",
+                "new": new.ref(),
+                "old": old.ref(),
+                "confidence": p.confidence,
+                "reason": p.reason,
+                "proposal": p.id,
+            }
+        )
+    return items

@@ -1,0 +1,139 @@
+"""Load a workspace and compute every queue: the model the CLI and the app share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from memreview.decisions.state import State, load_state
+from memreview.health import health as compute_health
+from memreview.queues import QUEUES
+from memreview.queues.common import QUEUE_NAMES
+from memreview.workspace.loader import check_workspace, load_workspace, review_date
+from memreview.workspace.model import Workspace
+
+SCHEMA = 1
+
+
+@dataclass
+class ScanResult:
+    root: Path
+    today: date
+    workspace: Workspace
+    queues: dict[str, list[dict]]
+    health: dict
+    missing: dict[str, str]
+    state: State
+    hidden: dict[str, int] = field(default_factory=dict)
+    all_queues: dict[str, list[dict]] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {name: len(items) for name, items in self.queues.items()}
+
+    @property
+    def warnings(self) -> list[dict]:
+        return [w.to_json() for w in self.workspace.warnings]
+
+    def item(self, item_id: str) -> tuple[str, dict] | None:
+        """(queue, item) for an id, hidden items included."""
+        for name, items in self.all_queues.items():
+            for it in items:
+                if it["id"] == item_id:
+                    return name, it
+        return None
+
+    def context(
+        self, file: str, line: int, end_line: int, before: int = 3, after: int = 3
+    ) -> list[tuple[int, str]]:
+        """Numbered lines of a memory file around ``line..end_line``."""
+        ws = self.workspace
+        mf = ws.files.get(file) or ws.archive_files.get(file)
+        src = mf.source if mf is not None else ws.other_files.get(file)
+        if src is None:
+            return []
+        lo = max(1, line - before)
+        hi = min(len(src.lines), end_line + after)
+        return [(k, src.lines[k - 1].text) for k in range(lo, hi + 1)]
+
+    def to_json(self) -> dict:
+        return {
+            "schema": SCHEMA,
+            "workspace": str(self.root),
+            "today": self.today.isoformat(),
+            "counts": self.counts,
+            "queues": self.queues,
+            "health": self.health,
+            "missing": self.missing,
+            "warnings": self.warnings,
+        }
+
+
+def _missing(ws: Workspace) -> dict[str, str]:
+    cfg = ws.config
+    out = {}
+    if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
+        out["contradictions"] = f"no CONFLICTS-WITH markers and no {cfg.proposals}"
+    if ws.proposals is None:
+        out["supersede"] = f"no judge proposals ({cfg.proposals})"
+    if ws.skills is None:
+        out["skills"] = f"no skill candidates ({cfg.skill_candidates})"
+    if ws.fragments is None:
+        out["archived"] = f"no fragments database ({cfg.dreams_db})"
+    if not ws.projects:
+        out["dormant"] = f"no projects ({cfg.projects_dir}/, PROJECT anchors or markers)"
+    if ws.recalls is None:
+        out["demotion"] = f"no recall log ({cfg.recall_log}): every anchor counts as important"
+    return out
+
+
+def compute(
+    ws: Workspace,
+    today: date,
+    state: State,
+    all_dormant: bool = False,
+    progress: Callable[[str, float], None] | None = None,
+) -> ScanResult:
+    report = progress or (lambda stage, frac: None)
+    all_queues: dict[str, list[dict]] = {}
+    queues: dict[str, list[dict]] = {}
+    hidden: dict[str, int] = {}
+    for k, name in enumerate(QUEUE_NAMES):
+        report(f"queue: {name}", 0.9 + 0.08 * k / len(QUEUE_NAMES))
+        items = QUEUES[name](ws, today)
+        all_queues[name] = items
+        shown = [it for it in items if not state.is_hidden(it["id"], today)]
+        hidden[name] = len(items) - len(shown)
+        if name == "dormant" and not all_dormant:
+            shown = shown[: ws.config.dormant_limit]
+        queues[name] = shown
+    report("health", 0.99)
+    result = ScanResult(
+        root=ws.root,
+        today=today,
+        workspace=ws,
+        queues=queues,
+        health=compute_health(ws, today),
+        missing=_missing(ws),
+        state=state,
+        hidden=hidden,
+        all_queues=all_queues,
+    )
+    report("done", 1.0)
+    return result
+
+
+def scan_workspace(
+    root: Path,
+    today: date | None = None,
+    all_dormant: bool = False,
+    progress: Callable[[str, float], None] | None = None,
+) -> ScanResult:
+    """Load the workspace at ``root`` and compute its queues (NotAWorkspace if it isn't one)."""
+    root = check_workspace(Path(root))
+    ws = load_workspace(root, progress=progress)
+    day = review_date(ws, today)
+    state = load_state(root, ws)
+    return compute(ws, day, state, all_dormant=all_dormant, progress=progress)

@@ -1,0 +1,130 @@
+"""``memreview.yaml``: every path, section name and threshold, with defaults (DESIGN §1)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field, fields
+from datetime import date
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from memreview.workspace.dates import parse_date
+
+
+@dataclass
+class Config:
+    review_date: date | None = None
+    # paths, relative to the workspace root
+    recall_log: str = "memory/recall_log.jsonl"
+    proposals: str = "memory/review/proposals.jsonl"
+    verdicts: str = "memory/review/verdicts.jsonl"
+    dreams_db: str = "memory/knowledge/dreams.db"
+    skill_candidates: str = "memory/skill_candidates.json"
+    short_term_recall: str = "memory/.dreams/short-term-recall.json"
+    now: str = "NOW.md"
+    heartbeat: str = "HEARTBEAT.md"
+    dreams_md: str = "DREAMS.md"
+    projects_dir: str = "memory/projects"
+    archive_dir: str = "memory/archive"
+    superseded_file: str = "memory/archive/superseded.md"
+    demoted_file: str = "memory/archive/demoted.md"
+    skills_dir: str = "skills"
+    lock_files: list[str] = field(
+        default_factory=lambda: ["memory/.dreams/short-term-promotion.lock"]
+    )
+    # section names
+    rules_headings: list[str] = field(
+        default_factory=lambda: ["规则", "Rules", "偏好", "Preferences"]
+    )
+    chronicle_words: list[str] = field(default_factory=lambda: ["编年史", "chronicle"])
+    # thresholds
+    dormant_days: int = 28
+    dormant_limit: int = 10
+    snooze_days: int = 28
+    archived_days: int = 30
+    archived_partial_ratio: float = 90.0
+    min_match_chars: int = 8
+    near_ratio: float = 90.0
+    demotion_age_days: int = 30
+    demotion_max_recalls: int = 1
+    recall_window_days: int = 90
+    reject_hide_days: int = 84
+    memory_max_lines: int = 500
+    memory_max_tokens: int = 12000
+    heartbeat_max_lines: int = 50
+    stale_todo_days: int = 3
+    untouched_days: int = 30
+    commit: bool = False
+
+
+_ALIASES = {"today": "review_date"}
+
+
+def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]]]:
+    """Parse ``memreview.yaml``; problems come back as (line, message), defaults kept."""
+    cfg = Config()
+    problems: list[tuple[int | None, str]] = []
+    if not data:
+        return cfg, problems
+    try:
+        doc = YAML(typ="rt").load(io.BytesIO(data))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
+        return cfg, [(line, f"broken YAML ({problem}); defaults used")]
+    except Exception as exc:  # ruamel raises a few non-YAMLError types on odd bytes
+        return cfg, [(None, f"unreadable YAML ({type(exc).__name__}); defaults used")]
+    if doc is None:
+        return cfg, problems
+    if not isinstance(doc, dict):
+        return cfg, [(1, "expected a mapping at the top; defaults used")]
+    known = {f.name: f for f in fields(Config)}
+    flat: dict = {}
+    for key, value in doc.items():
+        if isinstance(value, dict) and key in ("paths", "thresholds", "sections"):
+            flat.update(value)
+        else:
+            flat[key] = value
+    for key, value in flat.items():
+        name = _ALIASES.get(str(key), str(key).replace("-", "_"))
+        if name not in known:
+            problems.append((_line_of(doc, key), f"unknown setting {key!r} ignored"))
+            continue
+        current = getattr(cfg, name)
+        if name == "review_date":
+            parsed = value if isinstance(value, date) else parse_date(str(value))
+            if parsed is None:
+                problems.append((_line_of(doc, key), f"review_date {value!r} is not a date"))
+            else:
+                cfg.review_date = parsed
+        elif isinstance(current, bool):
+            if isinstance(value, bool):
+                setattr(cfg, name, value)
+            else:
+                problems.append((_line_of(doc, key), f"{key} must be true or false"))
+        elif isinstance(current, int | float):
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                setattr(cfg, name, type(current)(value))
+            else:
+                problems.append((_line_of(doc, key), f"{key} must be a number"))
+        elif isinstance(current, list):
+            if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                setattr(cfg, name, [str(v) for v in value])
+            elif isinstance(value, str):
+                setattr(cfg, name, [value])
+            else:
+                problems.append((_line_of(doc, key), f"{key} must be a list of strings"))
+        elif isinstance(value, str) and value:
+            setattr(cfg, name, value)
+        else:
+            problems.append((_line_of(doc, key), f"{key} must be a string"))
+    return cfg, problems
+
+
+def _line_of(doc, key) -> int | None:
+    try:
+        return doc.lc.key(key)[0] + 1
+    except Exception:
+        return None

@@ -1,0 +1,28 @@
+"""Lenient date parsing: bad dates are None, never exceptions."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def parse_date(text: str | None) -> date | None:
+    """``YYYY-MM-DD`` exactly at the start of ``text`` (after spaces), or None."""
+    if not text:
+        return None
+    m = DATE_RE.match(text.strip())
+    if not m:
+        return None
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+
+
+def parse_date_prefix(text: object) -> date | None:
+    """The date as written at the start of a date or timestamp string."""
+    if not isinstance(text, str):
+        return None
+    return parse_date(text[:10])

@@ -1,0 +1,273 @@
+"""Memory files → entries, anchors and the chronicle (DESIGN §1.1, §1.2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memreview.workspace.model import Anchor, ChronicleRow, Entry, MemoryFile
+from memreview.workspace.normalize import normalize
+from memreview.workspace.textfile import TextFile
+
+HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+ANCHOR_RE = re.compile(r"^(#{2,3})[ \t]+\[([A-Z][A-Z0-9_-]*):([^\]\s]+)\]")
+META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*(.*)$")
+REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")
+PROJECT_MARK_RE = re.compile(r"<!--\s*project:\s*([^\s>]+)\s*-->")
+PROMOTION_RE = re.compile(r"^<!--\s*openclaw-memory-promotion:")
+SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+CLOSED_WORDS = ("done", "archived", "已完成", "归档")
+
+
+def is_closed_status(status: str | None) -> bool:
+    if not status:
+        return False
+    first = status.strip().lower()
+    return any(first.startswith(w) for w in CLOSED_WORDS)
+
+
+@dataclass
+class _Block:
+    """An anchor block being read."""
+
+    anchor_type: str
+    anchor_id: str
+    line: int
+    level: int
+
+
+def split_cells(row: str) -> list[str]:
+    s = row.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|"):
+        s = s[:-1]
+    return [c.strip() for c in s.split("|")]
+
+
+def parse_memory_file(
+    source: TextFile, *, archived: bool = False, chronicle_words=("编年史", "chronicle")
+) -> tuple[MemoryFile, list[tuple[int, str]]]:
+    """Parse one memory file. Returns the file and its problems as (line, message)."""
+    rel = source.rel
+    lines = source.texts
+    n = len(lines)
+    problems: list[tuple[int, str]] = []
+    entries: list[Entry] = []
+    anchors: list[Anchor] = []
+    chronicle: list[ChronicleRow] = []
+    headings: list[tuple[int, int, str]] = []
+
+    # First pass: headings outside code fences, and which lines are fenced.
+    fenced = [False] * n
+    in_fence = ""
+    for i, text in enumerate(lines):
+        m = FENCE_RE.match(text)
+        if in_fence:
+            fenced[i] = True
+            if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
+                in_fence = ""
+            continue
+        if m:
+            in_fence = m.group(1)
+            fenced[i] = True
+            continue
+        if text.startswith("#"):
+            hm = HEADING_RE.match(text)
+            if hm:
+                headings.append((i, len(hm.group(1)), hm.group(2)))
+    if in_fence:
+        problems.append((n, "code fence never closed"))
+
+    heading_at = {i: (lvl, txt) for i, lvl, txt in headings}
+    chronicle_heading: int | None = None
+    low_words = [w.lower() for w in chronicle_words]
+    for i, _lvl, txt in headings:
+        low = txt.lower()
+        if any(w in low for w in low_words):
+            chronicle_heading = i
+            break
+
+    path: list[tuple[int, str]] = []  # (level, text)
+    section, section_line = "", 0
+    in_chronicle = False
+    block: _Block | None = None
+    block_meta: dict[str, str] = {}
+    block_meta_end = 0
+    block_meta_open = False
+    promotion_pending = False
+    seen_ids: dict[str, int] = {}
+
+    def close_block(end: int) -> None:
+        """Close the anchor block at 0-based line ``end`` (inclusive)."""
+        nonlocal block
+        assert block is not None
+        text = "\n".join(lines[block.line : end + 1])
+        a = Anchor(
+            type=block.anchor_type,
+            id=block.anchor_id,
+            file=rel,
+            line=block.line + 1,
+            end_line=end + 1,
+            level=block.level,
+            meta=dict(block_meta),
+            meta_end=block_meta_end + 1,
+            text=text,
+            refs=tuple(REF_RE.findall(text)),
+            archived=archived,
+        )
+        anchors.append(a)
+        marks = tuple(PROJECT_MARK_RE.findall(text))
+        entries.append(
+            Entry(
+                file=rel,
+                line=a.line,
+                end_line=a.end_line,
+                kind="anchor",
+                text=text,
+                heading_path=tuple(t for _, t in path),
+                section=section,
+                section_line=section_line,
+                norm=normalize(text, "anchor"),
+                anchor=a.id,
+                projects=marks,
+            )
+        )
+        if a.id in seen_ids:
+            problems.append(
+                (
+                    a.line,
+                    f"anchor id {a.id!r} also defined at line {seen_ids[a.id]}; first one used",
+                )
+            )
+        else:
+            seen_ids[a.id] = a.line
+        block = None
+
+    i = 0
+    while i < n:
+        text = lines[i]
+        if fenced[i]:
+            i += 1
+            continue
+        h = heading_at.get(i)
+        if h is not None:
+            level, htxt = h
+            if block is not None and level <= block.level:
+                close_block(_trim_back(lines, i - 1, block.line))
+            while path and path[-1][0] >= level:
+                path.pop()
+            path.append((level, htxt))
+            if level <= 3:
+                section, section_line = htxt, i + 1
+                in_chronicle = chronicle_heading == i
+            promotion_pending = False
+            am = ANCHOR_RE.match(text)
+            if am:
+                if block is not None:  # a nested, deeper anchor header ends the outer block
+                    close_block(_trim_back(lines, i - 1, block.line))
+                block = _Block(am.group(2), am.group(3), i, len(am.group(1)))
+                block_meta = {}
+                block_meta_end = i
+                block_meta_open = True
+            i += 1
+            continue
+        if block is not None:
+            stripped = text.strip()
+            if stripped == "---":
+                close_block(i)
+                i += 1
+                continue
+            if block_meta_open:
+                mm = META_RE.match(text)
+                if mm and not text.startswith(("- ", "* ")):
+                    block_meta.setdefault(mm.group(1), mm.group(2).strip())
+                    block_meta_end = i
+                elif stripped == "" and block_meta_end == block.line:
+                    pass  # blank lines before the first metadata line
+                else:
+                    block_meta_open = False
+            i += 1
+            continue
+        if PROMOTION_RE.match(text):
+            promotion_pending = True
+            i += 1
+            continue
+        if text.startswith(("- ", "* ")) or text in ("-", "*"):
+            end = i
+            j = i + 1
+            while j < n and not fenced[j] and lines[j][:1] in (" ", "\t") and lines[j].strip():
+                end = j
+                j += 1
+            raw = "\n".join(lines[i : end + 1])
+            kind = "promoted" if promotion_pending else "bullet"
+            promotion_pending = False
+            entries.append(
+                Entry(
+                    file=rel,
+                    line=i + 1,
+                    end_line=end + 1,
+                    kind=kind,
+                    text=raw,
+                    heading_path=tuple(t for _, t in path),
+                    section=section,
+                    section_line=section_line,
+                    norm=normalize(raw, "bullet"),
+                    in_chronicle=in_chronicle,
+                    projects=tuple(PROJECT_MARK_RE.findall(raw)),
+                )
+            )
+            i = end + 1
+            continue
+        if text.lstrip().startswith("|"):
+            nxt = lines[i + 1] if i + 1 < n else ""
+            if SEPARATOR_RE.match(text) or (SEPARATOR_RE.match(nxt) and "|" in nxt):
+                i += 1
+                continue
+            if not text.rstrip().endswith("|"):
+                problems.append((i + 1, "table row has no closing '|'; read as a row"))
+            entry = Entry(
+                file=rel,
+                line=i + 1,
+                end_line=i + 1,
+                kind="row",
+                text=text,
+                heading_path=tuple(t for _, t in path),
+                section=section,
+                section_line=section_line,
+                norm=normalize(text, "row"),
+                in_chronicle=in_chronicle,
+                projects=tuple(PROJECT_MARK_RE.findall(text)),
+            )
+            entries.append(entry)
+            if in_chronicle:
+                cells = split_cells(text)
+                if cells and CHRONICLE_DATE_RE.match(cells[0]):
+                    chronicle.append(ChronicleRow(rel, i + 1, cells[0], tuple(cells), text, entry))
+            i += 1
+            continue
+        if text.strip():
+            promotion_pending = promotion_pending and text.lstrip().startswith("<!--")
+        i += 1
+    if block is not None:
+        close_block(_trim_back(lines, n - 1, block.line))
+    mf = MemoryFile(
+        rel,
+        source,
+        entries,
+        anchors,
+        chronicle,
+        archived,
+        [(i + 1, lvl, txt) for i, lvl, txt in headings],
+    )
+    return mf, problems
+
+
+def _trim_back(lines: list[str], end: int, start: int) -> int:
+    """A block that runs into the next heading ends at its last non-blank line."""
+    while end > start and not lines[end].strip():
+        end -= 1
+    return end

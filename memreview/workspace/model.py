@@ -1,0 +1,241 @@
+"""The loaded workspace: plain dataclasses, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from memreview.workspace.config import Config
+from memreview.workspace.textfile import TextFile
+
+
+@dataclass(frozen=True)
+class Warning:
+    """Something wrong with an input file: shown to the user, never raised."""
+
+    file: str | None
+    line: int | None
+    message: str
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "message": self.message}
+
+
+@dataclass
+class Entry:
+    """A unit of memory: a bullet, a table row, an anchor block or a promoted entry."""
+
+    file: str
+    line: int  # 1-based, inclusive
+    end_line: int
+    kind: str  # bullet | row | anchor | promoted
+    text: str  # the raw lines joined with "\n"
+    heading_path: tuple[str, ...]
+    section: str
+    section_line: int  # 0 for the file's top section
+    norm: str
+    anchor: str | None = None  # the id, when the entry is an anchor block
+    in_anchor: str | None = None  # the enclosing anchor's id, for lines inside a block
+    in_chronicle: bool = False
+    projects: tuple[str, ...] = ()
+
+    @property
+    def first_line(self) -> str:
+        return self.text.split("\n", 1)[0]
+
+    def ref(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "end_line": self.end_line,
+            "text": self.first_line,
+            "anchor": self.anchor,
+        }
+
+
+@dataclass
+class Anchor:
+    """A ``## [TYPE:id]`` block (DESIGN §1.2)."""
+
+    type: str
+    id: str
+    file: str
+    line: int
+    end_line: int
+    level: int
+    meta: dict[str, str]  # first value of each key, keys as written
+    meta_end: int  # the last metadata line (== line when there is none)
+    text: str  # the whole block
+    refs: tuple[str, ...]  # every [[id]] in the block
+    archived: bool = False  # lives under memory/archive/
+
+    def get(self, key: str) -> str | None:
+        low = key.lower()
+        for k, v in self.meta.items():
+            if k.lower() == low:
+                return v
+        return None
+
+    def ref_list(self, key: str) -> list[str]:
+        value = self.get(key)
+        return _refs(value) if value else []
+
+    @property
+    def first_line(self) -> str:
+        return self.text.split("\n", 1)[0]
+
+    def ref(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "end_line": self.end_line,
+            "text": self.first_line,
+            "anchor": self.id,
+        }
+
+
+def _refs(value: str) -> list[str]:
+    from memreview.workspace.markdown import REF_RE
+
+    return REF_RE.findall(value)
+
+
+@dataclass
+class ChronicleRow:
+    file: str
+    line: int
+    date: str
+    cells: tuple[str, ...]  # every cell, date first
+    text: str
+    entry: Entry
+
+    @property
+    def events(self) -> str:
+        return self.cells[1] if len(self.cells) > 1 else ""
+
+
+@dataclass
+class MemoryFile:
+    rel: str
+    source: TextFile
+    entries: list[Entry]
+    anchors: list[Anchor]
+    chronicle: list[ChronicleRow]
+    archived: bool = False
+    headings: list[tuple[int, int, str]] = field(default_factory=list)  # (line, level, text)
+
+
+@dataclass
+class DailyLog:
+    rel: str
+    date: date
+    text_lower: str
+    empty: bool
+    lines: int
+
+
+@dataclass
+class Fragment:
+    id: str
+    content: str
+    status: str
+    last_seen: str | None
+    theme: str | None = None
+    category: str | None = None
+    date: str | None = None
+
+    def last_seen_date(self) -> date | None:
+        from memreview.workspace.dates import parse_date_prefix
+
+        return parse_date_prefix(self.last_seen)
+
+
+@dataclass
+class SkillCandidate:
+    index: int
+    theme: str
+    content: str
+    count: int | None
+    reason: str | None
+
+
+@dataclass
+class Recall:
+    day: date
+    id: str
+    channel: str
+    query: str
+
+
+@dataclass
+class Proposal:
+    id: str
+    ts: str | None
+    relation: str
+    new: str
+    old: str
+    confidence: float | None
+    reason: str | None
+    line: int
+
+
+@dataclass
+class Project:
+    key: str
+    title: str
+    source: str  # file | anchor | marker
+    ref: dict
+    status: str | None
+    added: date | None
+    anchor: str | None = None
+    file: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        from memreview.workspace.markdown import is_closed_status
+
+        return is_closed_status(self.status)
+
+
+@dataclass
+class Workspace:
+    root: Path
+    config: Config
+    files: dict[str, MemoryFile] = field(default_factory=dict)
+    archive_files: dict[str, MemoryFile] = field(default_factory=dict)
+    daily_logs: list[DailyLog] = field(default_factory=list)
+    fragments: list[Fragment] | None = None  # None: no dreams.db
+    skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
+    recalls: list[Recall] | None = None  # None: no recall log
+    proposals: list[Proposal] | None = None
+    projects: dict[str, Project] = field(default_factory=dict)
+    boot_ids: set[str] = field(default_factory=set)
+    other_files: dict[str, TextFile] = field(default_factory=dict)  # NOW.md, HEARTBEAT.md, …
+    mtimes: dict[str, float] = field(default_factory=dict)
+    warnings: list[Warning] = field(default_factory=list)
+
+    def warn(self, file: str | None, line: int | None, message: str) -> None:
+        self.warnings.append(Warning(file, line, message))
+
+    def all_anchors(self) -> list[Anchor]:
+        out: list[Anchor] = []
+        for mf in self.files.values():
+            out.extend(mf.anchors)
+        for mf in self.archive_files.values():
+            out.extend(mf.anchors)
+        return out
+
+    def anchor_index(self) -> dict[str, Anchor]:
+        """Anchors by id; the first in file order wins (duplicates are warned about)."""
+        index: dict[str, Anchor] = {}
+        for a in self.all_anchors():
+            index.setdefault(a.id, a)
+        return index
+
+    def main_memory(self) -> str | None:
+        if "MEMORY.md" in self.files:
+            return "MEMORY.md"
+        if "memory/MEMORY.md" in self.files:
+            return "memory/MEMORY.md"
+        return None

@@ -1,0 +1,47 @@
+"""Normalization and fingerprints (DESIGN §1.5, after seed 002)."""
+
+from __future__ import annotations
+
+import re
+
+_BULLET = re.compile(r"^[-*] (?:\[[ xX]\] )?")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_SCORE_TAIL = re.compile(r"\s*\[score=[^\]]*\]\s*$")
+_DATE_NOTE = re.compile(r"[（(]\s*\d{4}-\d{2}-\d{2}(?:\s*自动沉淀)?\s*[）)]")
+_PAREN = re.compile(r"[（(][^）)]*[）)]")
+
+FINGERPRINT_CHARS = 40
+CONFIRM_CHARS = 30
+
+
+def normalize(text: str, kind: str = "bullet") -> str:
+    """An entry's normalized text: markers, comments, score tails and dates removed."""
+    lines = text.split("\n")
+    first = lines[0]
+    if kind == "row":
+        first = first.strip()
+        if first.startswith("|"):
+            first = first[1:]
+        if first.endswith("|"):
+            first = first[:-1]
+    else:
+        first = _BULLET.sub("", first, count=1)
+    if len(lines) > 1:
+        first = " ".join([first, *(ln.strip() for ln in lines[1:])])
+    out = _COMMENT.sub("", first)
+    out = _SCORE_TAIL.sub("", out)
+    out = _DATE_NOTE.sub("", out)
+    return out.strip().lower()
+
+
+def fingerprint(norm: str) -> str:
+    return norm[:FINGERPRINT_CHARS]
+
+
+def without_parentheticals(norm: str) -> str:
+    """Remove every ``(…)``/``（…）`` run (no nesting; an unmatched bracket stays)."""
+    return _PAREN.sub("", norm)
+
+
+def confirmed_key(norm: str) -> str:
+    return without_parentheticals(norm)[:CONFIRM_CHARS]
