@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -40,7 +43,66 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
     s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
+    d = sub.add_parser("demo", help="open the app on a copy of the sample workspace")
+    d.add_argument("--theme", help="theme name")
+    d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
     return p
+
+
+def app_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="memreview", description="Review what your agents propose to change in their memory."
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        help="the workspace (default: $OPENCLAW_WORKSPACE, ~/.openclaw/workspace, .)",
+    )
+    p.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
+    p.add_argument("--theme", help="theme name")
+    return p
+
+
+def default_workspace() -> Path:
+    """$OPENCLAW_WORKSPACE, else ~/.openclaw/workspace, else the current directory."""
+    env = os.environ.get("OPENCLAW_WORKSPACE")
+    if env:
+        return Path(env)
+    home = Path.home() / ".openclaw" / "workspace"
+    if home.is_dir():
+        return home
+    return Path.cwd()
+
+
+def sample_workspace() -> Path:
+    return Path(__file__).resolve().parent.parent / "sample_workspace"
+
+
+def run_app(root: Path, today: date | None, theme: str | None) -> int:
+    from memreview.app import make_app
+    from memreview.workspace.loader import check_workspace
+
+    root = check_workspace(root)
+    app = make_app(root, today=today, theme=theme)
+    app.run()
+    return int(app.return_code or 0)
+
+
+def cmd_demo(args) -> int:
+    src = sample_workspace()
+    if not src.is_dir():
+        raise UsageError(f"the sample workspace is missing ({src})")
+    tmp = Path(tempfile.mkdtemp(prefix="memreview-demo-"))
+    dest = tmp / "workspace"
+    shutil.copytree(src, dest, symlinks=True)
+    try:
+        return run_app(dest, None, args.theme)
+    finally:
+        if args.keep:
+            print(f"the demo workspace is kept at {dest}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def cmd_scan(args) -> int:
@@ -79,7 +141,7 @@ def cmd_scan(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
-    commands = {"scan": cmd_scan}
+    commands = {"scan": cmd_scan, "demo": cmd_demo}
     if argv and argv[0] in commands:
         args = parser.parse_args(argv)
         try:
@@ -92,8 +154,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         except KeyboardInterrupt:
             return 130
-    print("memreview: the app is not available yet; try 'memreview scan PATH'", file=sys.stderr)
-    return 2
+    args = app_parser().parse_args(argv)
+    try:
+        return run_app(args.path or default_workspace(), args.today, args.theme)
+    except NotAWorkspace as exc:
+        print(f"memreview: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
