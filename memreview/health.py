@@ -21,14 +21,13 @@ PROMOTED_RE = re.compile(r"promoted from short-term memory \((\d{4}-\d{2}-\d{2})
 GROWTH_WEEKS = 14
 
 
+CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
 def estimate_tokens(text: str) -> int:
-    """One token per CJK character plus one per four other characters."""
-    cjk = sum(1 for c in text if "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff")
+    """One token per CJK character plus one per four other characters (rounded up)."""
+    cjk = len(CJK_RE.findall(text))
     return cjk + (len(text) - cjk + 3) // 4
-
-
-def _is_cjk(c: str) -> bool:
-    return "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
 
 
 def entry_dates(ws: Workspace) -> list[date]:

@@ -23,7 +23,7 @@ from memreview.workspace.model import (
     SkillCandidate,
     Workspace,
 )
-from memreview.workspace.textfile import TextFile, decode_bytes, is_binary
+from memreview.workspace.textfile import TextFile, decode_bytes, decode_whole, is_binary
 
 DAILY_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-.+)?\.md$", re.S)
 SKIP_UNDER_MEMORY = {"dreaming", ".dreams", "review"}
@@ -245,9 +245,17 @@ def _read_daily(rd: _Reader, ws: Workspace, rel: str, day_text: str) -> None:
     if is_binary(data):
         ws.warn(rel, None, "skipped: binary file, not text")
         return
-    tf = decode_bytes(rel, data)
-    text = "\n".join(tf.texts)
-    ws.daily_logs.append(DailyLog(rel, day, text.lower(), not text.strip(), len(tf.lines)))
+    # Daily logs are only searched for mentions, never edited: decode the whole text at once.
+    text = decode_whole(data)
+    ws.daily_logs.append(
+        DailyLog(
+            rel,
+            day,
+            text.lower(),
+            not text.strip(),
+            text.count("\n") + (not text.endswith("\n") and bool(text)),
+        )
+    )
     _stat(rd.root, rel, ws)
 
 

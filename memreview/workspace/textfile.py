@@ -193,3 +193,18 @@ def is_binary(data: bytes) -> bool:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return False
     return _looks_binary(data)
+
+
+def decode_whole(data: bytes) -> str:
+    """The text of a file that is only read (never written back), decoded in one step."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if _fallback_encoding(data) == GB18030:
+        return data.decode("gb18030")
+    return data.decode("utf-8", errors="surrogateescape")
