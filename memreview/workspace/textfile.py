@@ -48,10 +48,11 @@ class TextFile:
 
     @property
     def bom(self) -> bytes:
-        if self.encoding == UTF8_BOM:
-            return codecs.BOM_UTF8
         if self.encoding in (UTF16, UTF16BE):
             return self.data[:2]
+        # A UTF-8 BOM stays even when the body after it turned out to be GB18030 or invalid.
+        if self.encoding == UTF8_BOM or self.data.startswith(codecs.BOM_UTF8):
+            return codecs.BOM_UTF8
         return b""
 
     @property
