@@ -169,9 +169,16 @@ def _decode_utf16(rel: str, data: bytes, digest: str) -> TextFile:
     try:
         text = body.decode(codec)
     except UnicodeDecodeError:
-        text = body.decode(codec, errors="replace")
+        # Keep every byte (BOM included) in lines that can be shown; "binary" can't be encoded,
+        # so no decision can write to the file.
         warnings.append("invalid UTF-16; the file is read-only for memreview")
-        return TextFile(rel, data, "binary", [], digest, warnings)
+        raw_lines = [
+            Line(
+                content.decode("utf-8", "surrogateescape"), ending.decode("ascii"), content + ending
+            )
+            for content, ending in _split_bytes(data)
+        ]
+        return TextFile(rel, data, "binary", raw_lines, digest, warnings)
     lines: list[Line] = []
     start = 0
     while start < len(text):
