@@ -94,6 +94,7 @@ def parse_memory_file(
     path: list[tuple[int, str]] = []  # (level, text)
     section, section_line = "", 0
     in_chronicle = False
+    chronicle_level = 0
     block: _Block | None = None
     block_meta: dict[str, str] = {}
     block_meta_end = 0
@@ -163,7 +164,12 @@ def parse_memory_file(
             path.append((level, htxt))
             if level <= 3:
                 section, section_line = htxt, i + 1
-                in_chronicle = chronicle_heading == i
+            # The chronicle heading may be of any level; its table ends at a heading of the
+            # same or a higher level.
+            if chronicle_heading == i:
+                in_chronicle, chronicle_level = True, level
+            elif level <= chronicle_level:
+                in_chronicle = False
             promotion_pending = False
             am = ANCHOR_RE.match(text)
             if am:
