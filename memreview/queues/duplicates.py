@@ -16,6 +16,10 @@ _EVENT_SPLIT = re.compile(r"[；;]")
 BLOCK_KEY = 8  # near duplicates are looked for among entries sharing a prefix or suffix
 WINDOW = 12  # and among neighbours in sorted order
 BIG_BLOCK = 64  # blocks larger than this are compared in rapidfuzz's own loop
+# Files with up to this many entries have every pair compared (rapidfuzz's C++ loop, about
+# 0.2 s at the limit); only larger files fall back to the blocked search, which can miss a
+# pair whose edits touch both ends.
+EXACT_LIMIT = 2000
 
 
 def chronicle_merge(rows: list[ChronicleRow]) -> tuple[ChronicleRow, str]:
@@ -75,7 +79,10 @@ def _fingerprint_groups(entries: list[Entry]) -> list[list[Entry]]:
 
 
 def _near_pairs(norms: list[str], cutoff: float) -> dict[tuple[int, int], float]:
-    """Pairs (i < j) with ratio ≥ cutoff, among blocked candidates only."""
+    """Pairs (i < j) with ratio ≥ cutoff: all of them up to EXACT_LIMIT entries, else among
+    blocked candidates only."""
+    if len(norms) <= EXACT_LIMIT:
+        return _all_near_pairs(norms, cutoff)
     blocks: dict[str, list[int]] = defaultdict(list)
     for i, s in enumerate(norms):
         blocks["<" + s[:BLOCK_KEY]].append(i)
@@ -104,6 +111,30 @@ def _near_pairs(norms: list[str], cutoff: float) -> dict[tuple[int, int], float]
         s = ratio(norms[i], norms[j], score_cutoff=cutoff)
         if s:
             out[(i, j)] = s
+    return out
+
+
+def _all_near_pairs(norms: list[str], cutoff: float) -> dict[tuple[int, int], float]:
+    """Every pair (i < j) with ratio ≥ cutoff."""
+    try:
+        import numpy as np
+    except ImportError:  # rapidfuzz's cdist needs numpy; its extract loop does not
+        members = list(range(len(norms)))
+        return {(i, j): s for i, j, s in _near_pairs_big_block(norms, members, cutoff)}
+    out: dict[tuple[int, int], float] = {}
+    for start in range(0, len(norms), 512):  # row chunks keep the score matrix small
+        scores = process.cdist(
+            norms[start : start + 512],
+            norms,
+            scorer=fuzz.ratio,
+            score_cutoff=cutoff,
+            dtype=np.float64,
+            workers=-1,
+        )
+        for r, j in zip(*(a.tolist() for a in np.nonzero(scores)), strict=True):
+            i = start + r
+            if j > i:
+                out[(i, j)] = float(scores[r, j])
     return out
 
 
