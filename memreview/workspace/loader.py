@@ -444,6 +444,14 @@ def _check_anchors(ws: Workspace) -> None:
     """Warn about bad dates and references to anchors that don't exist."""
     index = ws.anchor_index()
     for a in ws.all_anchors():
+        first = index[a.id]
+        if first is not a and first.file != a.file:  # the parser warns within one file
+            ws.warn(
+                a.file,
+                a.line,
+                f"anchor id {a.id!r} also defined in {first.file} line {first.line}; "
+                "that one is used",
+            )
         added = a.get("Added")
         if added is not None and parse_date(added) is None:
             ws.warn(a.file, a.line, f"anchor {a.id!r}: Added {added!r} is not a valid date")
