@@ -71,8 +71,11 @@ def demotion(ws: Workspace, today: date) -> list[dict]:
         return []
     cited = citations(ws)
     used = recalls_in_window(ws, today)
+    index = ws.anchor_index()
     items = []
     for a in ws.all_anchors():
+        if index[a.id] is not a:
+            continue  # a repeated id (warned about): only its first definition is used
         if a.archived or a.get("Superseded-By") is not None or a.get("Demoted") is not None:
             continue
         if is_closed_status(a.get("Status")):
