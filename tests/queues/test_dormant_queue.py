@@ -1,0 +1,218 @@
+"""Dormant projects (DESIGN §1.4, §2)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from memreview.decisions.state import State
+from memreview.queues.dormant import dormant
+from memreview.scan import compute
+
+TODAY = date(2026, 11, 29)
+
+
+def day(days_before: int) -> str:
+    return (TODAY - timedelta(days=days_before)).isoformat()
+
+
+def log(days_before: int, text: str) -> dict[str, str]:
+    return {f"memory/{day(days_before)}.md": text + "\n"}
+
+
+def project_file(key: str, title: str = "Gateway upgrade", *lines: str) -> dict[str, str]:
+    return {f"memory/projects/{key}.md": "\n".join([f"# {title}", *lines, ""])}
+
+
+def keys(items) -> list[str]:
+    return [i["project"] for i in items]
+
+
+def test_a_project_last_mentioned_28_days_ago_is_dormant_and_27_is_not(make_ws):
+    ws = make_ws(
+        project_file("gw", "Gateway")
+        | project_file("db", "Database")
+        | log(28, "- worked on gw today")
+        | log(27, "- db migration")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert item["project"] == "gw"
+    assert (item["last_mentioned"], item["days_dormant"]) == (day(28), 28)
+    assert item["title"] == "Gateway"
+    assert item["ref"]["file"] == "memory/projects/gw.md"
+    assert item["ref"]["line"] == 1
+
+
+def test_the_latest_mention_counts(make_ws):
+    ws = make_ws(
+        project_file("gw", "Gateway") | log(60, "gw") | log(10, "gw again") | log(40, "gw")
+    )
+    assert dormant(ws, TODAY) == []
+
+
+def test_a_key_counts_only_as_a_whole_token(make_ws):
+    ws = make_ws(project_file("gw", "Gateway") | log(1, "gw-2 gw_x gw2 xgw 2gw -gw gw- _gw"))
+    assert keys(dormant(ws, TODAY)) == ["gw"]
+
+
+def test_a_key_next_to_punctuation_or_in_any_case_is_a_mention(make_ws):
+    for text in ("(GW)", "see gw.", "gw，完成", "[gw]", "GW"):
+        ws = make_ws(project_file("gw", "Gateway") | log(1, text))
+        assert dormant(ws, TODAY) == [], text
+
+
+def test_the_full_title_counts_case_insensitively_but_part_of_it_does_not(make_ws):
+    ws = make_ws(
+        project_file("gw", "Gateway Upgrade")
+        | project_file("cron", "Pi Cron Setup")
+        | log(2, "Finished the GATEWAY UPGRADE checklist")
+        | log(1, "the pi-cron box is flaky")
+    )
+    assert keys(dormant(ws, TODAY)) == ["cron"]
+
+
+def test_only_daily_logs_and_recalls_count_as_mentions(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "- gw is going well\n",
+            "DREAMS.md": "- gw dream\n",
+            "NOW.md": "- [ ] gw next step 2026-11-28\n",
+            "memory/notes.md": "- gw notes\n",
+            "memory/archive/2026-11-28.md": "gw\n",
+            "memory/dreaming/2026-11-28.md": "gw\n",
+        }
+        | project_file("gw", "Gateway", "Added: 2026-09-30", "- gw worked on 2026-11-28")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert (item["last_mentioned"], item["days_dormant"]) == (None, 60)
+
+
+def test_a_slugged_daily_log_is_dated_by_its_name(make_ws):
+    ws = make_ws(project_file("gw", "Gateway") | {f"memory/logs/{day(3)}-standup.md": "gw\n"})
+    assert dormant(ws, TODAY) == []
+
+
+def test_a_daily_log_dated_after_the_review_date_does_not_count(make_ws):
+    ws = make_ws(project_file("gw", "Gateway", "Added: 2026-01-01") | log(-2, "gw"))
+    (item,) = dormant(ws, TODAY)
+    assert item["last_mentioned"] is None
+
+
+def test_a_non_hook_recall_of_the_key_or_anchor_id_is_a_mention_dated_by_its_timestamp(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## [PROJECT:pi-cron]\nAdded: 2026-01-01\nSummary: Pi cron\n---\n",
+            "memory/recall_log.jsonl": [
+                {"ts": f"{day(30)}T23:00:00Z", "id": "gw", "channel": "search"},
+                {"ts": f"{day(1)}T08:00:00Z", "id": "gw", "channel": "hook"},
+                {"ts": f"{day(5)}T08:00:00Z", "id": "pi-cron", "channel": "manual"},
+                {"ts": f"{day(-3)}T08:00:00Z", "id": "gw", "channel": "search"},
+            ],
+        }
+        | project_file("gw", "Gateway")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert (item["project"], item["last_mentioned"], item["days_dormant"]) == ("gw", day(30), 30)
+
+
+def test_a_never_mentioned_project_sleeps_since_its_added_date(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## [PROJECT:anchored]\nAdded: 2026-10-01\n---\n"
+            "## [PROJECT:fresh]\nAdded: 2026-11-27\n---\n",
+        }
+        | project_file("filed", "Filed", "Added: 2026-09-01")
+    )
+    items = dormant(ws, TODAY)
+    assert [i["title"] for i in items] == ["Filed", "anchored", "fresh"]  # no Summary: the id
+    assert [(i["project"], i["days_dormant"], i["last_mentioned"]) for i in items] == [
+        ("filed", 89, None),
+        ("anchored", 59, None),
+        ("fresh", 2, None),
+    ]
+
+
+def test_a_project_without_any_date_ranks_first_with_null_days(make_ws):
+    ws = make_ws(
+        project_file("old", "Old", "Added: 2025-01-01")
+        | project_file("undated", "Undated")
+        | project_file("also-undated", "Also")
+    )
+    items = dormant(ws, TODAY)
+    assert keys(items) == ["also-undated", "undated", "old"]
+    assert [i["days_dormant"] for i in items] == [None, None, (TODAY - date(2025, 1, 1)).days]
+
+
+def test_equal_sleep_ties_break_by_key(make_ws):
+    ws = make_ws(
+        project_file("b-proj", "B") | project_file("a-proj", "A") | log(40, "a-proj b-proj")
+    )
+    assert keys(dormant(ws, TODAY)) == ["a-proj", "b-proj"]
+
+
+def test_closed_statuses_are_never_dormant(make_ws):
+    files = {}
+    for k, status in enumerate(["done", "archived", "已完成", "归档", "Done (2026-10-01)"]):
+        files |= project_file(f"closed{k}", f"Closed {k}", f"Status: {status}")
+    files |= project_file("open", "Open", "Status: active")
+    files["MEMORY.md"] = "## [PROJECT:anchor-done]\nStatus: done\n---\n"
+    ws = make_ws(files)
+    assert keys(dormant(ws, TODAY)) == ["open"]
+
+
+def test_one_key_in_a_file_an_anchor_and_a_marker_is_one_project_and_the_file_wins(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## [PROJECT:gw]\nAdded: 2026-01-01\nSummary: Anchor title\n"
+            "Status: done\n---\n- note <!-- project: gw -->\n",
+        }
+        | project_file("gw", "File title", "Status: active")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert (item["title"], item["ref"]["file"]) == ("File title", "memory/projects/gw.md")
+    assert item["days_dormant"] == (TODAY - date(2026, 1, 1)).days  # the anchor's Added
+
+
+def test_an_anchor_wins_over_a_marker_for_title_and_status(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "- see <!-- project: pi -->\n## [PROJECT:pi]\nSummary: Pi box\n---\n"
+            "- closed one <!-- project: shut -->\n## [PROJECT:shut]\nStatus: 归档\n---\n",
+        }
+    )
+    (item,) = dormant(ws, TODAY)
+    assert (item["project"], item["title"], item["ref"]["anchor"]) == ("pi", "Pi box", "pi")
+
+
+def test_a_marker_alone_makes_a_project_titled_by_its_key(make_ws):
+    ws = make_ws({"MEMORY.md": "# M\n- Use port 18789 <!-- project: gateway-upgrade -->\n"})
+    (item,) = dormant(ws, TODAY)
+    assert (item["project"], item["title"], item["days_dormant"]) == (
+        "gateway-upgrade",
+        "gateway-upgrade",
+        None,
+    )
+    assert item["ref"]["line"] == 2
+
+
+def test_archived_project_anchors_are_not_projects(make_ws):
+    ws = make_ws({"memory/archive/demoted.md": "# Demoted\n## [PROJECT:old]\n---\n"})
+    assert dormant(ws, TODAY) == []
+
+
+def test_only_the_ten_longest_sleepers_are_listed_unless_all_are_asked_for(make_ws):
+    files = {}
+    for k in range(12):
+        files |= project_file(f"p{k:02d}", f"P {k}", f"Added: {day(100 + k)}")
+    ws = make_ws(files)
+    assert len(dormant(ws, TODAY)) == 12
+    top = compute(ws, TODAY, State())
+    assert keys(top.queues["dormant"]) == [f"p{k:02d}" for k in range(11, 1, -1)]
+    assert top.counts["dormant"] == 10
+    everything = compute(ws, TODAY, State(), all_dormant=True)
+    assert everything.counts["dormant"] == 12
+
+
+def test_dormant_item_id_depends_on_the_key_only(make_ws):
+    first = dormant(make_ws(project_file("gw", "Gateway")), TODAY)[0]["id"]
+    second = dormant(make_ws(project_file("gw", "Gateway", "", "more text")), TODAY)[0]["id"]
+    assert first == second

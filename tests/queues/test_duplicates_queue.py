@@ -1,0 +1,258 @@
+"""Duplicates: chronicle dates, fingerprint groups, near duplicates (DESIGN §1.5, §2)."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+
+from memreview.queues.duplicates import duplicates
+
+TODAY = date(2026, 11, 29)
+
+
+def of_kind(items, kind):
+    return [i for i in items if i["kind"] == kind]
+
+
+def lines(item):
+    return [r["line"] for r in item["refs"]]
+
+
+def chronicle(*rows: str) -> str:
+    return "## 模块\n### 编年史\n| 日期 | 事件 |\n|---|---|\n" + "".join(r + "\n" for r in rows)
+
+
+# -- chronicle -----------------------------------------------------------------------------
+
+
+def test_a_chronicle_date_in_two_rows_is_one_item_with_the_proposed_merge(make_ws):
+    ws = make_ws(
+        {
+            "memory/MEMORY.md": chronicle(
+                "| 2026-04-25 | 灵犀修复；sandbox 版本问题修复 |",
+                "| 2026-04-26 | 其他 |",
+                "| 2026-04-25 | 新增记忆压缩 |",
+            )
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert item["kind"] == "chronicle"
+    assert lines(item) == [5, 7]
+    assert item["merged"] == "| 2026-04-25 | 灵犀修复；sandbox 版本问题修复；新增记忆压缩 |"
+    assert item["score"] is None
+    assert item["refs"][0]["text"] == "| 2026-04-25 | 灵犀修复；sandbox 版本问题修复 |"
+
+
+def test_the_kept_chronicle_row_is_the_longest_and_is_listed_first(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": chronicle(
+                "| 2026-04-25 | short |",
+                "| 2026-04-25 | a much longer event |",
+            )
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert lines(item) == [6, 5]
+    assert item["merged"] == "| 2026-04-25 | a much longer event；short |"
+
+
+def test_equal_length_chronicle_rows_keep_the_first(make_ws):
+    ws = make_ws({"MEMORY.md": chronicle("| 2026-04-26 | 甲 |", "| 2026-04-26 | 乙 |")})
+    (item,) = duplicates(ws, TODAY)
+    assert lines(item) == [5, 6]
+    assert item["merged"] == "| 2026-04-26 | 甲；乙 |"
+
+
+def test_chronicle_merge_splits_on_both_semicolons_and_skips_events_already_present(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": chronicle(
+                "| 2026-04-25 | 灵犀修复；sandbox 版本问题修复 |",
+                "| 2026-04-25 | 灵犀修复; 上线 |",
+                "| 2026-04-25 | 上线；复盘 |",
+            )
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert lines(item) == [5, 6, 7]
+    assert item["merged"] == "| 2026-04-25 | 灵犀修复；sandbox 版本问题修复；上线；复盘 |"
+
+
+def test_chronicle_columns_after_the_second_come_from_the_kept_row(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": chronicle(
+                "| 2026-04-25 | 事件甲 | 来源：kept row |",
+                "| 2026-04-25 | 事件乙 | other |",
+            )
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert item["merged"] == "| 2026-04-25 | 事件甲；事件乙 | 来源：kept row |"
+
+
+def test_unique_chronicle_dates_and_identical_events_on_other_dates_are_not_duplicates(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": chronicle(
+                "| 2026-04-25 | 修复 sandbox 版本问题并上线 |",
+                "| 2026-04-26 | 修复 sandbox 版本问题并上线 |",
+            )
+        }
+    )
+    assert duplicates(ws, TODAY) == []
+
+
+def test_chronicle_rows_in_different_files_are_not_merged(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": chronicle("| 2026-04-25 | a |"),
+            "memory/MEMORY.md": chronicle("| 2026-04-25 | b |"),
+        }
+    )
+    assert duplicates(ws, TODAY) == []
+
+
+# -- fingerprint groups --------------------------------------------------------------------
+
+
+def test_same_normalized_text_in_one_section_is_a_fingerprint_group(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "# M\n## Notes\n- Gateway uses port 18789\n- other\n"
+            "* [x] gateway uses PORT 18789 <!-- importance: 3 -->\n"
+            "| Gateway uses port 18789 |\n"
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert item["kind"] == "fingerprint"
+    assert lines(item) == [3, 5, 6]
+    assert item["merged"] is None and item["score"] is None
+
+
+def test_dated_settle_stamps_do_not_stop_a_fingerprint_match(make_ws):
+    ws = make_ws(
+        {
+            "memory/MEMORY.md": "### 情绪\n- 内容（开心）（2026-05-01 自动沉淀）\n"
+            "- 内容（开心）（2026-05-03 自动沉淀）\n"
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert (item["kind"], lines(item)) == ("fingerprint", [2, 3])
+
+
+def test_same_text_in_two_sections_is_not_a_fingerprint_group(make_ws):
+    ws = make_ws(
+        {"MEMORY.md": "## A\n- Gateway uses port 18789\n## B\n- Gateway uses port 18789\n"}
+    )
+    items = duplicates(ws, TODAY)
+    assert of_kind(items, "fingerprint") == []
+    # the pair is still a near duplicate: near duplicates are looked for in the whole file
+    (near,) = of_kind(items, "near")
+    assert (lines(near), near["score"]) == ([2, 4], 100.0)
+
+
+def test_level_4_headings_do_not_split_a_section(make_ws):
+    ws = make_ws({"MEMORY.md": "### S\n#### a\n- same entry here\n#### b\n- same entry here\n"})
+    assert [i["kind"] for i in duplicates(ws, TODAY)] == ["fingerprint"]
+
+
+def test_same_text_in_two_files_is_not_a_duplicate(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## Notes\n- Gateway uses port 18789\n",
+            "memory/notes.md": "## Notes\n- Gateway uses port 18789\n",
+        }
+    )
+    assert duplicates(ws, TODAY) == []
+
+
+def test_same_fingerprint_but_different_30_chars_after_parentheticals_is_not_confirmed(make_ws):
+    head = "（" + "备注" * 9 + "）" + "x" * 20  # 40 characters, the first 20 a parenthetical
+    assert len(head) == 40
+    ws = make_ws({"MEMORY.md": f"- {head}{'a' * 15}\n- {head}{'b' * 15}\n"})
+    assert of_kind(duplicates(ws, TODAY), "fingerprint") == []
+
+
+def test_confirmation_ignores_parentheticals_within_a_shared_fingerprint(make_ws):
+    text = "（情绪）" + "y" * 40
+    ws = make_ws({"MEMORY.md": f"- {text}甲\n- {text}乙\n"})
+    (item,) = duplicates(ws, TODAY)
+    assert item["kind"] == "fingerprint"
+
+
+def test_anchor_blocks_are_never_compared(make_ws):
+    block = "## [FACT:{}]\nAdded: 2026-01-01\n- Gateway uses port 18789\n---\n"
+    ws = make_ws({"MEMORY.md": block.format("a") + block.format("b")})
+    assert duplicates(ws, TODAY) == []
+
+
+def test_archive_files_are_not_compared(make_ws):
+    ws = make_ws({"memory/archive/demoted.md": "# Demoted\n- same entry here\n- same entry here\n"})
+    assert duplicates(ws, TODAY) == []
+
+
+# -- near duplicates -----------------------------------------------------------------------
+
+BASE = "abcdefghijklmnopqrst"  # 20 characters
+ONE_OFF = "0bcdefghijklmnopqrst"  # 1 substitution from BASE: ratio 95
+TWO_OFF = "abcdefghij1lmnopqrs2"  # 2 substitutions from BASE: ratio 90; 3 from ONE_OFF: 85
+
+
+def test_a_pair_with_ratio_exactly_90_is_a_near_duplicate(make_ws):
+    ws = make_ws({"MEMORY.md": "- abcdefghij\n- abcdefghiX\n"})
+    (item,) = duplicates(ws, TODAY)
+    assert (item["kind"], item["score"], item["merged"]) == ("near", 90.0, None)
+
+
+def test_a_pair_just_under_90_is_not_a_near_duplicate(make_ws):
+    ws = make_ws({"MEMORY.md": "- abcdefghi\n- abcdefghX\n"})  # ratio 88.9
+    assert duplicates(ws, TODAY) == []
+
+
+def test_near_duplicates_need_8_normalized_characters_on_both_sides(make_ws):
+    ws = make_ws({"MEMORY.md": "- abcdefg\n- abcdefgh\n"})  # ratio 93.3 but 7 chars
+    assert duplicates(ws, TODAY) == []
+
+
+def test_near_duplicates_are_only_looked_for_within_one_file(make_ws):
+    ws = make_ws({"MEMORY.md": f"- {BASE}\n", "memory/notes.md": f"- {ONE_OFF}\n"})
+    assert duplicates(ws, TODAY) == []
+
+
+def test_members_of_one_fingerprint_group_are_not_also_a_near_pair(make_ws):
+    text = "g" * 40
+    ws = make_ws({"MEMORY.md": f"- {text} one\n- {text} two\n"})
+    assert [i["kind"] for i in duplicates(ws, TODAY)] == ["fingerprint"]
+
+
+def test_near_pairs_chain_into_one_group_scored_by_its_lowest_pair(make_ws):
+    ws = make_ws({"MEMORY.md": f"- {ONE_OFF}\n- unrelated text entirely\n- {BASE}\n- {TWO_OFF}\n"})
+    (item,) = duplicates(ws, TODAY)
+    assert item["kind"] == "near"
+    assert lines(item) == [1, 3, 4]  # ONE_OFF and TWO_OFF (ratio 85) joined through BASE
+    assert item["score"] == 90.0
+
+
+def test_a_near_pair_differing_at_both_ends_is_found_among_many_entries(make_ws):
+    common = "the nightly pipeline writes its summary to the daily log"
+    rng = random.Random(7)
+    others = [
+        f"- m{k:02d} " + "".join(rng.choice("qwrtpsdfgh ") for _ in range(40)) for k in range(30)
+    ]
+    text = "\n".join([f"- a{common}x", *others, f"- z{common}y"]) + "\n"
+    ws = make_ws({"MEMORY.md": text})
+    near = of_kind(duplicates(ws, TODAY), "near")
+    assert [lines(i) for i in near] == [[1, 32]]
+
+
+def test_near_and_fingerprint_ids_are_stable_across_lines_inserted_above(make_ws):
+    body = (
+        "## S\n- Gateway uses port 18789\n- Gateway uses port 18789\n- abcdefghij\n- abcdefghiX\n"
+    )
+    first = {i["kind"]: i["id"] for i in duplicates(make_ws({"MEMORY.md": body}), TODAY)}
+    moved = "# Top\n- unrelated inserted line\n\n" + body
+    second = {i["kind"]: i["id"] for i in duplicates(make_ws({"MEMORY.md": moved}), TODAY)}
+    assert first == second
+    assert set(first) == {"fingerprint", "near"}
