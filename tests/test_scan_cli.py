@@ -198,6 +198,16 @@ def test_scan_json_on_a_minimal_workspace_has_empty_queues_and_valid_shape(tmp_p
     assert data["warnings"] == []
 
 
+def test_each_queue_without_its_source_says_what_it_lacks(tmp_path, capsys):
+    root = write(tmp_path / "ws", {"MEMORY.md": "# Memory\n"})
+    missing = scan_json(capsys, root)["missing"]
+    assert set(missing) == set(QUEUES) - {"duplicates"}
+    assert "proposals.jsonl" in missing["supersede"]
+    assert "skill_candidates.json" in missing["skills"]
+    assert "dreams.db" in missing["archived"]
+    assert "recall_log.jsonl" in missing["demotion"]
+
+
 def test_scan_json_names_warnings_by_relative_path_and_line(tmp_path, capsys):
     root = write(tmp_path / "ws", {"MEMORY.md": "# M\n## [FACT:x]\nAdded: 2026-02-30\n---\n"})
     (w,) = scan_json(capsys, root)["warnings"]
