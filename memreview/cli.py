@@ -39,10 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     s = sub.add_parser("scan", help="print the review queues and health")
-    s.add_argument("path", type=Path)
+    s.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="a workspace, several, or a directory with one workspace per agent",
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
     s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
+    from memreview.report import add_report_parser
+
+    add_report_parser(sub)
     d = sub.add_parser("demo", help="open the app on a copy of the sample workspace")
     d.add_argument("--theme", help="theme name")
     d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
@@ -106,13 +115,32 @@ def cmd_demo(args) -> int:
 
 
 def cmd_scan(args) -> int:
+    from memreview.fleet import expand_fleet, fleet_scan_json, is_fleet
     from memreview.scan import scan_workspace
 
-    result = scan_workspace(args.path, today=args.today, all_dormant=args.all_dormant)
+    if is_fleet(args.paths):
+        if args.json:
+            doc = fleet_scan_json(args.paths, today=args.today, all_dormant=args.all_dormant)
+            json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+            return 0
+        for name, root in expand_fleet(args.paths):
+            sys.stdout.write(f"== {name} ==\n")
+            result = scan_workspace(root, today=args.today, all_dormant=args.all_dormant)
+            _print_scan(result)
+            sys.stdout.write("\n")
+        return 0
+    agents = expand_fleet(args.paths)
+    result = scan_workspace(agents[0][1], today=args.today, all_dormant=args.all_dormant)
     if args.json:
         json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return 0
+    _print_scan(result)
+    return 0
+
+
+def _print_scan(result) -> None:
     from memreview.display import visible
 
     out = sys.stdout
@@ -135,13 +163,14 @@ def cmd_scan(args) -> int:
             if w["line"]:
                 where += f":{w['line']}"
             out.write(f"  {where}: {visible(w['message'])}\n")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
-    commands = {"scan": cmd_scan, "demo": cmd_demo}
+    from memreview.report import cmd_report
+
+    commands = {"scan": cmd_scan, "demo": cmd_demo, "report": cmd_report}
     if argv and argv[0] in commands:
         args = parser.parse_args(argv)
         try:
@@ -154,6 +183,14 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         except KeyboardInterrupt:
             return 130
+        except BrokenPipeError:  # `memreview scan … | head`: the reader left, nothing to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        except Exception as exc:  # last resort: one line, never a traceback
+            if os.environ.get("MEMREVIEW_DEBUG"):
+                raise
+            print(f"memreview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return 2
     args = app_parser().parse_args(argv)
     try:
         return run_app(args.path or default_workspace(), args.today, args.theme)

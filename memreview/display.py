@@ -1,0 +1,51 @@
+"""Showing untrusted text (DESIGN §5).
+
+Memory files are written by agents and may hold anything: markup-looking brackets, terminal
+escape sequences, bidi overrides. Everything read from the workspace goes through
+:func:`visible` (plain strings) or :func:`safe_text` (Rich ``Text``) before it reaches a
+terminal, so no control character is ever emitted and no markup is ever parsed.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+__all__ = ["visible", "safe_text", "one_line"]
+
+
+def _escape_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20):
+        if code in (0x09, 0x0A):  # tab and newline stay
+            continue
+        table[code] = chr(0x2400 + code)  # ␀ … ␟ (control pictures)
+    table[0x7F] = "\u2421"  # ␡
+    for code in range(0x80, 0xA0):
+        table[code] = f"<U+{code:04X}>"
+    # bidi embeddings/overrides/isolates, zero-width characters and the BOM
+    for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), *range(0x200B, 0x2010), 0xFEFF):
+        table[code] = f"<U+{code:04X}>"
+    # line and paragraph separators would break a line in the middle of a row
+    table[0x2028] = "<U+2028>"
+    table[0x2029] = "<U+2029>"
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+def visible(text: str) -> str:
+    """``text`` with every control, bidi and zero-width character replaced by a visible
+    escape (``\\x1b`` → ``␛``, ``\\u202e`` → ``<U+202E>``); tab and newline are kept."""
+    return text.translate(_ESCAPES)
+
+
+def one_line(text: str) -> str:
+    """:func:`visible` on one line: newlines and tabs become spaces (for list rows)."""
+    return visible(text).replace("\n", " ").replace("\t", " ")
+
+
+def safe_text(text: str, style: str | Style | None = None) -> Text:
+    """A Rich ``Text`` holding ``text`` literally (never parsed as markup), made visible."""
+    return Text(visible(text), style=style or "", end="")
