@@ -1,0 +1,64 @@
+"""The only code that writes workspace files (DESIGN §4): atomic whole-file rewrites with
+backups, an append-only journal, locks, undo, and memreview's own files under .memreview/."""
+
+from memreview.store.git import commit_batch, is_git_repo
+from memreview.store.journal import (
+    BatchRecord,
+    InterruptedBatch,
+    InterruptedFile,
+    JournalFile,
+    batches,
+    interrupted_batches,
+    last_batch,
+    read_journal,
+)
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
+from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
+from memreview.store.private import append_line, read_private, write_private
+from memreview.store.safewrite import (
+    STEPS,
+    BatchResult,
+    Conflict,
+    Failure,
+    FileJob,
+    FileOutcome,
+    FileResult,
+    FunctionJob,
+    apply_batch,
+    unified_diff,
+)
+from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_last
+
+__all__ = [
+    "DEFAULT_LOCK_FILES",
+    "STEPS",
+    "VERDICTS_FILES",
+    "BatchRecord",
+    "BatchResult",
+    "Conflict",
+    "Failure",
+    "FileJob",
+    "FileOutcome",
+    "FileResult",
+    "FunctionJob",
+    "InterruptedBatch",
+    "InterruptedFile",
+    "JournalFile",
+    "LockHeld",
+    "PathEscape",
+    "UndoResult",
+    "append_line",
+    "apply_batch",
+    "batches",
+    "commit_batch",
+    "interrupted_batches",
+    "is_git_repo",
+    "last_batch",
+    "read_journal",
+    "read_private",
+    "resolve_inside",
+    "safe_read_bytes",
+    "undo_last",
+    "unified_diff",
+    "write_private",
+]

@@ -1,0 +1,218 @@
+"""Reading ``.memreview/journal.jsonl``: what was applied, what was cut short, what to undo.
+
+The journal is append-only. Each batch writes an ``intent`` line (its decisions and, per
+file, the sha256 before and after and where the backup goes), then a ``file`` line per file
+written (or a ``failed`` line), then a ``commit`` line. Undo batches look the same with
+``"kind": "undo"`` and ``"undoes": <batch id>``. A line that doesn't parse (torn by a crash)
+is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memreview.store.paths import PathEscape, safe_read_bytes
+from memreview.store.private import read_private
+
+JOURNAL = "journal.jsonl"
+
+
+@dataclass(frozen=True)
+class JournalFile:
+    """One file of a batch as the journal knows it."""
+
+    file: str
+    before: str | None  # sha256 before; None: the batch created it
+    after: str | None  # sha256 after; None: the batch removed it
+    backup: str | None
+    after_copy: str | None
+    created: bool
+    removed: bool = False
+    size_after: int | None = None
+    written: bool = False  # a ``file`` line confirms it was written
+
+
+@dataclass
+class BatchRecord:
+    """A batch from the journal."""
+
+    batch_id: str
+    kind: str  # "apply" or "undo"
+    ts: str
+    decisions: list
+    files: list[JournalFile]
+    committed: bool = False
+    undoes: str | None = None
+    applied: list[str] = field(default_factory=list)
+    conflicts: list[dict] = field(default_factory=list)
+    failures: list[dict] = field(default_factory=list)
+    failed_files: list[str] = field(default_factory=list)
+    undone_by: str | None = None  # the committed undo batch that took it back
+
+
+@dataclass(frozen=True)
+class InterruptedFile:
+    """A file of an interrupted batch and where it stands now."""
+
+    file: str
+    state: str  # "old" (as before the batch), "new" (as the batch wrote it) or "neither"
+    sha_now: str | None
+    before: str | None
+    after: str | None
+    backup: str | None
+
+
+@dataclass
+class InterruptedBatch:
+    """A batch with an intent line and no commit line: the apply was cut short."""
+
+    batch: BatchRecord
+    files: list[InterruptedFile]
+
+    def describe(self) -> str:
+        """One line per file, for the user."""
+        words = {
+            "old": "left as it was",
+            "new": "fully written",
+            "neither": "changed by someone else since (neither old nor new)",
+        }
+        head = f"{self.batch.kind} batch {self.batch.batch_id} ({self.batch.ts}) was interrupted"
+        lines = [head]
+        for f in self.files:
+            backup = f"; backup at {f.backup}" if f.backup else ""
+            lines.append(f"  {f.file}: {words[f.state]}{backup}")
+        return "\n".join(lines)
+
+
+def read_journal(root: Path | str) -> list[dict]:
+    """Every well-formed line of the journal, oldest first (torn lines are skipped)."""
+    data = read_private(root, JOURNAL)
+    if not data:
+        return []
+    records = []
+    for raw in data.split(b"\n"):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict) and isinstance(record.get("batch"), str):
+            records.append(record)
+    return records
+
+
+def _journal_file(entry: dict) -> JournalFile | None:
+    if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+        return None
+    return JournalFile(
+        file=entry["file"],
+        before=entry.get("before"),
+        after=entry.get("after"),
+        backup=entry.get("backup"),
+        after_copy=entry.get("after_copy"),
+        created=bool(entry.get("created")),
+        removed=bool(entry.get("removed")),
+        size_after=entry.get("size_after"),
+    )
+
+
+def batches(root: Path | str) -> list[BatchRecord]:
+    """Every batch in the journal, oldest first."""
+    by_id: dict[str, BatchRecord] = {}
+    order: list[BatchRecord] = []
+    for record in read_journal(root):
+        kind = record.get("type")
+        bid = record["batch"]
+        if kind == "intent":
+            files = [f for f in map(_journal_file, record.get("files") or []) if f]
+            batch = BatchRecord(
+                batch_id=bid,
+                kind=str(record.get("kind") or "apply"),
+                ts=str(record.get("ts") or ""),
+                decisions=list(record.get("decisions") or []),
+                files=files,
+                undoes=record.get("undoes"),
+            )
+            by_id[bid] = batch
+            order.append(batch)
+            continue
+        batch = by_id.get(bid)
+        if batch is None:
+            continue
+        if kind == "file":
+            confirmed = _journal_file(record)
+            if confirmed is None:
+                continue
+            confirmed = JournalFile(**{**confirmed.__dict__, "written": True})
+            batch.files = [f for f in batch.files if f.file != confirmed.file] + [confirmed]
+        elif kind == "failed":
+            batch.failed_files.append(str(record.get("file")))
+        elif kind == "commit":
+            batch.committed = True
+            batch.applied = list(record.get("applied") or [])
+            batch.conflicts = list(record.get("conflicts") or [])
+            batch.failures = list(record.get("failures") or [])
+    for batch in order:
+        if batch.kind == "undo" and batch.committed and not batch.failures and batch.undoes:
+            target = by_id.get(batch.undoes)
+            if target is not None:
+                target.undone_by = batch.batch_id
+    return order
+
+
+def _sha_now(root: Path | str, rel: str) -> str | None:
+    try:
+        return hashlib.sha256(safe_read_bytes(root, rel)).hexdigest()
+    except FileNotFoundError:
+        return None
+    except (OSError, PathEscape):
+        return "unreadable"
+
+
+def file_state(root: Path | str, jf: JournalFile) -> tuple[str, str | None]:
+    """("old" | "new" | "neither", current sha256) of one file of a batch."""
+    now = _sha_now(root, jf.file)
+    if now == jf.after:
+        return "new", now
+    if now == jf.before:
+        return "old", now
+    return "neither", now
+
+
+def interrupted_batches(root: Path | str) -> list[InterruptedBatch]:
+    """Batches that wrote an intent line but no commit line, with each file's state now.
+
+    For each file: "old" when its sha256 equals the one before the batch (or it is still
+    missing, for a file the batch was creating), "new" when it equals the batch's after-hash,
+    "neither" when it has changed since. Batches later taken back by a committed undo are
+    left out.
+    """
+    found = []
+    for batch in batches(root):
+        if batch.committed:
+            continue
+        files = []
+        for jf in batch.files:
+            state, now = file_state(root, jf)
+            files.append(InterruptedFile(jf.file, state, now, jf.before, jf.after, jf.backup))
+        found.append(InterruptedBatch(batch, files))
+    return found
+
+
+def last_batch(root: Path | str, *, undoable: bool = False) -> BatchRecord | None:
+    """The last apply batch in the journal (committed or not).
+
+    With ``undoable``: the last apply batch not yet taken back by an undo — the one
+    ``undo_last`` would reverse.
+    """
+    for batch in reversed(batches(root)):
+        if batch.kind != "apply":
+            continue
+        if undoable and batch.undone_by:
+            continue
+        return batch
+    return None

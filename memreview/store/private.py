@@ -1,0 +1,132 @@
+"""memreview's own files under ``.memreview/`` (DESIGN §4, last paragraphs).
+
+``state.yaml`` and ``pending.yaml`` are rewritten whole (temp file, fsync, rename; no
+backup: they are ours); ``journal.jsonl`` is only ever appended to, one fsynced line at a
+time. The first write creates ``.memreview/.gitignore`` so backups, pending decisions and
+the lock file stay out of the owner's git history.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from memreview.store.paths import (
+    PathEscape,
+    check_rel,
+    fsync_dir,
+    make_dirs_inside,
+    resolve_inside,
+    safe_read_bytes,
+)
+
+PRIVATE_DIR = ".memreview"
+GITIGNORE_LINES = ("backups/", "pending.yaml", "lock")
+
+
+def private_rel(name: str) -> str:
+    """The workspace-relative path of ``name`` inside ``.memreview/``.
+
+    ``name`` may be given with or without the leading ``.memreview/``.
+    """
+    clean = check_rel(name)
+    if clean == PRIVATE_DIR:
+        raise PathEscape(f"{name!r} names the .memreview directory, not a file in it")
+    if clean.startswith(PRIVATE_DIR + "/"):
+        return clean
+    return f"{PRIVATE_DIR}/{clean}"
+
+
+def private_dir(root: Path | str) -> Path:
+    """Create ``.memreview/`` (and its ``.gitignore``) if needed; return its real path."""
+    real = make_dirs_inside(root, PRIVATE_DIR)
+    gitignore = real / ".gitignore"
+    if not gitignore.exists():
+        data = "".join(line + "\n" for line in GITIGNORE_LINES).encode("utf-8")
+        _atomic_write(resolve_inside(root, f"{PRIVATE_DIR}/.gitignore"), data, mode=None)
+    return real
+
+
+def write_private(root: Path | str, name: str, data: bytes) -> Path:
+    """Atomically replace ``.memreview/<name>`` with ``data`` (temp file, fsync, rename)."""
+    rel = private_rel(name)
+    private_dir(root)
+    parent = rel.rsplit("/", 1)[0]
+    make_dirs_inside(root, parent)
+    real = resolve_inside(root, rel)
+    mode = None
+    if real.exists():
+        mode = real.stat().st_mode & 0o7777
+    _atomic_write(real, data, mode=mode)
+    return real
+
+
+def read_private(root: Path | str, name: str) -> bytes | None:
+    """The bytes of ``.memreview/<name>``, or None when it doesn't exist."""
+    try:
+        return safe_read_bytes(root, private_rel(name))
+    except FileNotFoundError:
+        return None
+
+
+def append_line(root: Path | str, name: str, line: str) -> None:
+    """Append one line to the append-only file ``.memreview/<name>`` and fsync it.
+
+    The line is written with one ``write`` call. If a crash left the file without a final
+    newline (a torn line), a newline is written first so the new line stays whole.
+    """
+    rel = private_rel(name)
+    private_dir(root)
+    make_dirs_inside(root, rel.rsplit("/", 1)[0])
+    real = resolve_inside(root, rel)
+    data = line.rstrip("\n").encode("utf-8") + b"\n"
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOFOLLOW", 0)
+    existed = real.exists()
+    fd = os.open(real, flags, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if not existed:
+        fsync_dir(real.parent)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is written (a short write is not an error)."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def temp_name(real: Path) -> Path:
+    """A fresh temp file name next to ``real``: ``.<name>.<random>.tmp``."""
+    return real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
+
+
+def _atomic_write(real: Path, data: bytes, *, mode: int | None) -> None:
+    tmp = temp_name(real)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(tmp, flags, 0o644 if mode is None else 0o600)
+    try:
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, real)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(real.parent)

@@ -1,0 +1,640 @@
+"""The one writer of workspace files: a batch of whole-file rewrites (DESIGN §4).
+
+Decision code hands over one ``FileJob`` per file. A job doesn't carry line numbers: under
+the locks, the writer re-reads the file and calls ``job.compute(current)`` with its *current*
+content, and the job re-finds its targets in it. So lines an agent appended since the
+workspace was loaded are part of what the job rewrites, and survive.
+
+For every file whose bytes change::
+
+    backup -> temp file -> fsync -> rename over the real path -> fsync the directory
+
+and the journal (``.memreview/journal.jsonl``) gets an ``intent`` line before the first write,
+a ``file`` line after each file and a ``commit`` line at the end, so an apply cut short by a
+crash is recognised on the next start (see ``journal.interrupted_batches``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import hashlib
+import json
+import os
+import re
+import secrets
+import stat
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
+from memreview.store.paths import (
+    PathEscape,
+    check_rel,
+    fsync_dir,
+    make_dirs_inside,
+    read_fd,
+    resolve_inside,
+    safe_open_read,
+)
+from memreview.store.private import PRIVATE_DIR, append_line, temp_name, write_all
+from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes, is_binary
+
+__all__ = [
+    "STEPS",
+    "BatchResult",
+    "Conflict",
+    "Failure",
+    "FileJob",
+    "FileOutcome",
+    "FileResult",
+    "FunctionJob",
+    "LockHeld",
+    "apply_batch",
+    "unified_diff",
+]
+
+JOURNAL = "journal.jsonl"
+BACKUPS = f"{PRIVATE_DIR}/backups"
+
+# The named points of a write, in order; ``fault(step)`` is called at each one.
+# "locked" and "intent" happen once per batch, "backup" … "journal-file" once per changed
+# file, "commit" once at the end.
+STEPS = (
+    "locked",
+    "intent",
+    "backup",
+    "temp-written",
+    "temp-fsynced",
+    "replaced",
+    "dir-fsynced",
+    "journal-file",
+    "commit",
+)
+
+_RETRIES = 3
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A decision whose target is gone or ambiguous in the current file: skipped, pending."""
+
+    decision: str
+    file: str
+    reason: str
+    diff: str = ""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A decision that could not be written (disk full, permission, encoding…): pending."""
+
+    decision: str
+    file: str
+    reason: str
+
+
+@dataclass
+class FileOutcome:
+    """What a job wants a file to become."""
+
+    new_bytes: bytes | None  # None: leave this file as it is
+    applied: list[str] = field(default_factory=list)  # decision keys applied in this file
+    conflicts: list[Conflict] = field(default_factory=list)
+    remove: bool = False  # delete the file (only undo uses this, for files a batch created)
+
+
+class FileJob(Protocol):
+    """One file's share of a batch.
+
+    ``compute`` gets the file's current content (None when it doesn't exist, so returning
+    bytes creates it) and must find its targets in it by content. A job may also have a
+    ``decisions`` attribute (a list of decision keys) used to name the failures when
+    ``compute`` itself fails, e.g. with an EncodeError.
+    """
+
+    rel: str
+
+    def compute(self, current: TextFile | None) -> FileOutcome: ...
+
+
+@dataclass
+class FunctionJob:
+    """A FileJob made from a function of the current content."""
+
+    rel: str
+    fn: Callable[[TextFile | None], FileOutcome]
+    decisions: list[str] = field(default_factory=list)
+
+    def compute(self, current: TextFile | None) -> FileOutcome:
+        return self.fn(current)
+
+
+@dataclass
+class FileResult:
+    """One file of a batch: what it was, what it became, where its old bytes are."""
+
+    rel: str
+    sha_before: str | None  # None: the file didn't exist
+    sha_after: str | None  # None: the file was removed
+    backup: str | None  # workspace-relative path of the copy of the old bytes
+    created: bool
+    diff: str
+    applied: list[str] = field(default_factory=list)
+    written: bool = False
+    removed: bool = False
+    after_copy: str | None = None  # copy of the new bytes, for reverse-patching on undo
+
+
+@dataclass
+class BatchResult:
+    """What a batch did (or, for a dry run, would do)."""
+
+    batch_id: str
+    kind: str = "apply"
+    dry_run: bool = False
+    files: list[FileResult] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    journaled: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.conflicts and not self.failures
+
+    @property
+    def diff(self) -> str:
+        """The unified diff of every changed file, in job order."""
+        return "".join(f.diff for f in self.files)
+
+
+@dataclass
+class _Plan:
+    rel: str
+    real: Path
+    old: bytes | None
+    st: os.stat_result | None
+    new: bytes | None = None
+    remove: bool = False
+    applied: list[str] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    backup: str | None = None
+    after_copy: str | None = None
+    written: bool = False
+
+    @property
+    def changed(self) -> bool:
+        if self.remove:
+            return self.old is not None
+        return self.new is not None and self.new != self.old
+
+    @property
+    def final(self) -> bytes | None:
+        if self.remove:
+            return None
+        return self.new if self.new is not None else self.old
+
+
+def sha256(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _job_decisions(job: FileJob) -> list[str]:
+    keys = getattr(job, "decisions", None)
+    return list(keys) if keys else [""]
+
+
+def _failures(keys: Iterable[str], rel: str, reason: str) -> list[Failure]:
+    return [Failure(key, rel, reason) for key in keys] or [Failure("", rel, reason)]
+
+
+def _os_reason(exc: OSError, what: str) -> str:
+    if exc.errno == errno.ENOSPC:
+        return f"disk full while {what}; the file was left as it was"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied while {what}; the file was left as it was"
+    if exc.errno == errno.EROFS:
+        return f"read-only file system while {what}; the file was left as it was"
+    return f"{exc.strerror or exc} while {what}; the file was left as it was"
+
+
+def _read_current(root: Path, rel: str) -> tuple[bytes | None, os.stat_result | None]:
+    try:
+        fd, st = safe_open_read(root, rel)
+    except FileNotFoundError:
+        return None, None
+    try:
+        return read_fd(fd, st.st_size + 1), st
+    finally:
+        os.close(fd)
+
+
+def _plan_file(root: Path, rel: str, jobs: Sequence[FileJob]) -> _Plan:
+    """Read ``rel`` now and run its jobs over the content, in order."""
+    all_keys = [k for job in jobs for k in _job_decisions(job)]
+    try:
+        real = resolve_inside(root, rel)
+        old, st = _read_current(root, rel)
+    except PathEscape as exc:
+        plan = _Plan(rel, Path(), None, None)
+        plan.failures = _failures(all_keys, rel, f"refused: {exc}")
+        return plan
+    except OSError as exc:
+        plan = _Plan(rel, Path(), None, None)
+        plan.failures = _failures(all_keys, rel, f"cannot read {rel}: {exc.strerror or exc}")
+        return plan
+    plan = _Plan(rel, real, old, st)
+    data, removed = old, False
+    for job in jobs:
+        current = None if data is None else decode_bytes(rel, data)
+        try:
+            outcome = job.compute(current)
+        except (EncodeError, PathEscape, UnicodeError, OSError) as exc:
+            plan.failures += _failures(_job_decisions(job), rel, str(exc))
+            continue
+        plan.applied += outcome.applied
+        plan.conflicts += outcome.conflicts
+        if outcome.remove:
+            data, removed = None, True
+        elif outcome.new_bytes is not None:
+            data, removed = outcome.new_bytes, False
+    plan.remove = removed
+    plan.new = None if removed else data
+    return plan
+
+
+def _escape_surrogates(text: str) -> str:
+    return re.sub("[\udc80-\udcff]", lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
+
+
+def unified_diff(rel: str, old: bytes | None, new: bytes | None) -> str:
+    """A unified diff of two versions of a file, on decoded lines, headed ``a/rel b/rel``.
+
+    ``None`` stands for a missing file. Line endings are not shown; invalid bytes are shown
+    as ``\\xNN``. Returns "" when nothing differs.
+    """
+    if old == new:
+        return ""
+    if (old is not None and is_binary(old)) or (new is not None and is_binary(new)):
+        return f"Binary files a/{rel} and b/{rel} differ\n"
+    a = decode_bytes(rel, old).texts if old is not None else []
+    b = decode_bytes(rel, new).texts if new is not None else []
+    lines = list(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}", lineterm=""))
+    if not lines:
+        # Only bytes that don't show in decoded text differ (endings, BOM).
+        return f"--- a/{rel}\n+++ b/{rel}\n(line endings or byte order mark differ)\n"
+    return _escape_surrogates("\n".join(lines) + "\n")
+
+
+class _Writer:
+    """The write phase of one batch, under the locks."""
+
+    def __init__(
+        self,
+        root: Path,
+        result: BatchResult,
+        now: datetime,
+        fault: Callable[[str], None],
+        jobs_by_rel: dict[str, list[FileJob]],
+    ) -> None:
+        self.root = root
+        self.result = result
+        self.now = now
+        self.fault = fault
+        self.jobs_by_rel = jobs_by_rel
+        self._backup_name: str | None = None
+
+    # -- journal ---------------------------------------------------------------------
+    def journal(self, record: dict) -> None:
+        record = {"type": record.pop("type"), "batch": self.result.batch_id, **record}
+        line = json.dumps(record, ensure_ascii=False, default=str)
+        append_line(self.root, JOURNAL, line)
+
+    # -- backups ---------------------------------------------------------------------
+    def backup_name(self) -> str:
+        """``YYYYmmdd-HHMMSS`` of this batch, with ``-2``, ``-3``… if that one is taken."""
+        if self._backup_name is None:
+            base_dir = make_dirs_inside(self.root, BACKUPS)
+            stamp = self.now.strftime("%Y%m%d-%H%M%S")
+            n = 1
+            while True:
+                name = stamp if n == 1 else f"{stamp}-{n}"
+                if not (base_dir / f"{name}.after").exists():
+                    try:
+                        os.mkdir(base_dir / name)
+                    except FileExistsError:
+                        pass
+                    else:
+                        fsync_dir(base_dir)
+                        break
+                n += 1
+            self._backup_name = name
+        return self._backup_name
+
+    def _copy_to(self, rel: str, data: bytes, mode: int | None) -> None:
+        parent = rel.rsplit("/", 1)[0]
+        make_dirs_inside(self.root, parent)
+        real = resolve_inside(self.root, rel)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(real, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(real.parent)
+
+    # -- one file ----------------------------------------------------------------------
+    def _changed_since(self, plan: _Plan) -> bool:
+        """Did anyone touch the file between our read and now? (writers that skip locks)"""
+        try:
+            st = os.stat(plan.real)
+        except FileNotFoundError:
+            return plan.st is not None
+        if plan.st is None:
+            return True
+        before = (plan.st.st_ino, plan.st.st_dev, plan.st.st_size, plan.st.st_mtime_ns)
+        return before != (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)
+
+    def _replace(self, plan: _Plan) -> bool:
+        """Write ``plan.new`` over the file (or remove it); False if it changed meanwhile."""
+        if plan.remove:
+            if self._changed_since(plan):
+                return False
+            os.unlink(plan.real)
+            self.fault("replaced")
+            fsync_dir(plan.real.parent)
+            self.fault("dir-fsynced")
+            return True
+        assert plan.new is not None
+        if "/" in plan.rel:
+            make_dirs_inside(self.root, plan.rel.rsplit("/", 1)[0])
+        tmp = temp_name(plan.real)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(tmp, flags, 0o666 if plan.st is None else 0o600)
+        try:
+            try:
+                if plan.st is not None:
+                    os.fchmod(fd, stat.S_IMODE(plan.st.st_mode))
+                    if (plan.st.st_uid, plan.st.st_gid) != (os.getuid(), os.getgid()):
+                        try:
+                            os.fchown(fd, plan.st.st_uid, plan.st.st_gid)
+                        except OSError:
+                            pass
+                write_all(fd, plan.new)
+                self.fault("temp-written")
+                os.fsync(fd)
+                self.fault("temp-fsynced")
+            finally:
+                os.close(fd)
+            if self._changed_since(plan):
+                os.unlink(tmp)
+                return False
+            os.replace(tmp, plan.real)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        self.fault("replaced")
+        fsync_dir(plan.real.parent)
+        self.fault("dir-fsynced")
+        return True
+
+    def write(self, plan: _Plan) -> _Plan:
+        """Back up, write and journal one changed file; return the plan that was written."""
+        for _attempt in range(_RETRIES):
+            what = "backing up"
+            try:
+                mode = None if plan.st is None else stat.S_IMODE(plan.st.st_mode)
+                if plan.old is not None:
+                    plan.backup = f"{BACKUPS}/{self.backup_name()}/{plan.rel}"
+                    self._copy_to(plan.backup, plan.old, mode)
+                if plan.new is not None and not plan.remove:
+                    plan.after_copy = f"{BACKUPS}/{self.backup_name()}.after/{plan.rel}"
+                    self._copy_to(plan.after_copy, plan.new, mode)
+                self.fault("backup")
+                what = f"writing {plan.rel}"
+                done = self._replace(plan)
+            except OSError as exc:
+                plan.failures += _failures(plan.applied, plan.rel, _os_reason(exc, what))
+                plan.applied = []
+                self._journal_failure(plan)
+                return plan
+            if done:
+                break
+            # Someone wrote the file after we read it: start again from its new content.
+            plan = _plan_file(self.root, plan.rel, self.jobs_by_rel[plan.rel])
+            if not plan.changed:
+                return plan
+        else:
+            reason = f"{plan.rel} kept changing while it was being written; try again"
+            plan.failures += _failures(plan.applied, plan.rel, reason)
+            plan.applied = []
+            self._journal_failure(plan)
+            return plan
+        final = plan.final
+        self.journal(
+            {
+                "type": "file",
+                "file": plan.rel,
+                "before": sha256(plan.old),
+                "after": sha256(final),
+                "size_after": None if final is None else len(final),
+                "backup": plan.backup,
+                "after_copy": plan.after_copy,
+                "created": plan.old is None,
+                "removed": plan.remove,
+                "applied": plan.applied,
+            }
+        )
+        plan.written = True
+        self.fault("journal-file")
+        return plan
+
+    def _journal_failure(self, plan: _Plan) -> None:
+        # Best effort: when the disk is full the journal can't grow either.
+        try:
+            self.journal({"type": "failed", "file": plan.rel, "reason": plan.failures[-1].reason})
+        except OSError:
+            pass
+
+
+def _group_jobs(jobs: Iterable[FileJob]) -> dict[str, list[FileJob]]:
+    grouped: dict[str, list[FileJob]] = {}
+    for job in jobs:
+        try:
+            rel = check_rel(job.rel)
+        except PathEscape:
+            rel = job.rel
+        grouped.setdefault(rel, []).append(job)
+    return grouped
+
+
+def _file_result(plan: _Plan, written: bool) -> FileResult:
+    final = plan.final
+    return FileResult(
+        rel=plan.rel,
+        sha_before=sha256(plan.old),
+        sha_after=sha256(final),
+        backup=plan.backup,
+        created=plan.old is None,
+        diff=unified_diff(plan.rel, plan.old, final),
+        applied=list(plan.applied),
+        written=written,
+        removed=plan.remove,
+        after_copy=plan.after_copy,
+    )
+
+
+def _collect(result: BatchResult, plan: _Plan, written: bool) -> None:
+    result.conflicts += plan.conflicts
+    result.failures += plan.failures
+    result.applied += plan.applied
+    if plan.changed:
+        result.files.append(_file_result(plan, written))
+
+
+def _new_batch_id(now: datetime) -> str:
+    return f"{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def apply_batch(
+    root: Path | str,
+    jobs: list[FileJob],
+    decisions: list[dict],
+    *,
+    lock_files: Sequence[str] = DEFAULT_LOCK_FILES,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    lock_wait: float = 2.0,
+    fault: Callable[[str], None] | None = None,
+) -> BatchResult:
+    """Apply a batch of decisions, one whole-file rewrite per changed file (DESIGN §4).
+
+    ``decisions`` are recorded in the journal as given (JSON). Files are independent: a
+    conflict or a failure in one leaves it untouched and the others still apply. With
+    ``dry_run`` nothing at all is written, not even under ``.memreview/``, and the result's
+    diffs say what would change. Raises LockHeld (nothing written) when a lock stays held
+    for ``lock_wait`` seconds.
+    """
+    return run_batch(
+        root,
+        jobs,
+        decisions,
+        lock_files=lock_files,
+        now=now,
+        dry_run=dry_run,
+        lock_wait=lock_wait,
+        fault=fault,
+    )
+
+
+def run_batch(
+    root: Path | str,
+    jobs: list[FileJob],
+    decisions: list[dict],
+    *,
+    lock_files: Sequence[str] = DEFAULT_LOCK_FILES,
+    now: datetime | None = None,
+    dry_run: bool = False,
+    lock_wait: float = 2.0,
+    fault: Callable[[str], None] | None = None,
+    kind: str = "apply",
+    undoes: str | None = None,
+    all_or_nothing: bool = False,
+) -> BatchResult:
+    """``apply_batch`` with the knobs undo needs.
+
+    ``kind``/``undoes`` go into the journal; with ``all_or_nothing`` a single conflict or
+    failure found while computing means nothing is written (and nothing journaled).
+    """
+    real_root = Path(root).resolve()
+    now = now or datetime.now().astimezone()
+    step = fault or (lambda _step: None)
+    result = BatchResult(batch_id=_new_batch_id(now), kind=kind, dry_run=dry_run)
+    grouped = _group_jobs(jobs)
+
+    if dry_run:
+        for rel, rel_jobs in grouped.items():
+            _collect(result, _plan_file(real_root, rel, rel_jobs), written=False)
+        return result
+
+    with workspace_locks(real_root, lock_files, lock_wait):
+        step("locked")
+        plans = [_plan_file(real_root, rel, rel_jobs) for rel, rel_jobs in grouped.items()]
+        if all_or_nothing and any(p.conflicts or p.failures for p in plans):
+            for plan in plans:
+                _collect(result, plan, written=False)
+            result.applied = []
+            return result
+        # A job that failed (e.g. EncodeError) contributes nothing; the file's other jobs apply.
+        changed = [p for p in plans if p.changed]
+        to_write = {id(p) for p in changed}
+        if not changed and not decisions:
+            for plan in plans:
+                _collect(result, plan, written=False)
+            return result
+
+        writer = _Writer(real_root, result, now, step, grouped)
+        for plan in changed:
+            if plan.old is not None:
+                plan.backup = f"{BACKUPS}/{writer.backup_name()}/{plan.rel}"
+            if not plan.remove:
+                plan.after_copy = f"{BACKUPS}/{writer.backup_name()}.after/{plan.rel}"
+        intent: dict = {
+            "type": "intent",
+            "kind": kind,
+            "ts": now.isoformat(),
+            "decisions": decisions,
+            "files": [
+                {
+                    "file": p.rel,
+                    "before": sha256(p.old),
+                    "after": sha256(p.final),
+                    "created": p.old is None,
+                    "removed": p.remove,
+                    "backup": p.backup,
+                    "after_copy": p.after_copy,
+                }
+                for p in changed
+            ],
+        }
+        if undoes:
+            intent["undoes"] = undoes
+        writer.journal(intent)
+        result.journaled = True
+        step("intent")
+
+        for plan in plans:
+            if id(plan) in to_write:
+                plan = writer.write(plan)
+                _collect(result, plan, written=plan.written)
+            else:
+                _collect(result, plan, written=False)
+
+        commit: dict = {
+            "type": "commit",
+            "kind": kind,
+            "ts": now.isoformat(),
+            "applied": result.applied,
+            "files": [f.rel for f in result.files if f.written],
+            "conflicts": [
+                {"decision": c.decision, "file": c.file, "reason": c.reason}
+                for c in result.conflicts
+            ],
+            "failures": [asdict(f) for f in result.failures],
+        }
+        if undoes:
+            commit["undoes"] = undoes
+        writer.journal(commit)
+        step("commit")
+    return result
