@@ -4,22 +4,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
+from memreview.queues.candidates import candidate_pairs
 from memreview.queues.common import item_id, short
 from memreview.workspace.model import Entry, Workspace
 from memreview.workspace.normalize import normalize
-
-PIECE = 6  # length of the exact pieces used to find candidate entries
-
-
-def _pieces(norm: str) -> set[str]:
-    """Disjoint pieces of ``norm``: a close match keeps at least one of them intact."""
-    if len(norm) <= PIECE:
-        return {norm}
-    out = {norm[i : i + PIECE] for i in range(0, len(norm) - PIECE + 1, PIECE)}
-    out.add(norm[-PIECE:])
-    return out
 
 
 def archived(ws: Workspace, today: date) -> list[dict]:
@@ -43,40 +33,34 @@ def archived(ws: Workspace, today: date) -> list[dict]:
     if not wanted:
         return []
 
-    # Candidate filter: an index of the fragments' pieces; each entry is scanned once.
-    by_piece: dict[str, list[int]] = {}
-    for k, (_f, norm, _d) in enumerate(wanted):
-        for p in _pieces(norm):
-            by_piece.setdefault(p, []).append(k)
     entries: list[Entry] = [
         e for mf in ws.files.values() for e in mf.entries if len(e.norm) >= cfg.min_match_chars
     ]
-    candidates: dict[int, set[int]] = {}
-    lengths = {len(p) for p in by_piece}
-    for ei, e in enumerate(entries):
-        norm = e.norm
-        hits: set[int] = set()
-        for size in lengths:
-            for i in range(len(norm) - size + 1):
-                ks = by_piece.get(norm[i : i + size])
-                if ks:
-                    hits.update(ks)
-        for k in hits:
-            candidates.setdefault(k, set()).add(ei)
+    norms = [n for _f, n, _d in wanted]
+    texts = [e.norm for e in entries]
+    # partial_ratio ≥ 90 leaves at most a fifth of the shorter string's length in edits.
+    share = (100 - cfg.archived_partial_ratio) / 50
+    # The fragment is looked for inside each entry: an entry shorter than the fragment can't
+    # hold its content (partial_ratio would otherwise score a short entry found inside a
+    # long fragment).
+    candidates = candidate_pairs(norms, texts, share)
 
     items = []
     cutoff = cfg.archived_partial_ratio
     for k, (f, norm, days) in enumerate(wanted):
-        matches = []
-        for ei in sorted(candidates.get(k, ())):
-            e = entries[ei]
-            if norm in e.norm:
-                score = 100.0
-            else:
-                score = fuzz.partial_ratio(norm, e.norm, score_cutoff=cutoff)
-                if not score:
-                    continue
-            matches.append({**e.ref(), "score": round(float(score), 1)})
+        cand = sorted(ei for ei in candidates.get(k, ()) if len(texts[ei]) >= len(norm))
+        # a substring scores 100; rapidfuzz scores the candidates in its own loop
+        scored = process.extract(
+            norm,
+            [texts[ei] for ei in cand],
+            scorer=fuzz.partial_ratio,
+            score_cutoff=cutoff,
+            limit=None,
+        )
+        matches = [
+            {**entries[cand[at]].ref(), "score": round(float(score), 1)}
+            for _t, score, at in sorted(scored, key=lambda r: r[2])
+        ]
         if not matches:
             continue
         items.append(

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
+from memreview.queues.candidates import find_patterns
 from memreview.queues.common import item_id
 from memreview.workspace.model import Project, Workspace
 
-_TOKEN_CHARS = re.compile(r"^[\w-]+$")
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch in "-_"
+
+
+def _whole_token(text: str, pos: int, length: int) -> bool:
+    before = text[pos - 1] if pos > 0 else ""
+    after = text[pos + length] if pos + length < len(text) else ""
+    return not (before and _is_word(before)) and not (after and _is_word(after))
 
 
 def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
@@ -17,36 +25,29 @@ def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
     last: dict[str, date] = {}
     if not projects:
         return last
-    # whole-token keys: a key matches when it is a maximal run of [\w-] characters
-    keys = {p.key.lower(): p.key for p in projects}
-    token_keys = {k: v for k, v in keys.items() if _TOKEN_CHARS.match(k)}
-    odd_keys = {k: v for k, v in keys.items() if k not in token_keys}
-    titles: dict[str, list[str]] = {}
+    # patterns: each key (a whole token: not next to a letter, digit, '-' or '_') and each
+    # full title (anywhere), lower-cased
+    patterns: list[str] = []
+    owners: list[tuple[str, bool]] = []  # (project key, needs token boundaries)
     for p in projects:
+        k = p.key.lower()
+        patterns.append(k)
+        owners.append((p.key, True))
         t = p.title.strip().lower()
-        if t and t != p.key.lower():
-            titles.setdefault(t, []).append(p.key)
-    key_re = None
-    if token_keys:
-        alt = "|".join(re.escape(k) for k in sorted(token_keys, key=len, reverse=True))
-        key_re = re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])")
-    odd_res = {k: re.compile(rf"(?<![\w-]){re.escape(k)}(?![\w-])") for k in odd_keys}
+        if t and t != k:
+            patterns.append(t)
+            owners.append((p.key, False))
     for log in sorted(ws.daily_logs, key=lambda d: d.date, reverse=True):
         if log.date > today:
             continue
         text = log.text_lower
-        found: set[str] = set()
-        if key_re is not None:
-            found.update(token_keys[m.group(0)] for m in key_re.finditer(text))
-        for k, rx in odd_res.items():
-            if rx.search(text):
-                found.add(odd_keys[k])
-        for t, pkeys in titles.items():
-            if t in text:
-                found.update(pkeys)
-        for key in found:
-            if key not in last:
-                last[key] = log.date
+        for pi, pos in find_patterns(text, patterns):
+            key, token = owners[pi]
+            if key in last:
+                continue
+            if token and not _whole_token(text, pos, len(patterns[pi])):
+                continue
+            last[key] = log.date
     by_id: dict[str, list[str]] = {}
     for p in projects:
         by_id.setdefault(p.key, []).append(p.key)

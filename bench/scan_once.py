@@ -1,0 +1,83 @@
+"""Measure one scan in a fresh process: wall time, floor, per-stage and per-queue times, memory.
+
+Run by bench.py as ``python bench/scan_once.py WORKSPACE``; prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+
+def floor(root: Path) -> float:
+    """Only reading, decoding and splitting the files a scan reads (and the fragment rows)."""
+    t0 = time.perf_counter()
+    for dirpath, _dirs, files in os.walk(root):
+        if ".memreview" in dirpath or ".git" in dirpath:
+            continue
+        for name in files:
+            p = Path(dirpath, name)
+            if name.endswith((".md", ".jsonl", ".json", ".yaml")):
+                data = p.read_bytes()
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    text = data.decode("gb18030", errors="replace")
+                text.split("\n")
+    db = root / "memory/knowledge/dreams.db"
+    if db.exists():
+        con = sqlite3.connect(db.as_uri() + "?mode=ro", uri=True)
+        con.execute("SELECT * FROM dreams").fetchall()
+        con.close()
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    root = Path(sys.argv[1]).resolve()
+    t_start = time.perf_counter()
+    from memreview.queues import QUEUES
+    from memreview.queues.common import QUEUE_NAMES
+    from memreview.scan import compute
+    from memreview.decisions.state import load_state
+    from memreview.workspace.loader import check_workspace, load_workspace, review_date
+
+    t_import = time.perf_counter()
+    ws = load_workspace(check_workspace(root))
+    t_load = time.perf_counter()
+    today = review_date(ws, None)
+    state = load_state(root, ws)
+    result = compute(ws, today, state)
+    out = json.dumps(result.to_json(), ensure_ascii=False)
+    t_end = time.perf_counter()
+    per_queue = {}
+    for name in QUEUE_NAMES:
+        t0 = time.perf_counter()
+        QUEUES[name](ws, today)
+        per_queue[name] = time.perf_counter() - t0
+    f1 = floor(root)
+    f2 = floor(root)
+    print(
+        json.dumps(
+            {
+                "import_s": t_import - t_start,
+                "load_s": t_load - t_import,
+                "queues_health_json_s": t_end - t_load,
+                "scan_s": t_end - t_import,
+                "floor_s": min(f1, f2),
+                "per_queue_s": per_queue,
+                "json_bytes": len(out.encode()),
+                "counts": result.counts,
+                "entries": sum(len(mf.entries) for mf in ws.files.values()),
+                "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
