@@ -55,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="open the app on a copy of the sample workspace")
     d.add_argument("--theme", help="theme name")
     d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
+    a = sub.add_parser("apply", help="apply a file of decisions without the app")
+    a.add_argument("path", type=Path)
+    a.add_argument("--decisions", type=Path, required=True, metavar="FILE.yaml")
+    a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
+    a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
+    a.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
+    u = sub.add_parser("undo", help="undo the last applied batch")
+    u.add_argument("path", type=Path)
     return p
 
 
@@ -165,12 +173,87 @@ def _print_scan(result) -> None:
             out.write(f"  {where}: {visible(w['message'])}\n")
 
 
+def _report_interrupted(root: Path) -> None:
+    """Say so when the journal holds an apply that was cut short (DESIGN §4, step 5)."""
+    from memreview.display import visible
+    from memreview.store import interrupted_batches
+
+    for found in interrupted_batches(root):
+        print(f"memreview: warning: {visible(found.describe())}", file=sys.stderr)
+
+
+def cmd_apply(args) -> int:
+    from memreview.decisions import DecisionsFileError, apply, parse_decisions_file
+    from memreview.display import one_line, visible
+    from memreview.scan import scan_workspace
+    from memreview.workspace.loader import check_workspace
+
+    root = check_workspace(args.path)
+    try:
+        data = args.decisions.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{args.decisions}: cannot read ({exc.strerror or exc})") from None
+    try:
+        entries = parse_decisions_file(data)
+    except DecisionsFileError as exc:
+        raise UsageError(f"{args.decisions}: {exc}") from None
+    _report_interrupted(root)
+    result = scan_workspace(root, today=args.today)
+    try:
+        outcome = apply(result, entries, dry_run=args.dry_run, commit=args.commit or None)
+    except OSError as exc:  # e.g. a read-only workspace: .memreview/ can't be created
+        print(f"memreview: nothing applied: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    out, err = sys.stdout, sys.stderr
+    if args.dry_run:
+        out.write(visible(outcome.diff))
+    for p in outcome.conflicts:
+        err.write(f"conflict: {one_line(p.decision.key)}: {one_line(p.reason)}\n")
+    for p in outcome.failures:
+        err.write(f"failed: {one_line(p.decision.key)}: {one_line(p.reason)}\n")
+    for message in outcome.messages:
+        err.write(f"{one_line(message)}\n")
+    verb = "would apply" if args.dry_run else "applied"
+    files = [f.rel for f in outcome.files if args.dry_run or f.written]
+    summary = f"{verb} {len(outcome.applied)} of {len(entries)} decision(s)"
+    summary += f", {len(files)} file(s)" + (f" (batch {outcome.batch})" if outcome.batch else "")
+    if outcome.pending and not args.dry_run:
+        summary += f"; {len(outcome.pending)} left pending in .memreview/pending.yaml"
+    err.write(summary + "\n")
+    return outcome.exit_code
+
+
+def cmd_undo(args) -> int:
+    from memreview.decisions import undo
+    from memreview.display import one_line, visible
+    from memreview.store import LockHeld
+    from memreview.workspace.loader import check_workspace
+
+    root = check_workspace(args.path)
+    _report_interrupted(root)
+    try:
+        outcome = undo(root)
+    except LockHeld as exc:
+        print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
+        return 1
+    if not outcome.ok and outcome.diff:
+        sys.stdout.write(visible(outcome.diff))
+    print(f"memreview: {one_line(outcome.message)}", file=sys.stderr)
+    return outcome.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     from memreview.report import cmd_report
 
-    commands = {"scan": cmd_scan, "demo": cmd_demo, "report": cmd_report}
+    commands = {
+        "scan": cmd_scan,
+        "demo": cmd_demo,
+        "report": cmd_report,
+        "apply": cmd_apply,
+        "undo": cmd_undo,
+    }
     if argv and argv[0] in commands:
         args = parser.parse_args(argv)
         try:

@@ -1,0 +1,421 @@
+"""Preview, apply and undo a batch of decisions (DESIGN §4).
+
+``apply`` plans the decisions, hands one job per file to the store (which re-reads each file
+under the locks, backs it up, rewrites it atomically and journals it), then records the
+decisions that only hide items in ``.memreview/state.yaml`` under the batch id, and leaves in
+``pending.yaml`` only the decisions that could not be written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memreview import store
+from memreview.decisions.model import Decision
+from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
+from memreview.decisions.plan import AppendBlock, EditPlan, PlannedDecision, build_plan
+from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
+from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
+from memreview.workspace.config import Config, load_config
+from memreview.workspace.textfile import TextFile, decode_bytes
+
+_STATE_NAME = STATE_FILE.split("/", 1)[1]
+
+
+@dataclass(frozen=True)
+class DecisionProblem:
+    """A decision that was not written, and why."""
+
+    decision: Decision
+    file: str | None
+    reason: str
+
+
+@dataclass
+class ApplyOutcome:
+    """What a batch did (or, for a dry run, would do)."""
+
+    batch: str | None = None  # the journal's batch id; None when nothing was journaled
+    dry_run: bool = False
+    applied: list[Decision] = field(default_factory=list)
+    conflicts: list[DecisionProblem] = field(default_factory=list)
+    failures: list[DecisionProblem] = field(default_factory=list)
+    files: list[store.FileResult] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)  # item ids now hidden by state.yaml
+    pending: list[Decision] = field(default_factory=list)  # still staged afterwards
+    state_diff: str = ""
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.conflicts and not self.failures
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    @property
+    def diff(self) -> str:
+        return "".join(f.diff for f in self.files) + self.state_diff
+
+
+class _PlanJob:
+    """The store's view of one file of the plan."""
+
+    def __init__(self, run: _BatchRun, rel: str) -> None:
+        self.run = run
+        self.rel = rel
+        self.decisions = list(dict.fromkeys(op.key for op in run.plan.files[rel]))
+
+    def compute(self, current: TextFile | None) -> store.FileOutcome:
+        return self.run.compute(self.rel, current)
+
+
+class _BatchRun:
+    """Computes every file of a batch together, so a decision that can't be written in one
+    file is left out of all of them (no decision lands half-done).
+
+    The store calls ``compute`` for every file under the locks before it writes any; the
+    first call reads all the batch's files and settles which decisions conflict.
+    """
+
+    def __init__(self, root: Path, plan: EditPlan) -> None:
+        self.root = root
+        self.plan = plan
+        self.problems: dict[str, Problem] = {}
+        self.exports: dict[int, list[str] | None] = {}
+        self.prepared = False
+
+    def _ops(self, rel: str):
+        return self.plan.files[rel]
+
+    def _rewrite(self, rel: str, current: TextFile | None, blocked) -> FileRewrite:
+        return rewrite(
+            rel,
+            current,
+            self._ops(rel),
+            blocked=blocked,
+            imports=self.exports,
+            chronicle_words=self.plan.chronicle_words,
+        )
+
+    def _order(self) -> list[str]:
+        """Files that receive moved blocks come after the files the blocks leave."""
+        rels = list(self.plan.files)
+        receives = {r for r in rels if any(isinstance(op, AppendBlock) for op in self._ops(r))}
+        return [r for r in rels if r not in receives] + [r for r in rels if r in receives]
+
+    def prepare(self) -> None:
+        """Read every file of the batch and settle, across files, which decisions can't be
+        written: a conflict in one file blocks the decision everywhere (a fixed point)."""
+        self.prepared = True
+        currents: dict[str, TextFile | None] = {}
+        for rel in self._order():
+            try:
+                currents[rel] = decode_bytes(rel, store.safe_read_bytes(self.root, rel))
+            except FileNotFoundError:
+                currents[rel] = None
+            except (OSError, store.PathEscape) as exc:
+                reason = f"cannot read {rel}: {getattr(exc, 'strerror', None) or exc}"
+                for op in self._ops(rel):
+                    self.problems.setdefault(op.key, Problem("failure", rel, reason))
+        while True:
+            self.exports = {}
+            fresh = False
+            for rel, current in currents.items():
+                result = self._rewrite(rel, current, set(self.problems))
+                self.exports.update(result.exports)
+                for key, problem in result.problems.items():
+                    if key not in self.problems:
+                        self.problems[key] = problem
+                        fresh = True
+            if not fresh:
+                return
+
+    def compute(self, rel: str, current: TextFile | None) -> store.FileOutcome:
+        if not self.prepared:
+            self.prepare()
+        result = self._rewrite(rel, current, set(self.problems))
+        for key, problem in result.problems.items():
+            self.problems.setdefault(key, problem)  # changed again since the first read
+        mine = {op.key for op in self._ops(rel)}
+        conflicts = [
+            store.Conflict(key, p.file, p.reason)
+            for key, p in self.problems.items()
+            if key in mine and p.file == rel
+        ]
+        applied = [k for k in result.applied if k not in self.problems]
+        return store.FileOutcome(result.new_bytes, applied=applied, conflicts=conflicts)
+
+
+def _config(root: Path) -> Config:
+    try:
+        data = store.safe_read_bytes(root, "memreview.yaml")
+    except (OSError, store.PathEscape):
+        data = None
+    return load_config(data)[0]
+
+
+def _run(
+    result,
+    decisions: Sequence[Decision | dict],
+    *,
+    dry_run: bool,
+    now: datetime | None,
+    lock_wait: float,
+    fault=None,
+) -> tuple[EditPlan, ApplyOutcome, store.BatchResult | None, _BatchRun | None]:
+    root = Path(result.root)
+    now = now or datetime.now(UTC)
+    plan = build_plan(result, decisions, now=now)
+    outcome = ApplyOutcome(dry_run=dry_run)
+    for d, reason in plan.invalid:
+        outcome.failures.append(DecisionProblem(d, None, reason))
+    acting = [p for p in plan.decisions if p.files or p.hide]
+    if not acting:
+        outcome.applied = [p.decision for p in plan.decisions]
+        return plan, outcome, None, None
+    run = _BatchRun(root, plan)
+    jobs = [_PlanJob(run, rel) for rel in plan.files]
+    cfg = result.workspace.config
+    try:
+        batch = store.apply_batch(
+            root,
+            jobs,
+            [p.journal() for p in acting],
+            lock_files=tuple(cfg.lock_files),
+            now=now,
+            dry_run=dry_run,
+            lock_wait=lock_wait,
+            fault=fault,
+        )
+    except store.LockHeld as exc:
+        for p in acting:
+            outcome.failures.append(DecisionProblem(p.decision, None, str(exc)))
+        outcome.applied = [p.decision for p in plan.decisions if p not in acting]
+        return plan, outcome, None, run
+    _classify(plan, outcome, batch, run)
+    return plan, outcome, batch, run
+
+
+def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: _BatchRun) -> None:
+    by_key = plan.by_key()
+    failed: dict[str, DecisionProblem] = {}
+    conflicted: dict[str, DecisionProblem] = {}
+    for key, p in run.problems.items():
+        if key in by_key:
+            target = failed if p.kind == "failure" else conflicted
+            target.setdefault(key, DecisionProblem(by_key[key].decision, p.file, p.reason))
+    for c in batch.conflicts:
+        if c.decision in by_key and c.decision not in failed:
+            conflicted.setdefault(
+                c.decision, DecisionProblem(by_key[c.decision].decision, c.file, c.reason)
+            )
+    for f in batch.failures:
+        keys = (
+            [f.decision]
+            if f.decision in by_key
+            else [p.key for p in plan.decisions if f.file in p.files]
+        )
+        for key in keys:
+            conflicted.pop(key, None)
+            failed.setdefault(key, DecisionProblem(by_key[key].decision, f.file, f.reason))
+    applied_in_files = set(batch.applied)
+    for p in plan.decisions:
+        if p.key in failed or p.key in conflicted:
+            continue
+        if any(f in plan.files for f in p.files) and p.key not in applied_in_files:
+            failed[p.key] = DecisionProblem(p.decision, None, "not written (see the journal)")
+            continue
+        outcome.applied.append(p.decision)
+    outcome.conflicts += list(conflicted.values())
+    outcome.failures += list(failed.values())
+    outcome.files = list(batch.files)
+    outcome.batch = batch.batch_id if batch.journaled else None
+
+
+def _hides(plan: EditPlan, outcome: ApplyOutcome) -> list[PlannedDecision]:
+    done = {d.key for d in outcome.applied}
+    return [p for p in plan.decisions if p.hide is not None and p.key in done]
+
+
+def _state_with(root: Path, hides: list[PlannedDecision], batch: str) -> tuple[State, bytes | None]:
+    """The state with ``hides`` added under ``batch``, and the state file's bytes now."""
+    try:
+        before = store.read_private(root, _STATE_NAME)
+    except (OSError, store.PathEscape):
+        before = None
+    state, _problem = parse_state(before)
+    for p in hides:
+        h = p.hide
+        assert h is not None
+        state.hidden[h.item] = Hidden(h.until, h.reason, batch)
+    return state, before
+
+
+def _keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
+    """A state file that doesn't parse is copied aside before it is replaced."""
+    before = store.read_private(root, _STATE_NAME)
+    if before and parse_state(before)[1]:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        name = f"{_STATE_NAME}.broken-{stamp}"
+        store.write_private(root, name, before)
+        outcome.messages.append(
+            f"{STATE_FILE} did not parse; its old bytes are in .memreview/{name}"
+        )
+
+
+def preview(result, decisions: Sequence[Decision | dict], *, now: datetime | None = None):
+    """{relative path: unified diff} of what ``decisions`` would write; nothing is written."""
+    outcome = apply(result, decisions, dry_run=True, now=now)
+    out = {f.rel: f.diff for f in outcome.files if f.diff}
+    if outcome.state_diff:
+        out[STATE_FILE] = outcome.state_diff
+    return out
+
+
+def apply(
+    result,
+    decisions: Sequence[Decision | dict],
+    *,
+    dry_run: bool = False,
+    commit: bool | None = None,
+    now: datetime | None = None,
+    lock_wait: float = 2.0,
+    fault=None,
+) -> ApplyOutcome:
+    """Apply ``decisions`` to the workspace ``result`` was scanned from.
+
+    Conflicts and failures are reported in the outcome and stay pending; the others are
+    written. With ``dry_run`` nothing at all is written (not even under ``.memreview/``).
+    ``commit`` (default: the workspace's ``commit`` setting) commits the batch when the
+    workspace is a git repository. Raises nothing for bad decisions or a held lock.
+    """
+    root = Path(result.root)
+    plan, outcome, batch, _run_ = _run(
+        result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault
+    )
+    hides = _hides(plan, outcome)
+    batch_id = outcome.batch or ("dry-run" if dry_run else None)
+    if hides and batch_id:
+        state, before = _state_with(root, hides, batch_id)
+        data = state.to_bytes()
+        if dry_run:
+            outcome.state_diff = store.unified_diff(STATE_FILE, before, data)
+        else:
+            try:
+                _keep_broken_state(root, outcome)
+                store.write_private(root, _STATE_NAME, data)
+                outcome.hidden = [p.hide.item for p in hides if p.hide]
+            except (OSError, store.PathEscape) as exc:
+                outcome.messages.append(f"could not record hidden items in {STATE_FILE}: {exc}")
+    if dry_run:
+        return outcome
+    stay = [p.decision for p in outcome.conflicts] + [
+        p.decision for p in outcome.failures if p.file is not None or _retryable(p)
+    ]
+    outcome.pending = _update_pending(root, plan, decisions, stay, outcome)
+    cfg = result.workspace.config
+    if (cfg.commit if commit is None else commit) and batch is not None and batch.journaled:
+        message = commit_message(plan, outcome)
+        extra = [STATE_FILE] if outcome.hidden else []
+        said = store.commit_batch(root, batch, message, extra=extra)
+        outcome.messages.append(said or "not a git repository: nothing committed")
+    return outcome
+
+
+def _retryable(problem: DecisionProblem) -> bool:
+    """A decision that failed for a reason outside it (a held lock) stays pending."""
+    return "held by another process" in problem.reason
+
+
+def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
+    """pending.yaml without this batch's decisions, except those that could not be written."""
+    existing, warnings = load_pending(root)
+    outcome.messages += warnings
+    batch_items = {
+        getattr(d, "item", None) or (d.get("item") if isinstance(d, dict) else None)
+        for d in decisions
+    }
+    keep = [d for d in existing if d.item not in batch_items]
+    keep += [d for d in stay if d.item not in {k.item for k in keep}]
+    exists = False
+    try:
+        exists = store.read_private(root, PENDING_FILE) is not None
+    except (OSError, store.PathEscape):
+        pass
+    if keep != existing and (exists or keep):
+        try:
+            save_pending(root, keep)
+        except (OSError, store.PathEscape) as exc:
+            outcome.messages.append(f"could not save .memreview/{PENDING_FILE}: {exc}")
+    return keep
+
+
+def commit_message(plan: EditPlan, outcome: ApplyOutcome) -> str:
+    done = {d.key for d in outcome.applied}
+    lines = [p for p in plan.decisions if p.key in done and (p.files or p.hide)]
+    head = f"memreview: {len(lines)} decision(s) from the weekly review"
+    body = [f"- {p.queue} {p.decision.action}: {p.title}" for p in lines]
+    return "\n".join([head, "", *body]) + "\n"
+
+
+@dataclass
+class UndoOutcome:
+    """What ``undo`` did: the store's result and the items shown again."""
+
+    result: store.UndoResult
+    unhidden: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.result.ok
+
+    @property
+    def message(self) -> str:
+        extra = f"; {len(self.unhidden)} item(s) show again" if self.unhidden else ""
+        return self.result.message + extra
+
+    @property
+    def files(self):
+        return self.result.files
+
+    @property
+    def diff(self) -> str:
+        return self.result.diff
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+
+def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.0) -> UndoOutcome:
+    """Take back the last applied batch: its files (store) and its hidden items (state.yaml).
+
+    Raises store.LockHeld when a lock stays held.
+    """
+    root = Path(root).resolve()
+    cfg = _config(root)
+    res = store.undo_last(
+        root,
+        now=now,
+        lock_files=tuple(cfg.lock_files),
+        lock_wait=lock_wait,
+        verdicts_files=(cfg.verdicts,),
+    )
+    out = UndoOutcome(res)
+    if res.ok and res.undone_batch and not res.dry_run:
+        state = load_state(root)
+        taken = [k for k, h in state.hidden.items() if h.batch == res.undone_batch]
+        if taken:
+            for k in taken:
+                del state.hidden[k]
+            store.write_private(root, _STATE_NAME, state.to_bytes())
+        out.unhidden = taken
+    return out
+
+
+undo_last = undo

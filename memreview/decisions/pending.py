@@ -1,0 +1,101 @@
+"""Staged decisions: ``.memreview/pending.yaml`` (DESIGN §4).
+
+Decisions are saved as soon as they are staged, so a crash or a quit loses none of the
+human's work. The file has the shape of an ``apply --decisions`` file (a list of
+``{item, action, keep?, text?}``), so it can also be applied from the command line. A broken
+file is a warning and an empty list, never an exception.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from memreview.decisions.model import Decision, DecisionError
+from memreview.store import PathEscape, read_private, write_private
+
+PENDING_FILE = "pending.yaml"
+_HEADER = (
+    "# memreview: decisions staged for review and not applied yet.\n"
+    "# Apply them in the app, or with: memreview apply . --decisions .memreview/pending.yaml\n"
+)
+
+
+class DecisionsFileError(ValueError):
+    """A decisions file that can't be read as a list of decisions (one line for the user)."""
+
+
+def parse_decisions_file(data: bytes) -> list:
+    """The raw entries of a decisions file (YAML: a list, or a mapping with ``decisions``).
+
+    Raises DecisionsFileError when the file as a whole is unreadable; single entries are
+    checked later (``Decision.from_dict``), so one bad entry doesn't stop the others.
+    """
+    try:
+        doc = YAML(typ="safe", pure=True).load(io.BytesIO(data))
+    except Exception as exc:  # ruamel's error types vary with the damage
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise DecisionsFileError(f"broken YAML{where} ({problem})") from None
+    if doc is None:
+        return []
+    if isinstance(doc, dict) and "decisions" in doc:
+        doc = doc["decisions"] if doc["decisions"] is not None else []
+    if not isinstance(doc, list):
+        raise DecisionsFileError(
+            "expected a list of decisions ({item: <id>, action: <action>}), "
+            f"found a {type(doc).__name__}"
+        )
+    return doc
+
+
+def decisions_from(entries: Iterable) -> tuple[list[Decision], list[str]]:
+    """Decisions from raw entries, and a message per entry that is not one."""
+    out: list[Decision] = []
+    problems: list[str] = []
+    for k, raw in enumerate(entries, 1):
+        try:
+            out.append(Decision.from_dict(raw))
+        except DecisionError as exc:
+            problems.append(f"entry {k}: {exc}")
+    return out, problems
+
+
+def load_pending(root: Path | str) -> tuple[list[Decision], list[str]]:
+    """The staged decisions and warnings; a missing file is an empty list."""
+    try:
+        data = read_private(root, PENDING_FILE)
+    except (OSError, PathEscape) as exc:
+        return [], [f".memreview/{PENDING_FILE}: cannot read ({exc}); no staged decisions"]
+    if not data:
+        return [], []
+    try:
+        entries = parse_decisions_file(data)
+    except DecisionsFileError as exc:
+        return [], [f".memreview/{PENDING_FILE}: {exc}; no staged decisions loaded"]
+    decisions, problems = decisions_from(entries)
+    return decisions, [f".memreview/{PENDING_FILE}: {p}; skipped" for p in problems]
+
+
+def dump_decisions(decisions: Iterable[Decision]) -> bytes:
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    yaml.allow_unicode = True
+    yaml.width = 4096
+    buf = io.StringIO()
+    buf.write(_HEADER)
+    items = [d.to_dict() for d in decisions]
+    if items:
+        yaml.dump(items, buf)
+    else:
+        buf.write("[]\n")
+    return buf.getvalue().encode("utf-8")
+
+
+def save_pending(root: Path | str, decisions: Iterable[Decision]) -> None:
+    """Replace the staged decisions (atomically; creates ``.memreview/.gitignore``)."""
+    write_private(root, PENDING_FILE, dump_decisions(Decision.from_dict(d) for d in decisions))
