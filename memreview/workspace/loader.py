@@ -318,9 +318,13 @@ def _jsonl(rd: _Reader, ws: Workspace, rel: str):
     data = rd.read(rel)
     if data is None:
         return None
+    lines = data.split(b"\n")
+    fast = _jsonl_fast(lines)
+    if fast is not None:
+        return fast
     bad = 0
     out = []
-    for no, raw in enumerate(data.split(b"\n"), 1):
+    for no, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
         try:
@@ -341,14 +345,32 @@ def _jsonl(rd: _Reader, ws: Workspace, rel: str):
     return out
 
 
+def _jsonl_fast(lines: list[bytes]):
+    """Every line decoded in one call when the whole file is clean (the usual case)."""
+    numbered = [(no, raw) for no, raw in enumerate(lines, 1) if raw.strip()]
+    try:
+        objs = json.loads(b"[" + b",".join(raw for _no, raw in numbered) + b"]")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if len(objs) != len(numbered) or not all(isinstance(o, dict) for o in objs):
+        return None  # a line held two values, or a non-object: the slow path says which
+    return [(no, obj) for (no, _raw), obj in zip(numbered, objs, strict=True)]
+
+
 def _read_recalls(rd: _Reader, ws: Workspace, rel: str) -> None:
     rows = _jsonl(rd, ws, rel)
     if rows is None:
         return
     recalls: list[Recall] = []
     bad = 0
+    days: dict[str, date | None] = {}  # timestamps share few distinct dates
     for no, obj in rows:
-        day = parse_date_prefix(obj.get("ts"))
+        ts = obj.get("ts")
+        if isinstance(ts, str):
+            key = ts[:10]
+            day = days[key] if key in days else days.setdefault(key, parse_date_prefix(key))
+        else:
+            day = None
         rid = obj.get("id")
         if day is None or not isinstance(rid, str):
             bad += 1
