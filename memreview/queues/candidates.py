@@ -57,11 +57,12 @@ Q = 3  # piece length: L // 3 pieces always outnumber a fifth of L in edits, for
 
 def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, set[int]]:
     """For each pattern index, the texts that may hold a window within
-    ``floor(share * len(pattern))`` insertions/deletions of it.
+    ``D = floor(share * len(pattern))`` insertions/deletions of it.
 
-    A pattern cut into m disjoint pieces, at most D of them touched by D edits, keeps at
-    least m - D of its distinct pieces verbatim in any such window: only texts that contain
-    that many of them are candidates.
+    A pattern cut into m disjoint pieces keeps at least m - D of them intact in such a
+    window, and the intact pieces sit on nearby diagonals (text position minus pattern
+    offset): any two differ by at most D. So a text is a candidate only when m - D piece
+    occurrences fall on diagonals within two neighbouring buckets of width D + 1.
     """
     out: dict[int, set[int]] = defaultdict(set)
     if not patterns or not texts:
@@ -70,36 +71,52 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     hashes = _window_hashes(codes, Q)
     if not len(hashes):
         return out
-    # which texts hold each distinct piece (sorted unique (piece, text) pairs)
-    pattern_pieces: list[np.ndarray] = []
+    plans = []
     for p in patterns:
-        pieces = {_hash_piece(p[i * Q : (i + 1) * Q]) for i in range(len(p) // Q)}
-        pattern_pieces.append(np.fromiter(pieces, dtype=np.uint64, count=len(pieces)))
-    every = np.unique(np.concatenate(pattern_pieces)) if pattern_pieces else None
-    if every is None or not len(every):
+        m = len(p) // Q
+        plans.append([(_hash_piece(p[i * Q : (i + 1) * Q]), i * Q) for i in range(m)])
+    every = np.unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
+    if not len(every):
         return out
     pos = np.nonzero(np.isin(hashes, every))[0]
     if not len(pos):
         return out
-    owner = np.searchsorted(starts, pos, side="right") - 1
-    slot = np.searchsorted(every, hashes[pos]).astype(np.uint64)
-    key = np.unique(slot * np.uint64(len(texts)) + owner.astype(np.uint64))
-    piece_of = (key // np.uint64(len(texts))).astype(np.int64)
-    text_of = (key % np.uint64(len(texts))).astype(np.int64)
-    bounds = np.searchsorted(piece_of, np.arange(len(every) + 1))
-    for pi, ph in enumerate(pattern_pieces):
-        need = max(1, len(ph) - max_edits(len(patterns[pi]), share))
-        slots = np.searchsorted(every, ph)
-        touched = [text_of[bounds[k] : bounds[k + 1]] for k in slots.tolist()]
-        if not touched:
+    slot = np.searchsorted(every, hashes[pos])
+    order = np.argsort(slot, kind="stable")
+    pos_by_slot = pos[order]
+    bounds = np.searchsorted(slot[order], np.arange(len(every) + 1))
+    for pi, plan in enumerate(plans):
+        if not plan:
             continue
-        hits = np.concatenate(touched)
-        if len(hits) < need:
+        edits = max_edits(len(patterns[pi]), share)
+        need = max(1, len(plan) - edits)
+        slots = np.searchsorted(every, np.fromiter((h for h, _o in plan), dtype=np.uint64))
+        parts = [
+            pos_by_slot[bounds[s] : bounds[s + 1]] - off
+            for s, (_h, off) in zip(slots.tolist(), plan, strict=True)
+        ]
+        diag = np.concatenate(parts)
+        if len(diag) < need:
             continue
-        texts_hit, times = np.unique(hits, return_counts=True)
-        found = texts_hit[times >= need]
-        if len(found):
-            out[pi].update(found.tolist())
+        width = edits + 1
+        bucket = (diag + width) // width  # diagonals may start before position 0
+        ub, cnt = np.unique(bucket, return_counts=True)
+        nxt = np.searchsorted(ub, ub + 1)
+        nxt_c = np.minimum(nxt, len(ub) - 1)
+        pair = cnt + np.where(ub[nxt_c] == ub + 1, cnt[nxt_c], 0)
+        good = ub[pair >= need]
+        if not len(good):
+            continue
+        sel = np.isin(bucket, good) | np.isin(bucket - 1, good)
+        hit_pos = (
+            diag[sel]
+            + np.repeat(
+                np.fromiter((off for _h, off in plan), dtype=np.int64),
+                [len(x) for x in parts],
+            )[sel]
+        )
+        owners = np.searchsorted(starts, hit_pos, side="right") - 1
+        out[pi].update(np.unique(owners).tolist())
     return out
 
 
