@@ -1,0 +1,44 @@
+"""The Textual app (DESIGN §7). Only this package imports Textual."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from textual.app import App
+
+__all__ = ["make_app"]
+
+
+def make_app(
+    root: Path,
+    today: date | None = None,
+    theme: str | None = None,
+    *,
+    config_path: Path | None = None,
+    themes_dir: Path | None = None,
+    scan=None,
+    backend=None,
+) -> App:
+    """The review app on the workspace at ``root`` (shared by the CLI and the tests).
+
+    ``config_path`` overrides the user config file, ``themes_dir`` the themes directory,
+    ``scan`` the function that loads a workspace (``scan_workspace``'s signature) and
+    ``backend`` the decisions adapter.
+    """
+    from memreview.app.app import MemReviewApp
+    from memreview.app.backend import Backend
+    from memreview.app.config import load_user_config
+    from memreview.app.themes import load_themes
+
+    if scan is None:
+        from memreview.scan import scan_workspace as scan
+    return MemReviewApp(
+        root=Path(root),
+        today=today,
+        scan=scan,
+        backend=backend if backend is not None else Backend(Path(root)),
+        themes=load_themes(themes_dir),
+        theme=theme,
+        user_config=load_user_config(config_path),
+    )

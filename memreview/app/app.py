@@ -1,0 +1,170 @@
+"""The memreview app: themes, user config, keymap, help, quitting, key timing."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import date
+from pathlib import Path
+
+from textual import events
+from textual.app import App
+from textual.binding import Binding
+
+from memreview.app.backend import Backend
+from memreview.app.commands import MemreviewCommands
+from memreview.app.config import UserConfig
+from memreview.app.screens.dialogs import ConfirmDialog
+from memreview.app.screens.help import HelpScreen, help_markdown
+from memreview.app.screens.review import ReviewScreen, ScanFunction
+from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
+
+
+class MemReviewApp(App):
+    """The weekly review of an agent workspace's memory."""
+
+    CSS_PATH = "memreview.tcss"
+    TITLE = "memreview"
+    COMMANDS = App.COMMANDS | {MemreviewCommands}
+    BINDINGS = [
+        Binding(
+            "question_mark,f1",
+            "help",
+            "help",
+            id="app.help",
+            tooltip="Keys and how the review works",
+        ),
+        Binding(
+            "q",
+            "request_quit",
+            "quit",
+            id="app.quit",
+            tooltip="Quit (asks when decisions are pending; they stay saved)",
+        ),
+    ]
+
+    def __init__(
+        self,
+        root: Path,
+        today: date | None,
+        scan: ScanFunction,
+        backend: Backend,
+        themes: ThemeSet,
+        theme: str | None,
+        user_config: UserConfig,
+    ) -> None:
+        super().__init__()
+        self.root = Path(root)
+        self.today = today
+        self.scan = scan
+        self.backend = backend
+        self.user_config = user_config
+        self.theme_set = themes
+        # key handling times in seconds, newest last: key arrival to the next screen refresh
+        self.key_latencies: list[float] = []
+        # the same keys' CPU time on the app's own thread (what a busy machine doesn't inflate)
+        self.key_cpu_times: list[float] = []
+        self._key_started: tuple[float, float] | None = None
+        self._keymap_keys = dict(user_config.keymap)
+        for t in themes.themes:
+            self.register_theme(t)
+        self._problems = list(themes.problems)
+        if user_config.problem:
+            self._problems.append(user_config.problem)
+        wanted = themes.resolve(theme) or themes.resolve(user_config.theme) or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self._problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME
+        self.theme = wanted
+        self._saved_theme = wanted
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Textual's own themes don't know the app's colours
+        return dict(ACTION_VARIABLES)
+
+    def on_mount(self) -> None:
+        if self.user_config.keymap:
+            self.set_keymap(self.user_config.keymap)
+        self.push_screen(ReviewScreen(self.root, self.today, self.scan, self.backend))
+        if self._problems:
+            # reported once, in one notification
+            self.notify(
+                "\n".join(self._problems),
+                title="Settings",
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme) -> None:
+        if theme.name == self._saved_theme:
+            return
+        self._saved_theme = theme.name
+        problem = self.user_config.save_theme(theme.name)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
+
+    # -- keys --------------------------------------------------------------------------------
+    def key_for(self, binding_id: str, default: str) -> str:
+        """The key bound to ``binding_id`` now (the user's keymap wins)."""
+        return self._keymap_keys.get(binding_id, default)
+
+    def editor_command(self) -> str:
+        return (
+            self.user_config.editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        )
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self._key_started = (time.perf_counter(), time.thread_time())
+        await super().on_event(event)
+
+    def key_done(self) -> None:
+        """Called by a key's handler when its work is done: the time to the next refresh of
+        the screen is recorded in ``key_latencies``."""
+        started, self._key_started = self._key_started, None
+        if started is not None:
+            self.screen.call_after_refresh(self._record_latency, started)
+
+    def _record_latency(self, started: tuple[float, float]) -> None:
+        self.key_latencies.append(time.perf_counter() - started[0])
+        self.key_cpu_times.append(time.thread_time() - started[1])
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(help_markdown(self.key_for)))
+
+    def _pending_count(self) -> int:
+        for screen in self.screen_stack:
+            if isinstance(screen, ReviewScreen):
+                return len(screen.pending)
+        return 0
+
+    def action_request_quit(self) -> None:
+        n = self._pending_count()
+        if not n:
+            self.exit()
+            return
+        if isinstance(self.screen, ConfirmDialog):
+            return
+        review = next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
+        where = (
+            "They are saved in .memreview/pending.yaml and offered again next time."
+            if review.saved
+            else "They could not be saved and will be lost."
+        )
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(
+            ConfirmDialog(f"{n} decision(s) are pending. Quit?", where, yes="Quit", no="Stay"),
+            answer,
+        )
+
+    async def action_quit(self) -> None:
+        self.action_request_quit()

@@ -1,0 +1,90 @@
+"""The user's own settings: theme, keymap, editor (DESIGN §7).
+
+``<user config dir>/memreview/config.yaml`` (platformdirs), or the file named by
+``$MEMREVIEW_CONFIG``. Read and written with ruamel.yaml so the user's comments survive.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+
+def default_config_path() -> Path:
+    env = os.environ.get("MEMREVIEW_CONFIG")
+    if env:
+        return Path(env)
+    try:
+        from platformdirs import user_config_dir
+    except ImportError:  # pragma: no cover - platformdirs ships with Textual's usual installs
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+        return base / "memreview" / "config.yaml"
+    return Path(user_config_dir("memreview")) / "config.yaml"
+
+
+@dataclass
+class UserConfig:
+    path: Path
+    theme: str | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    editor: str | None = None
+    problem: str | None = None  # a one-line reason when the file could not be read
+    _doc: object = None
+
+    def save_theme(self, name: str) -> str | None:
+        """Store the theme choice; a one-line problem, or None."""
+        self.theme = name
+        yaml = YAML(typ="rt")
+        doc = self._doc if isinstance(self._doc, dict) else None
+        if doc is None:
+            doc = {}
+        doc["theme"] = name
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            buf = io.StringIO()
+            yaml.dump(doc, buf)
+            tmp = self.path.with_name(f".{self.path.name}.tmp")
+            tmp.write_text(buf.getvalue(), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            return f"cannot save the theme to {self.path}: {exc.strerror or exc}"
+        self._doc = doc
+        return None
+
+
+def load_user_config(path: Path | None = None) -> UserConfig:
+    """The user config; a missing file is an empty config, a broken one is reported."""
+    path = Path(path) if path is not None else default_config_path()
+    cfg = UserConfig(path=path)
+    try:
+        data = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return cfg
+    except (OSError, UnicodeDecodeError) as exc:
+        cfg.problem = f"cannot read {path}: {exc}"
+        return cfg
+    try:
+        doc = YAML(typ="rt").load(data)
+    except Exception as exc:  # ruamel raises several unrelated types for broken YAML
+        cfg.problem = f"{path}: broken YAML ({type(exc).__name__}); using defaults"
+        return cfg
+    if doc is None:
+        return cfg
+    if not isinstance(doc, dict):
+        cfg.problem = f"{path}: expected a mapping; using defaults"
+        return cfg
+    cfg._doc = doc
+    theme = doc.get("theme")
+    cfg.theme = str(theme) if theme else None
+    editor = doc.get("editor")
+    cfg.editor = str(editor) if editor else None
+    keymap = doc.get("keymap") or {}
+    if isinstance(keymap, dict):
+        cfg.keymap = {str(k): str(v) for k, v in keymap.items() if v}
+    else:
+        cfg.problem = f"{path}: 'keymap' should map binding ids to keys; ignored"
+    return cfg

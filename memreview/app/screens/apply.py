@@ -1,0 +1,183 @@
+"""Review the pending diff, then write it (DESIGN §4): conflicts are listed and stay pending."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Label, LoadingIndicator, Static
+
+from memreview.app.backend import Backend, BackendMissing, Outcome
+from memreview.app.keys import act_by_action
+from memreview.app.widgets.evidence import STYLE_NAMES, diff_text
+from memreview.display import one_line
+
+
+class ApplyScreen(Screen[Outcome | None]):
+    """The diff of every pending decision; `y` writes, escape goes back unchanged."""
+
+    BINDINGS = [
+        Binding(
+            "y",
+            "confirm",
+            "write",
+            id="apply.confirm",
+            tooltip="Write these changes (backups are kept)",
+        ),
+        Binding("escape", "back", "back", id="apply.back", tooltip="Back to the queues"),
+    ]
+
+    COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
+
+    class Previewed(Message):
+        def __init__(self, diffs: dict[str, str] | None, problem: str | None) -> None:
+            super().__init__()
+            self.diffs = diffs
+            self.problem = problem
+
+    class Applied(Message):
+        def __init__(self, outcome: Outcome | None, problem: str | None) -> None:
+            super().__init__()
+            self.outcome = outcome
+            self.problem = problem
+
+    def __init__(self, result, decisions: list, backend: Backend) -> None:
+        super().__init__()
+        self.result = result
+        self.decisions = list(decisions)
+        self.backend = backend
+        self.state = "previewing"  # previewing | ready | unavailable | writing | done
+        self.outcome: Outcome | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Label(
+            f"Review {len(self.decisions)} pending decision(s)",
+            classes="pane-title",
+            id="apply-title",
+        )
+        yield Static(self._decision_list(), id="apply-decisions", markup=False)
+        yield LoadingIndicator(id="apply-loading")
+        with VerticalScroll(id="apply-diff"):
+            yield Static("", id="apply-diff-text", markup=False)
+        yield Static("", id="apply-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.preview()
+
+    def style_of(self, name: str):
+        return self.get_component_rich_style(f"evidence--{name}")
+
+    def _decision_list(self) -> Text:
+        t = Text(end="")
+        for k, d in enumerate(self.decisions):
+            if k:
+                t.append("\n")
+            act = act_by_action(d.queue, d.action)
+            found = self.result.item(d.item) if self.result is not None else None
+            title = found[1].get("title", "") if found else "(item no longer found)"
+            label = act.label if act else d.action
+            if d.keep:
+                label += f" #{d.keep}"
+            t.append(f"  {d.queue:<15}", "dim")
+            t.append(f"{label:<14}", "bold")
+            t.append(one_line(str(title)))
+        return t
+
+    @work(thread=True, exclusive=True, group="apply-preview")
+    def preview(self) -> None:
+        try:
+            diffs = self.backend.preview(self.result, self.decisions)
+        except BackendMissing as exc:
+            self.post_message(self.Previewed(None, str(exc)))
+            return
+        except Exception as exc:  # any failure is shown, never raised at the user
+            self.post_message(self.Previewed(None, f"preview failed: {exc}"))
+            return
+        self.post_message(self.Previewed(diffs, None))
+
+    def on_apply_screen_previewed(self, message: Previewed) -> None:
+        self.query_one("#apply-loading").display = False
+        body = self.query_one("#apply-diff-text", Static)
+        status = self.query_one("#apply-status", Static)
+        if message.problem:
+            self.state = "unavailable"
+            body.update(Text(message.problem, style=self.style_of("dim")))
+            status.update("Nothing can be written from here yet. escape: back")
+        else:
+            self.state = "ready"
+            diffs = message.diffs or {}
+            if diffs:
+                body.update(diff_text(diffs, self.style_of))
+            else:
+                body.update(
+                    Text(
+                        "No memory file changes; only memreview's state is written.",
+                        style=self.style_of("dim"),
+                    )
+                )
+            status.update(f"{len(diffs)} file(s) would change.  y: write   escape: back")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "confirm":
+            return True if self.state == "ready" else None
+        if action == "back":
+            return None if self.state == "writing" else True
+        return True
+
+    def action_confirm(self) -> None:
+        self.state = "writing"
+        self.query_one("#apply-loading").display = True
+        self.query_one("#apply-status", Static).update("Writing…")
+        self.refresh_bindings()
+        self.write()
+
+    @work(thread=True, exclusive=True, group="apply-write")
+    def write(self) -> None:
+        try:
+            outcome = self.backend.apply(self.result, self.decisions)
+        except Exception as exc:  # shown on screen; the decisions stay pending
+            self.post_message(self.Applied(None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(self.Applied(outcome, None))
+
+    def on_apply_screen_applied(self, message: Applied) -> None:
+        self.query_one("#apply-loading").display = False
+        self.state = "done"
+        self.outcome = message.outcome
+        if message.problem:
+            self.outcome = Outcome(
+                failures=[(None, message.problem)], keep_pending=list(self.decisions)
+            )
+        body = self.query_one("#apply-diff-text", Static)
+        t = Text(end="")
+        if message.problem:
+            t.append("Nothing was written: ", "bold")
+            t.append(one_line(message.problem))
+            t.append("\nEvery decision stays pending.", "dim")
+        else:
+            out = message.outcome
+            t.append(f"Written: {len(out.written)} file(s)", "bold")
+            for path in out.written:
+                t.append(f"\n  {one_line(path)}")
+            for title, rows in (("Conflicts", out.conflicts), ("Failures", out.failures)):
+                if not rows:
+                    continue
+                t.append(f"\n\n{title} (these stay pending):", "bold")
+                for d, why in rows:
+                    item = getattr(d, "item", "?") if d is not None else "?"
+                    action = getattr(d, "action", "") if d is not None else ""
+                    t.append(f"\n  {one_line(str(item))} {one_line(str(action))}: ", "bold")
+                    t.append(one_line(why))
+        body.update(t)
+        self.query_one("#apply-title", Label).update("Result")
+        self.query_one("#apply-status", Static).update("escape: back to the queues")
+        self.refresh_bindings()
+
+    def action_back(self) -> None:
+        self.dismiss(self.outcome)

@@ -1,0 +1,41 @@
+"""A yes/no question."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """Ask before something that can't be taken back by a keypress; answers True or False."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "yes", id="confirm.yes", tooltip="Yes, go ahead"),
+        Binding("n,escape", "answer(False)", "no", id="confirm.no", tooltip="No, go back"),
+    ]
+
+    def __init__(self, question: str, detail: str = "", yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(classes="dialog-screen")
+        self.question = question
+        self.detail = detail
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, classes="dialog-question", markup=False)
+            if self.detail:
+                yield Static(self.detail, classes="dialog-detail", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.yes} (y)", variant="primary", id="yes")
+                yield Button(f"{self.no} (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,55 @@
+"""The help screen: Markdown that never opens links."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+from memreview.app.keys import QUEUE_ACTIONS, QUEUE_TITLES, VERB_BY_NAME
+
+
+def key_table(key_for) -> str:
+    """The per-queue key table as Markdown, with the keys currently bound."""
+    lines = ["| queue | keys |", "|---|---|"]
+    for queue, acts in QUEUE_ACTIONS.items():
+        cells = []
+        for verb, act in acts.items():
+            if verb == "member":
+                key = "1–9"
+            elif verb == "merge":
+                key = key_for("decide.merge", "m")
+            else:
+                key = key_for(f"decide.{verb}", VERB_BY_NAME[verb].key)
+            cells.append(f"`{key}` {act.label}")
+        lines.append(f"| {QUEUE_TITLES[queue]} | {' · '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def help_markdown(key_for) -> str:
+    text = resources.files("memreview.app").joinpath("help.md").read_text(encoding="utf-8")
+    return text.replace("{{KEY_TABLE}}", key_table(key_for))
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding(
+            "escape,q,question_mark,f1", "close", "close", id="help.close", tooltip="Close the help"
+        ),
+    ]
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        yield Markdown(self.markdown, open_links=False, id="help")
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()  # links are shown, never followed
+
+    def action_close(self) -> None:
+        self.dismiss(None)

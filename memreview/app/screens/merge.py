@@ -1,0 +1,52 @@
+"""Edit the merged entry of a duplicate group."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static, TextArea
+
+
+class MergeEditor(ModalScreen[str | None]):
+    """A TextArea prefilled with the proposed merge; ctrl+s stages it, escape cancels."""
+
+    BINDINGS = [
+        Binding(
+            "ctrl+s",
+            "stage",
+            "stage merge",
+            id="merge.stage",
+            priority=True,
+            tooltip="Stage the merge with this text",
+        ),
+        Binding("escape", "cancel", "cancel", id="merge.cancel", tooltip="Leave without staging"),
+    ]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.heading = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog merge-dialog"):
+            yield Label(self.heading, classes="dialog-question", markup=False)
+            yield Static(
+                "The whole entry as it should read (keep its '- ' or pipes). "
+                "Control characters are shown as visible escapes and written as shown.",
+                classes="dialog-detail",
+                markup=False,
+            )
+            yield TextArea(self.text, id="merge-text", soft_wrap=True, show_line_numbers=True)
+            yield Label("ctrl+s stage the merge   escape cancel", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_stage(self) -> None:
+        text = self.query_one(TextArea).text
+        self.dismiss(text if text.strip() else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,138 @@
+"""Themes: YAML files in ``themes/`` turned into Textual ``Theme`` objects (DESIGN §7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from textual.theme import Theme
+
+DEFAULT_THEME = "memreview-dark"
+
+# The app's own colours, used from memreview.tcss; every theme may override them.
+ACTION_VARIABLES: dict[str, str] = {
+    "action-approve": "#4EBF71",
+    "action-reject": "#E0605B",
+    "action-keep": "#5AA9E6",
+    "action-defer": "#A0A0A0",
+    "action-edit": "#D6A640",
+    "diff-add": "#4EBF71",
+    "diff-remove": "#E0605B",
+    "diff-hunk": "#5AA9E6",
+    "budget-ok": "#4EBF71",
+    "budget-over": "#E0605B",
+}
+
+BUILTIN = (
+    Theme(
+        name="memreview-dark",
+        primary="#5AA9E6",
+        secondary="#7F8C9A",
+        accent="#D6A640",
+        warning="#D6A640",
+        error="#E0605B",
+        success="#4EBF71",
+        foreground="#D8DEE4",
+        background="#161B22",
+        surface="#1E242C",
+        panel="#2A323C",
+        dark=True,
+        variables=dict(ACTION_VARIABLES),
+    ),
+    Theme(
+        name="memreview-light",
+        primary="#1F6FB2",
+        secondary="#56626E",
+        accent="#9A6A00",
+        warning="#9A6A00",
+        error="#B3261E",
+        success="#1E7B3A",
+        foreground="#1F2328",
+        background="#F6F8FA",
+        surface="#FFFFFF",
+        panel="#E4E8EC",
+        dark=False,
+        variables={
+            **ACTION_VARIABLES,
+            "action-approve": "#1E7B3A",
+            "action-reject": "#B3261E",
+            "action-keep": "#1F6FB2",
+            "action-defer": "#6E7781",
+            "action-edit": "#9A6A00",
+            "diff-add": "#1E7B3A",
+            "diff-remove": "#B3261E",
+            "diff-hunk": "#1F6FB2",
+            "budget-ok": "#1E7B3A",
+            "budget-over": "#B3261E",
+        },
+    ),
+)
+
+
+def themes_dir() -> Path:
+    """``themes/`` at the repository root, next to the package."""
+    return Path(__file__).resolve().parents[2] / "themes"
+
+
+_THEME_FIELDS = {f.name for f in fields(Theme)}
+
+
+def theme_from_mapping(doc: object, fallback_name: str) -> Theme:
+    """A Theme from a parsed YAML mapping; ValueError with a short reason when it can't be."""
+    if not isinstance(doc, dict):
+        raise ValueError("expected a mapping of Theme fields")
+    unknown = sorted(str(k) for k in doc if k not in _THEME_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown field(s): {', '.join(unknown)}")
+    if not doc.get("primary"):
+        raise ValueError("'primary' is required")
+    variables = doc.get("variables") or {}
+    if not isinstance(variables, dict):
+        raise ValueError("'variables' must be a mapping")
+    kwargs = {k: v for k, v in doc.items() if k != "variables"}
+    kwargs.setdefault("name", fallback_name)
+    kwargs = {k: (str(v) if isinstance(v, str) else v) for k, v in kwargs.items()}
+    theme = Theme(
+        **kwargs,
+        variables={**ACTION_VARIABLES, **{str(k): str(v) for k, v in variables.items()}},
+    )
+    # Textual only finds a bad colour when the theme is applied: check now, report once
+    theme.to_color_system().generate()
+    return theme
+
+
+@dataclass
+class ThemeSet:
+    themes: list[Theme] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)  # file stem -> theme name
+
+    def resolve(self, name: str | None) -> str | None:
+        if not name:
+            return None
+        return self.aliases.get(name, name)
+
+
+def load_themes(directory: Path | None = None) -> ThemeSet:
+    """The built-in themes overlaid by every ``*.yaml`` in ``directory``; broken files are
+    listed in ``problems`` and skipped."""
+    directory = themes_dir() if directory is None else directory
+    out = ThemeSet(themes=list(BUILTIN))
+    out.aliases = {"dark": "memreview-dark", "light": "memreview-light"}
+    try:
+        paths = sorted(directory.glob("*.yaml")) if directory.is_dir() else []
+    except OSError:
+        paths = []
+    yaml = YAML(typ="safe", pure=True)
+    for path in paths:
+        try:
+            doc = yaml.load(path.read_text(encoding="utf-8"))
+            theme = theme_from_mapping(doc, f"memreview-{path.stem}")
+        except Exception as exc:  # YAML, decoding and colour errors all mean "skip it"
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            out.problems.append(f"theme {path.name}: {reason}")
+            continue
+        out.themes = [t for t in out.themes if t.name != theme.name] + [theme]
+        out.aliases[path.stem] = theme.name
+    return out

@@ -1,0 +1,419 @@
+"""The evidence for the highlighted item, and a preview of what its decision would write.
+
+Every string here comes from memory files: it is made visible (display.visible) and put into
+``Text`` objects, never into markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from rich.console import Group, RenderableType
+from rich.segment import Segment
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.strip import Strip
+from textual.widget import Widget
+
+from memreview.app.keys import TONES, Act
+from memreview.display import one_line, visible
+
+StyleOf = Callable[[str], Style]
+
+SPAN_MAX = 14  # lines of one ref shown before "… N more lines"
+STYLE_NAMES = (
+    "title",
+    "label",
+    "path",
+    "lineno",
+    "span",
+    "context",
+    "dim",
+    "key",
+    *TONES,
+    "diff-add",
+    "diff-remove",
+    "diff-hunk",
+    "diff-file",
+)
+
+
+def _line_text(text: str) -> str:
+    return visible(text).expandtabs(4)
+
+
+def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 2) -> Text:
+    """``label  file:line`` and the numbered lines of the entry with a little context."""
+    t = Text(no_wrap=False, overflow="fold", end="")
+    t.append(label, st("label"))
+    t.append("  ")
+    line, end = int(ref.get("line") or 1), int(ref.get("end_line") or ref.get("line") or 1)
+    where = f"{ref.get('file', '?')}:{line}" + (f"–{end}" if end > line else "")
+    t.append(one_line(where), st("path"))
+    if ref.get("anchor"):
+        t.append("  [[", st("dim"))
+        t.append(one_line(str(ref["anchor"])), st("key"))
+        t.append("]]", st("dim"))
+    if ref.get("score") is not None:
+        t.append(f"  score {ref['score']:g}", st("dim"))
+    lines = context(ref.get("file", ""), line, end, before, 2) if context else []
+    if not lines:
+        t.append("\n      ")
+        t.append(_line_text(str(ref.get("text", ""))), st("span"))
+        return t
+    shown = 0
+    skipped = 0
+    for no, text in lines:
+        in_span = line <= no <= end
+        if in_span:
+            shown += 1
+            if shown > SPAN_MAX:
+                skipped += 1
+                continue
+        t.append(f"\n{no:>5} │ ", st("lineno"))
+        t.append(_line_text(text), st("span") if in_span else st("context"))
+    if skipped:
+        t.append(f"\n      … {skipped} more line(s) of this entry", st("dim"))
+    return t
+
+
+def side_by_side(left: Text, right: Text) -> Table:
+    grid = Table.grid(expand=True, padding=(0, 2))
+    grid.add_column(ratio=1)
+    grid.add_column(ratio=1)
+    grid.add_row(left, right)
+    return grid
+
+
+def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
+    """``name value · name value`` for the non-empty values."""
+    t = Text(end="")
+    first = True
+    for name, value in pairs:
+        if value is None or value == "":
+            continue
+        if not first:
+            t.append("  ·  ", st("dim"))
+        first = False
+        t.append(f"{name} ", st("label"))
+        t.append(one_line(str(value)))
+    return t
+
+
+def item_body(queue: str, item: dict, context, st: StyleOf) -> list[RenderableType]:
+    """The queue-specific evidence of one item."""
+    body: list[RenderableType] = []
+    if queue == "contradictions":
+        conf = item.get("confidence")
+        body.append(
+            facts(
+                [
+                    ("source", item.get("source")),
+                    ("confidence", f"{conf:.2f}" if isinstance(conf, float) else conf),
+                    ("reason", item.get("reason")),
+                ],
+                st,
+            )
+        )
+        body.append(
+            side_by_side(
+                ref_block(context, item["a"], "A (older)", st),
+                ref_block(context, item["b"], "B (newer)", st),
+            )
+        )
+    elif queue == "supersede":
+        conf = item.get("confidence")
+        body.append(
+            facts(
+                [
+                    ("proposal", item.get("proposal")),
+                    ("confidence", f"{conf:.2f}" if isinstance(conf, float) else conf),
+                    ("reason", item.get("reason")),
+                ],
+                st,
+            )
+        )
+        body.append(
+            side_by_side(
+                ref_block(context, item["old"], "OLD (would be superseded)", st),
+                ref_block(context, item["new"], "NEW", st),
+            )
+        )
+    elif queue == "skills":
+        body.append(
+            facts(
+                [
+                    ("theme", item.get("theme")),
+                    ("seen", item.get("count")),
+                    ("reason", item.get("reason")),
+                ],
+                st,
+            )
+        )
+        t = Text(end="")
+        t.append("content\n", st("label"))
+        t.append(visible(str(item.get("content", ""))), st("span"))
+        body.append(t)
+    elif queue == "archived":
+        frag = item.get("fragment") or {}
+        body.append(
+            facts(
+                [
+                    ("fragment", frag.get("id")),
+                    ("status", frag.get("status")),
+                    ("last seen", frag.get("last_seen")),
+                    ("days ago", item.get("days_since_last_seen")),
+                ],
+                st,
+            )
+        )
+        t = Text(end="")
+        t.append("archived fragment\n", st("label"))
+        t.append(visible(str(frag.get("content", ""))), st("span"))
+        body.append(t)
+        matches = item.get("matches") or []
+        body.append(
+            Text(
+                f"still lives in {len(matches)} entr{'y' if len(matches) == 1 else 'ies'}:",
+                style=st("label"),
+                end="",
+            )
+        )
+        for k, ref in enumerate(matches, 1):
+            body.append(ref_block(context, ref, f"{k}.", st, before=1))
+    elif queue == "duplicates":
+        score = item.get("score")
+        refs = item.get("refs") or []
+        body.append(
+            facts(
+                [
+                    ("kind", item.get("kind")),
+                    ("members", len(refs)),
+                    ("lowest similarity", f"{score:g}" if isinstance(score, float) else score),
+                ],
+                st,
+            )
+        )
+        for k, ref in enumerate(refs, 1):
+            body.append(ref_block(context, ref, f"#{k}", st, before=1))
+        if item.get("merged"):
+            t = Text(end="")
+            t.append("proposed merge (m to edit)\n", st("label"))
+            t.append(_line_text(str(item["merged"])), st("edit"))
+            body.append(t)
+    elif queue == "dormant":
+        days = item.get("days_dormant")
+        body.append(
+            facts(
+                [
+                    ("project", item.get("project")),
+                    ("last mentioned", item.get("last_mentioned") or "never"),
+                    ("asleep", f"{days} days" if days is not None else "since an unknown date"),
+                    ("from", item.get("source")),
+                ],
+                st,
+            )
+        )
+        if item.get("ref"):
+            body.append(ref_block(context, item["ref"], "project", st, before=0))
+    elif queue == "demotion":
+        body.append(
+            facts(
+                [
+                    ("recalls in 90 days", item.get("recalls_90d")),
+                    ("age", f"{item.get('age_days')} days"),
+                ],
+                st,
+            )
+        )
+        if item.get("anchor"):
+            body.append(ref_block(context, item["anchor"], "anchor", st, before=0))
+    return body
+
+
+def diff_text(diffs: dict[str, str], st: StyleOf) -> Text:
+    """Unified diffs, one per file, coloured by line kind."""
+    t = Text(end="")
+    for k, (path, diff) in enumerate(sorted(diffs.items())):
+        if k:
+            t.append("\n")
+        t.append(f"── {one_line(path)}\n", st("diff-file"))
+        for line in diff.split("\n"):
+            shown = _line_text(line)
+            if line.startswith(("+++", "---")):
+                t.append(shown + "\n", st("dim"))
+            elif line.startswith("+"):
+                t.append(shown + "\n", st("diff-add"))
+            elif line.startswith("-"):
+                t.append(shown + "\n", st("diff-remove"))
+            elif line.startswith("@@"):
+                t.append(shown + "\n", st("diff-hunk"))
+            else:
+                t.append(shown + "\n", st("context"))
+    t.rstrip()
+    return t
+
+
+class Evidence(Widget, can_focus=False):
+    """Right pane: the evidence and the preview of the highlighted item.
+
+    Drawn a line at a time from pre-rendered strips: a new item changes neither this
+    widget's size nor the screen's layout, so moving through a queue stays cheap. Content
+    taller than the pane scrolls with the mouse wheel or shift+up/down.
+    """
+
+    COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._body: list[RenderableType] = []
+        self._preview: RenderableType | None = None
+        self._strips: list[Strip] = []
+        self._width = 0
+        self._base_style: Style | None = None
+        self.offset_y = 0
+
+    def style_of(self, name: str) -> Style:
+        return self.get_component_rich_style(f"evidence--{name}")
+
+    # -- content -----------------------------------------------------------------------------
+    def show_item(
+        self,
+        queue: str,
+        item: dict | None,
+        context,
+        staged: tuple[Act, str] | None,
+        hints: list[tuple[str, Act]],
+        empty_text: str = "",
+        preview: tuple[str, dict[str, str] | None, str] | None = None,
+    ) -> None:
+        """Render the evidence of ``item``; ``staged`` is (act, label) of its decision and
+        ``preview`` the (heading, diffs, note) to show under it."""
+        st = self.style_of
+        self.offset_y = 0
+        self._preview = self._preview_text(*preview) if preview and item is not None else None
+        if item is None:
+            self._body = [Text(empty_text or "Nothing to review here.", style=st("dim"))]
+        else:
+            parts: list[RenderableType] = [
+                Text(one_line(str(item.get("title", ""))), style=st("title"))
+            ]
+            parts.extend(item_body(queue, item, context, st))
+            parts.append(decision_line(staged, hints, st))
+            self._body = _spaced(parts)
+        self._render_strips()
+
+    def show_preview(self, heading: str, diffs: dict[str, str] | None, note: str = "") -> None:
+        self._preview = self._preview_text(heading, diffs, note)
+        self._render_strips()
+
+    def _preview_text(self, heading: str, diffs: dict[str, str] | None, note: str) -> Text:
+        st = self.style_of
+        t = Text()
+        t.append("─" * 3 + f" Preview — {heading}\n", st("label"))
+        if note:
+            t.append(note, st("dim"))
+        elif not diffs:
+            t.append("writes no memory file", st("dim"))
+        else:
+            t.append_text(diff_text(diffs, st))
+        return t
+
+    @property
+    def text(self) -> str:
+        """What the pane holds, as plain text (for tests and screen readers)."""
+        return "\n".join(strip.text.rstrip() for strip in self._strips)
+
+    def _render_strips(self) -> None:
+        width = self.size.width
+        self._width = width
+        if width <= 0:
+            self._strips = []
+            return
+        parts = list(self._body)
+        if self._preview is not None:
+            parts += [Text(""), self._preview]
+        console = self.app.console
+        options = console.options.update(width=width, height=None, highlight=False)
+        lines = console.render_lines(Group(*parts), options, style=self._base(), pad=True)
+        self._strips = [Strip(line, width) for line in lines]
+        self.offset_y = min(self.offset_y, max(0, len(self._strips) - 1))
+        self.refresh()
+
+    def on_resize(self) -> None:
+        if self.size.width != self._width:
+            self._render_strips()
+
+    # -- scrolling ---------------------------------------------------------------------------
+    def scroll_lines(self, delta: int) -> None:
+        limit = max(0, len(self._strips) - self.size.height + 1)
+        offset = max(0, min(limit, self.offset_y + delta))
+        if offset != self.offset_y:
+            self.offset_y = offset
+            self.refresh()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.scroll_lines(3)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.scroll_lines(-3)
+
+    def _base(self) -> Style:
+        # rich_style walks every ancestor: once per restyle, not once per line
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        return self._base_style
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._base_style = None
+
+    def render_line(self, y: int) -> Strip:
+        height, width = self.size.height, self.size.width
+        base = self._base()
+        more = len(self._strips) - (self.offset_y + height)
+        if y == height - 1 and more > 0:
+            note = f"▼ {more + 1} more line(s): shift+↓ or the mouse wheel"
+            return Strip([Segment(note, base + self.style_of("dim"))]).crop_extend(0, width, base)
+        index = self.offset_y + y
+        if index < len(self._strips) and width == self._width:
+            return self._strips[index]  # rendered at this width already
+        return Strip.blank(width, base)
+
+
+def decision_line(
+    staged: tuple[Act, str] | None, hints: list[tuple[str, Act]], st: StyleOf
+) -> Text:
+    t = Text(end="")
+    if staged is None:
+        t.append("not decided", st("dim"))
+    else:
+        act, label = staged
+        t.append("staged: ", st("label"))
+        t.append(label, st(act.tone))
+        t.append(f" — {act.effect}", st("dim"))
+    t.append("\n")
+    for k, (key, act) in enumerate(hints):
+        if k:
+            t.append("   ")
+        t.append(key, st("key"))
+        t.append(" ")
+        t.append(act.label, st(act.tone))
+    return t
+
+
+def _spaced(parts: list[RenderableType]) -> list[RenderableType]:
+    """Parts separated by blank lines; each Text ends its own line (Group joins a Text that
+    has no end with the next one, and the last line would be lost)."""
+    out: list[RenderableType] = []
+    for k, p in enumerate(parts):
+        if k:
+            out.append(Text(""))
+        if isinstance(p, Text):
+            p.end = "\n"
+        out.append(p)
+    return out

@@ -1,0 +1,140 @@
+"""The health view (DESIGN §7): budgets, stale todos, missing logs, growth."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Label, Sparkline, Static
+
+from memreview.app.widgets import theme_colour
+from memreview.display import one_line
+
+BAR_WIDTH = 40
+
+
+def bar(value: int, limit: int, ok: str, over: str, width: int = BAR_WIDTH) -> Text:
+    """``█████░░░░ 320 / 500 (64%)``: full when at the budget, red past it."""
+    t = Text(end="")
+    frac = value / limit if limit else 0.0
+    filled = min(width, round(frac * width))
+    colour = over if value > limit else ok
+    t.append("█" * filled, colour)
+    t.append("░" * (width - filled), "dim")
+    t.append(f" {value:,} / {limit:,}  ({frac:.0%})", f"bold {colour}" if value > limit else "")
+    return t
+
+
+class HealthView(VerticalScroll, can_focus=False):
+    """Figures from ``result.health``; everything is read-only here."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Health", classes="pane-title")
+        yield Static(id="health-budgets", markup=False)
+        yield Label("Entries added per week (last 14 weeks)", classes="health-heading")
+        yield Sparkline([], id="health-growth")
+        yield Static(id="health-growth-note", markup=False)
+        yield Static(id="health-lists", markup=False)
+
+    def show(self, health: dict, warnings: list[dict], missing: dict[str, str]) -> None:
+        ok = theme_colour(self.app, "budget-ok", "green")
+        over = theme_colour(self.app, "budget-over", "red")
+        t = Text(end="")
+        mem = health.get("memory")
+        if mem:
+            t.append(f"{one_line(mem['file'])} lines   ", "bold")
+            t.append_text(bar(mem["lines"], mem["max_lines"], ok, over))
+            t.append(f"\n{one_line(mem['file'])} tokens  ", "bold")
+            t.append_text(bar(mem["tokens"], mem["max_tokens"], ok, over))
+        else:
+            t.append("no MEMORY.md", "dim")
+        hb = health.get("heartbeat")
+        t.append("\n")
+        if hb:
+            t.append(f"{one_line(hb['file'])} lines ", "bold")
+            t.append_text(bar(hb["lines"], hb["max_lines"], ok, over))
+        else:
+            t.append("no HEARTBEAT.md", "dim")
+        self.query_one("#health-budgets", Static).update(t)
+
+        growth = health.get("growth") or {}
+        weeks = growth.get("weeks") or []
+        self.query_one("#health-growth", Sparkline).data = [float(w) for w in weeks]
+        note = Text(end="")
+        if weeks:
+            note.append(f"{weeks[0]} … {weeks[-1]} per week; total {sum(weeks)}")
+            note.append(f"   slope (4 weeks) {growth.get('slope_4w', 0):+g}")
+            if growth.get("accelerating"):
+                note.append("   ▲ accelerating", f"bold {over}")
+        self.query_one("#health-growth-note", Static).update(note)
+        self.query_one("#health-lists", Static).update(_lists(health, warnings, missing, over))
+
+
+def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: str) -> Text:
+    t = Text(end="")
+
+    def heading(text: str, n: int | None = None) -> None:
+        if t.plain:
+            t.append("\n\n")
+        t.append(text, "bold")
+        if n is not None:
+            t.append(f"  {n}", f"bold {alert}" if n else "dim")
+
+    todos = health.get("stale_todos") or []
+    heading("Stale NOW.md todos (> 3 days)", len(todos))
+    for td in todos:
+        t.append(f"\n  {one_line(td['file'])}:{td['line']}  ", "dim")
+        t.append(f"{td['days']}d  ", alert)
+        t.append(one_line(td["text"]))
+
+    logs = health.get("daily_logs") or {}
+    miss = logs.get("missing") or []
+    heading("Daily logs missing in the last 7 days", len(miss))
+    if miss:
+        t.append("\n  " + ", ".join(miss))
+    empty = logs.get("empty") or []
+    heading("Empty daily logs", len(empty))
+    for rel in empty:
+        t.append(f"\n  {one_line(rel)}")
+    if logs.get("last"):
+        t.append(f"\n  last daily log: {logs['last']}  ({logs.get('count', 0)} in all)", "dim")
+
+    dreaming = health.get("dreaming") or {}
+    heading("Dreaming diary")
+    if dreaming.get("last_run"):
+        days = dreaming.get("days_since")
+        t.append(
+            f"\n  last run {dreaming['last_run']} ({days} days ago)",
+            f"bold {alert}" if days and days > 2 else "",
+        )
+    else:
+        t.append("\n  no run found", "dim")
+
+    untouched = health.get("untouched") or []
+    heading("Knowledge files untouched for 30 days", len(untouched))
+    for u in untouched:
+        t.append(f"\n  {one_line(u['file'])}  ", "")
+        t.append(f"{u['days']}d", "dim")
+
+    totals = health.get("totals") or {}
+    if totals:
+        heading("Totals")
+        t.append(
+            "\n  "
+            + "   ".join(
+                f"{k.replace('_', ' ')} {v if v is not None else '—'}" for k, v in totals.items()
+            )
+        )
+    if missing:
+        heading("Sources not found", len(missing))
+        for queue, why in missing.items():
+            t.append(f"\n  {queue}: ", "bold")
+            t.append(one_line(why), "dim")
+    heading("Warnings", len(warnings))
+    for w in warnings:
+        where = one_line(str(w.get("file") or "workspace"))
+        if w.get("line"):
+            where += f":{w['line']}"
+        t.append(f"\n  {where}  ", "dim")
+        t.append(one_line(str(w.get("message", ""))))
+    return t

@@ -1,0 +1,117 @@
+"""The small panes around the item list: queue list, pending bar, loading pane."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
+
+from memreview.app.keys import HEALTH, QUEUE_TITLES, QUEUES, Act
+from memreview.app.widgets import theme_colour
+from memreview.display import one_line
+
+
+class QueueRow(Static):
+    """One queue in the left pane: key, name, count; a click chooses it."""
+
+    class Chosen(Message):
+        def __init__(self, queue: str) -> None:
+            super().__init__()
+            self.queue = queue
+
+    def __init__(self, queue: str, key: str) -> None:
+        super().__init__(markup=False, classes="queue-row", id=f"queue-row-{queue}")
+        self.queue = queue
+        self.key = key
+        self.title = QUEUE_TITLES.get(queue, "Health")
+
+    def show(
+        self, count: int | None, staged: int = 0, note: str | None = None, hidden: int = 0
+    ) -> None:
+        t = Text(no_wrap=True, overflow="ellipsis", end="")
+        t.append(f"{self.key} ", "bold")
+        t.append(self.title)
+        if count is not None:
+            t.append(f" {count}", "bold")
+        if staged:
+            t.append(f"  ✓{staged}")
+        t.append("\n")
+        if note and not count:
+            t.append(f"  {one_line(note)}", "dim")
+        elif hidden:
+            t.append(f"  {hidden} hidden", "dim")
+        self.update(t, layout=False)  # always two lines: no layout needed
+        self.set_class(not count and self.queue != HEALTH, "-empty")
+
+    def on_click(self, event: events.Click) -> None:
+        self.post_message(self.Chosen(self.queue))
+
+
+class QueueNav(Vertical, can_focus=False):
+    """Left pane: the seven queues with their counts, and the health view."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Queues", classes="pane-title")
+        for k, q in enumerate(QUEUES, 1):
+            yield QueueRow(q, str(k))
+        yield QueueRow(HEALTH, "h")
+
+    def row(self, queue: str) -> QueueRow:
+        return self.query_one(f"#queue-row-{queue}", QueueRow)
+
+    def set_current(self, queue: str) -> None:
+        for r in self.query(QueueRow):
+            r.set_class(r.queue == queue, "-current")
+
+
+class PendingBar(Static):
+    """The staged decisions, one line: count, then each kind of action with its tally."""
+
+    def show(self, decisions: list[tuple[str, Act, str]], saved: bool) -> None:
+        """``decisions``: (queue, act, label) of every staged decision, oldest first."""
+        t = Text(no_wrap=True, overflow="ellipsis", end="")
+        if not decisions:
+            t.append(" No decisions staged.", "dim")
+            self.update(t, layout=False)
+            self.set_class(False, "-pending")
+            return
+        t.append(f" {len(decisions)} pending ", "bold reverse")
+        tally: dict[tuple[str, str], int] = {}
+        tones: dict[tuple[str, str], str] = {}
+        for queue, act, label in decisions:
+            k = (queue, label)
+            tally[k] = tally.get(k, 0) + 1
+            tones[k] = act.tone
+        for (queue, label), n in tally.items():
+            t.append(f"  {queue} ", "dim")
+            t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
+            t.append(f" ×{n}")
+        t.append("   — ")
+        t.append("saved" if saved else "not saved (no decisions backend)", "dim")
+        self.update(t, layout=False)
+        self.set_class(True, "-pending")
+
+    def _tone_colour(self, tone: str) -> str:
+        return theme_colour(self.app, f"action-{tone}")
+
+
+class LoadingPane(Vertical):
+    """Shown while the workspace loads: a spinner, a progress bar and the current stage."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Loading the workspace…", id="loading-title")
+        yield LoadingIndicator()
+        yield ProgressBar(total=100, show_eta=False, id="loading-bar")
+        yield Static("", id="loading-stage", markup=False)
+
+    def progress(self, stage: str, fraction: float) -> None:
+        self.query_one(ProgressBar).update(progress=round(fraction * 100, 1))
+        self.query_one("#loading-stage", Static).update(one_line(stage))
+
+    def failed(self, message: str) -> None:
+        self.query_one(LoadingIndicator).display = False
+        self.query_one("#loading-title", Label).update("Could not load the workspace")
+        self.query_one("#loading-stage", Static).update(one_line(message))

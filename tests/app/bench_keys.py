@@ -1,0 +1,86 @@
+"""Time the app's own key handling on a 10,000-item queue (not a test: run it directly).
+
+    python tests/app/bench_keys.py [N]
+
+Prints the median, 95th percentile and worst of ``app.key_latencies`` (key arrival to the
+next screen refresh, measured inside the app) for moving, paging, deciding and switching,
+and of ``app.key_cpu_times`` (the app thread's CPU time for the same span, which a busy
+machine does not inflate). Exit status 1 when a median exceeds 50 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fake_result import big_scan  # noqa: E402
+
+from memreview.app import make_app  # noqa: E402
+
+
+class MemoryBackend:
+    can_save = True
+
+    def load_pending(self):
+        return []
+
+    def save_pending(self, decisions):
+        return True
+
+    def preview(self, result, decisions):
+        return {}
+
+
+def summary(name: str, values: list[float]) -> str:
+    ms = sorted(v * 1000 for v in values)
+    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+    return (
+        f"{name:<10} n={len(ms):<4} median {statistics.median(ms):6.1f} ms"
+        f"   p95 {p95:6.1f} ms   max {ms[-1]:6.1f} ms"
+    )
+
+
+async def main(n: int) -> int:
+    root = Path(tempfile.mkdtemp())
+    app = make_app(
+        root, scan=big_scan(n), backend=MemoryBackend(), config_path=root / "config.yaml"
+    )
+    t0 = time.perf_counter()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        print(f"first screen with counts after {time.perf_counter() - t0:.2f} s")
+        results = {}
+        for name, keys in [
+            ("down", ["down"] * 200),
+            ("pagedown", ["pagedown"] * 50),
+            ("up", ["up"] * 100),
+            ("decide", ["a", "d", "b", "k"] * 25),
+            ("queue", ["5", "right_square_bracket", "left_square_bracket", "1"] * 10),
+        ]:
+            app.key_latencies.clear()
+            app.key_cpu_times.clear()
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause()
+            results[name] = (list(app.key_latencies), list(app.key_cpu_times))
+        worst = 0.0
+        print("wall time (key arrival to the next refresh):")
+        for name, (wall, _cpu) in results.items():
+            print("  " + summary(name, wall))
+            worst = max(worst, statistics.median(wall))
+        print("CPU time of the app's thread for the same keys:")
+        for name, (_wall, cpu) in results.items():
+            print("  " + summary(name, cpu))
+    return 0 if worst <= 0.05 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)))

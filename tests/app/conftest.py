@@ -1,0 +1,122 @@
+"""Fixtures for driving the app with Pilot: a sample workspace, a fake backend, screen text."""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from workspace import write_sample  # noqa: E402
+
+from memreview.app import make_app  # noqa: E402
+from memreview.app.backend import Outcome  # noqa: E402
+
+TODAY = date(2026, 11, 29)
+SIZE = (160, 48)
+
+
+@pytest.fixture(autouse=True)
+def _private_user_config(tmp_path, monkeypatch):
+    """Never read or write the real user config from a test."""
+    monkeypatch.setenv("MEMREVIEW_CONFIG", str(tmp_path / "user-config" / "config.yaml"))
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", "true")
+
+
+@pytest.fixture
+def ws(tmp_path) -> Path:
+    return write_sample(tmp_path / "ws")
+
+
+@dataclass
+class FakeBackend:
+    """Stands in for the decisions package: remembers what the app asked for."""
+
+    store: dict = field(default_factory=dict)  # shared between two apps = "on disk"
+    conflict_action: str | None = None  # decisions with this action conflict on apply
+    applied: list = field(default_factory=list)
+    undone: int = 0
+
+    can_save = True
+
+    def load_pending(self) -> list:
+        return list(self.store.get("pending", []))
+
+    def save_pending(self, decisions) -> bool:
+        self.store["pending"] = list(decisions)
+        return True
+
+    def preview(self, result, decisions) -> dict[str, str]:
+        return {
+            "memory/knowledge.md": "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"
+            "@@ -1,2 +1,2 @@\n-old line\n+new line [@click=app.quit]\n"
+            + "".join(f" {d.action}\n" for d in decisions)
+        }
+
+    def apply(self, result, decisions) -> Outcome:
+        self.applied.append(list(decisions))
+        bad = [d for d in decisions if d.action == self.conflict_action]
+        return Outcome(
+            written=["memory/knowledge.md"],
+            conflicts=[(d, "the entry changed since it was loaded") for d in bad],
+            keep_pending=bad,
+        )
+
+    def undo_last(self) -> str:
+        self.undone += 1
+        return "undone: 1 file(s) restored"
+
+
+@pytest.fixture
+def backend() -> FakeBackend:
+    return FakeBackend()
+
+
+@pytest.fixture
+def make(ws, backend, tmp_path):
+    """``make(**kw)`` -> an app on the sample workspace with the fake backend."""
+
+    def build(**kw):
+        kw.setdefault("today", TODAY)
+        kw.setdefault("backend", backend)
+        kw.setdefault("config_path", tmp_path / "user-config" / "config.yaml")
+        root = kw.pop("root", ws)
+        return make_app(root, **kw)
+
+    return build
+
+
+async def loaded(app, pilot) -> None:
+    """Wait for the scan worker and the messages it posted."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def screen_text(app) -> str:
+    """The screen as plain text, as a user would read it."""
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        force_terminal=True,
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)
+
+
+def review(app):
+    from memreview.app.screens.review import ReviewScreen
+
+    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))

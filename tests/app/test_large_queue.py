@@ -1,0 +1,43 @@
+"""A 10,000-item queue: only visible rows are drawn, and every key is timed by the app."""
+
+from __future__ import annotations
+
+from conftest import SIZE, loaded, screen_text
+from fake_result import big_scan
+
+from memreview.app.widgets.item_list import ItemList
+
+
+async def test_a_large_queue_draws_only_the_visible_rows(make, monkeypatch):
+    drawn: list[int] = []
+    original = ItemList.render_line
+
+    def counting(self, y):
+        drawn.append(y)
+        return original(self, y)
+
+    monkeypatch.setattr(ItemList, "render_line", counting)
+    app = make(scan=big_scan(10_000))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        items = app.screen.query_one(ItemList)
+        assert items.count == 10_000
+        height = items.size.height
+        drawn.clear()
+        await pilot.press(*["down"] * 10, "pagedown", "end")
+        assert items.cursor == 9_999
+        assert "Contradictions   10,000 of 10,000" in screen_text(app)
+        # every refresh draws at most one screenful, never the whole queue
+        assert len(drawn) <= 12 * height
+        assert max(drawn) < height
+
+
+async def test_each_key_records_its_own_handling_time(make):
+    app = make(scan=big_scan(10_000))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        app.key_latencies.clear()
+        await pilot.press(*["down"] * 20, "a", "5", "down", "2")
+        await pilot.pause()
+        assert len(app.key_latencies) == 24
+        assert all(0 < t < 5 for t in app.key_latencies)

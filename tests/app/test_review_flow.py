@@ -1,0 +1,259 @@
+"""The review screen driven as a user would: queues, decisions, filter, merge, quit."""
+
+from __future__ import annotations
+
+from conftest import SIZE, loaded, review, screen_text
+
+from memreview.app.screens.dialogs import ConfirmDialog
+from memreview.app.screens.merge import MergeEditor
+from memreview.app.widgets.item_list import ItemList
+from memreview.app.widgets.panels import LoadingPane
+
+# what the evidence pane shows for the first item of each queue
+EVIDENCE = {
+    "1": ("Contradictions", ["A (older)", "B (newer)", "memory/knowledge.md:3–8", "keep A"]),
+    "2": ("Supersede", ["OLD (would be superseded)", "NEW", "the port moved", "approve"]),
+    "3": ("Skills", ["deploy checklist", "Run the smoke test after deploys", "solidify"]),
+    "4": ("Archived", ["archived fragment", "still lives in 1 entry", "MEMORY.md:9", "remove"]),
+    "6": ("Dormant", ["gateway-upgrade", "last mentioned never", "revive"]),
+    "7": ("Demotion", ["recalls in 90 days 1", "[[win11-gbk]]", "demote"]),
+    # last: in the duplicates queue the digits pick members
+    "5": ("Duplicates", ["#1  MEMORY.md:18", "#2  MEMORY.md:19", "proposed merge", "keep first"]),
+}
+
+
+async def test_each_queue_key_shows_its_items_and_their_evidence(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        for key, (title, shown) in EVIDENCE.items():
+            await pilot.press(key)
+            text = screen_text(app)
+            assert f"{title}   1 of" in text, key
+            for s in shown:
+                assert s in text, (key, s)
+
+
+async def test_loading_then_counts_on_the_left(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert not app.screen.query_one(LoadingPane).display
+        lines = screen_text(app).splitlines()
+        assert lines[0].startswith(" memreview ")
+        assert "review date 2026-11-29" in lines[0]
+        left = [line[:25].rstrip() for line in lines[2:18:2]]
+        assert left == [
+            " 1 Contradictions 1",
+            " 2 Supersede 1",
+            " 3 Skills 2",
+            " 4 Archived 1",
+            " 5 Duplicates 3",
+            " 6 Dormant 1",
+            " 7 Demotion 5",
+            " h Health",
+        ]
+
+
+async def test_a_decision_is_staged_marked_and_the_cursor_advances(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("7", "a")
+        items = screen.query_one(ItemList)
+        assert items.cursor == 1
+        [d] = backend.store["pending"]
+        assert (d.queue, d.action) == ("demotion", "approve")
+        text = screen_text(app)
+        assert "1 pending" in text and "demotion demote ×1" in text
+        assert " demote       [KNOWLEDGE:win11-gbk]" in text
+        assert "7 Demotion 5  ✓1" in text
+        # a second verb on the same item replaces the first
+        await pilot.press("up", "p")
+        [d] = backend.store["pending"]
+        assert d.action == "pin"
+
+
+async def test_unstage_takes_back_the_highlighted_or_last_decision(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "r")
+        assert [d.action for d in backend.store["pending"]] == ["approve", "reject"]
+        await pilot.press("up")  # on the rejected one
+        await pilot.press("u")
+        assert [d.action for d in backend.store["pending"]] == ["approve"]
+        await pilot.press("end", "u")  # nothing staged here: the last staged goes
+        assert backend.store["pending"] == []
+        assert "No decisions staged." in screen_text(app)
+
+
+async def test_every_queue_maps_its_verbs_and_ignores_the_others(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        script = [
+            ("1", "b", "keep-b"),
+            ("2", "r", "reject"),
+            ("3", "c", "create-skill"),
+            ("4", "k", "keep"),
+            ("6", "D", "done"),
+            ("7", "p", "pin"),
+        ]
+        for queue_key, verb, action in script:
+            await pilot.press(queue_key, "x" if queue_key != "6" else "z", verb)
+            assert backend.store["pending"][-1].action == action, queue_key
+        # x (archive) means nothing outside dormant: nothing was staged by it
+        assert len(backend.store["pending"]) == len(script)
+
+
+async def test_digits_pick_a_duplicate_member_and_choose_queues_elsewhere(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("5", "2")
+        [d] = backend.store["pending"]
+        assert (d.action, d.keep) == ("keep", 2)
+        assert screen.queue == "duplicates"
+        await pilot.press("up")
+        assert "keep #2" in screen_text(app)
+        await pilot.press("6")  # no sixth member: said, not staged, no queue change
+        assert screen.queue == "duplicates"
+        assert len(backend.store["pending"]) == 1
+        assert "this group has 2 members" in list(app._notifications)[-1].message
+        await pilot.press("right_square_bracket")
+        assert screen.queue == "dormant"
+        await pilot.press("1")
+        assert screen.queue == "contradictions"
+
+
+async def test_footer_names_the_keys_of_this_queue_and_greys_what_cannot_apply(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        active = {
+            k: (b.binding.description, b.enabled) for k, b in app.screen.active_bindings.items()
+        }
+        assert active["a"] == ("keep A", True)
+        assert active["b"] == ("keep B", True)
+        assert active["w"] == ("write…", False)  # nothing pending yet
+        assert "x" not in active  # archive means nothing here
+        await pilot.press("6")
+        active = {
+            k: (b.binding.description, b.enabled) for k, b in app.screen.active_bindings.items()
+        }
+        assert active["x"] == ("archive", True)
+        assert "b" not in active
+        await pilot.press("v")
+        active = {k: b.enabled for k, b in app.screen.active_bindings.items()}
+        assert active["w"] is True
+        last = screen_text(app).splitlines()[-1]
+        assert "v revive" in last and "s snooze" in last and "w write…" in last
+
+
+async def test_filter_narrows_the_list_and_escape_clears_it(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "slash")
+        await pilot.press(*"port")
+        items = app.screen.query_one(ItemList)
+        assert items.count == 2
+        assert "Demotion   1 of 2" in screen_text(app)
+        await pilot.press("enter")
+        assert items.has_focus
+        await pilot.press("a")  # keys act on the list again
+        await pilot.press("escape")
+        assert items.count == 5
+
+
+async def test_merge_editor_is_prefilled_and_stages_the_edited_text(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("5", "m")
+        editor = app.screen
+        assert isinstance(editor, MergeEditor)
+        area = editor.query_one("#merge-text")
+        assert area.text == "| 2026-10-01 | gateway upgraded; cron fixed |"
+        area.text = "| 2026-10-01 | gateway upgraded; cron fixed; merged |"
+        await pilot.press("ctrl+s")
+        assert not isinstance(app.screen, MergeEditor)
+        [d] = backend.store["pending"]
+        assert (d.action, d.text) == (
+            "merge",
+            "| 2026-10-01 | gateway upgraded; cron fixed; merged |",
+        )
+        # a fingerprint group proposes its first member's text; escape stages nothing
+        await pilot.press("m")
+        assert app.screen.query_one("#merge-text").text.startswith(
+            "- The gateway listens on port 18789"
+        )
+        await pilot.press("escape")
+        assert len(backend.store["pending"]) == 1
+
+
+async def test_quit_asks_when_decisions_are_pending(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "q")
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "1 decision(s) are pending" in screen_text(app)
+        await pilot.press("n")
+        assert app.is_running and not isinstance(app.screen, ConfirmDialog)
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_quit_without_pending_does_not_ask(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_pending_decisions_survive_a_restart(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("2", "a")
+    again = make()
+    async with again.run_test(size=SIZE) as pilot:
+        await loaded(again, pilot)
+        await pilot.press("2")
+        text = screen_text(again)
+        assert "1 pending" in text and "supersede approve ×1" in text
+        assert "staged: approve" in text
+
+
+async def test_open_runs_the_editor_at_the_line_then_reloads(make, monkeypatch):
+    import contextlib
+    import subprocess
+
+    calls = []
+    monkeypatch.setattr(subprocess, "call", lambda argv: calls.append(argv) or 0)
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+        await pilot.press("2", "o")
+        await loaded(app, pilot)
+        assert calls and calls[0][0] == "true" and calls[0][1] == "+15"
+        assert calls[0][2].endswith("memory/knowledge.md")
+        assert review(app).result is not None
+
+
+async def test_opening_an_editor_where_it_cannot_suspend_says_so(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.is_running
+        assert any("editor" in n.message for n in app._notifications)

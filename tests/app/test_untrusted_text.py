@@ -1,0 +1,46 @@
+"""Text from memory files is shown literally and harmlessly (DESIGN §5)."""
+
+from __future__ import annotations
+
+from conftest import SIZE, loaded, screen_text
+
+from memreview.app.widgets.item_list import ItemList
+from memreview.display import one_line, safe_text, visible
+
+
+def test_visible_escapes_controls_bidi_and_zero_width_but_keeps_tab_and_newline():
+    raw = "a\x1b]0;title\x07b\u202ec\u2066d\x7fe\x85f\u200bg\ufeffh\ti\nj"
+    assert visible(raw) == ("a␛]0;title␇b<U+202E>c<U+2066>d␡e<U+0085>f<U+200B>g<U+FEFF>h\ti\nj")
+    assert one_line("x\ny\tz") == "x y z"
+
+
+def test_safe_text_is_never_markup():
+    t = safe_text("[@click=app.quit]x[/bold] [red]y")
+    assert t.plain == "[@click=app.quit]x[/bold] [red]y"
+    assert not t.spans
+
+
+async def test_markup_and_escape_sequences_in_memory_are_shown_as_text(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3", "down")  # the hostile skill candidate
+        text = screen_text(app)
+        assert "Evil [@click=app.quit] click [/bold] ␛]0;title␇ and <U+202E>reversed" in text
+        assert "\x1b" not in text and "\u202e" not in text
+        # clicking the text runs nothing
+        items = app.screen.query_one(ItemList)
+        await pilot.click(ItemList, offset=(20, items.cursor))
+        await pilot.click("#evidence", offset=(10, 0))
+        await pilot.pause()
+        assert app.is_running
+        # the duplicate group made of hostile lines: members numbered, text literal
+        await pilot.press("5", "end")
+        text = screen_text(app)
+        assert "#1  MEMORY.md:12" in text and "#2  MEMORY.md:13" in text
+        assert "[/bold] ␛]0;title␇ and <U+202E>reversed two" in text
+        # the merge editor holds the visible form, not the raw escape
+        await pilot.press("m")
+        assert "\x1b" not in app.screen.query_one("#merge-text").text
+        await pilot.press("escape")
+        assert app.is_running

@@ -1,0 +1,197 @@
+"""Writing a batch, undo, help, palette, themes, keymap, loading and failures."""
+
+from __future__ import annotations
+
+import threading
+
+from conftest import SIZE, TODAY, loaded, review, screen_text
+
+from memreview.app.screens.apply import ApplyScreen
+from memreview.app.screens.dialogs import ConfirmDialog
+from memreview.app.screens.help import HelpScreen
+from memreview.app.widgets.panels import LoadingPane
+from memreview.scan import scan_workspace
+
+
+async def test_write_shows_the_diff_then_keeps_conflicts_pending(make, backend):
+    backend.conflict_action = "reject"
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "r", "w")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, ApplyScreen)
+        text = screen_text(app)
+        assert "Review 2 pending decision(s)" in text
+        assert "── memory/knowledge.md" in text
+        assert "+new line [@click=app.quit]" in text
+        assert "1 file(s) would change.  y: write   escape: back" in text
+        await pilot.press("y")
+        await loaded(app, pilot)
+        text = screen_text(app)
+        assert "Written: 1 file(s)" in text
+        assert "Conflicts (these stay pending):" in text
+        assert "the entry changed since it was loaded" in text
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        assert [d.action for d in backend.applied[0]] == ["approve", "reject"]
+        assert [d.action for d in backend.store["pending"]] == ["reject"]
+        assert "1 pending" in screen_text(app)
+
+
+async def test_write_screen_escape_writes_nothing(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "w")
+        await loaded(app, pilot)
+        await pilot.press("escape")
+        assert backend.applied == []
+        assert len(backend.store["pending"]) == 1
+
+
+async def test_undo_asks_first_then_undoes_and_reloads(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("U")
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        assert backend.undone == 0
+        await pilot.press("U", "y")
+        await loaded(app, pilot)
+        assert backend.undone == 1
+        assert any("undone" in n.message for n in app._notifications)
+
+
+async def test_help_opens_on_question_mark_and_f1_and_never_follows_links(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        md = app.screen.query_one("#help")
+        assert md._open_links is False
+        text = screen_text(app)
+        assert "Contradictions" in text and "keep A" in text
+        await pilot.press("escape")
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("f1")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_palette_offers_queues_decisions_apply_undo_and_theme(make, backend):
+    from memreview.app.commands import MemreviewCommands
+
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a")
+        provider = MemreviewCommands(app.screen)
+        names = [name for name, _run, _help in provider._commands()]
+        assert "queue: Dormant" in names and "queue: Health" in names
+        assert "decision: demote" in names and "decision: pin" in names
+        assert {"apply", "undo", "theme"} <= set(names)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"queue: dormant")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert review(app).queue == "dormant"
+
+
+async def test_theme_from_the_command_line_and_saved_when_changed(make, tmp_path):
+    app = make(theme="light")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert app.theme == "memreview-light"
+        assert app.theme_variables["action-approve"] == "#1E7B3A"
+        app.theme = "memreview-dark"
+        await pilot.pause()
+    saved = (tmp_path / "user-config" / "config.yaml").read_text()
+    assert "theme: memreview-dark" in saved
+    again = make()
+    async with again.run_test(size=SIZE) as pilot:
+        assert again.theme == "memreview-dark"
+
+
+async def test_a_broken_theme_file_is_reported_once_and_the_default_used(make, tmp_path):
+    themes = tmp_path / "themes"
+    themes.mkdir()
+    (themes / "broken.yaml").write_text("name: broken\nprimary: not-a-colour\n")
+    (themes / "bad-yaml.yaml").write_text("primary: [\n")
+    app = make(themes_dir=themes, theme="broken")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert app.theme == "memreview-dark"
+        notes = [n for n in app._notifications if n.title == "Settings"]
+        assert len(notes) == 1
+        assert "broken.yaml" in notes[0].message and "bad-yaml.yaml" in notes[0].message
+
+
+async def test_keymap_from_the_user_config_rebinds_a_verb(make, tmp_path, backend):
+    cfg = tmp_path / "user-config" / "config.yaml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text("# mine\nkeymap:\n  decide.approve: y\n  queue.health: f2\n")
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "y")
+        assert backend.store["pending"][0].action == "approve"
+        assert "y demote" in screen_text(app)
+        await pilot.press("f2")
+        assert review(app).queue == "health"
+
+
+async def test_loading_shows_progress_and_the_ui_keeps_running(make, ws):
+    gate = threading.Event()
+
+    def slow_scan(root, today=None, progress=None, **kw):
+        progress("reading MEMORY.md", 0.25)
+        gate.wait(10)
+        return scan_workspace(root, today=today, progress=progress)
+
+    app = make(scan=slow_scan)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        pane = app.screen.query_one(LoadingPane)
+        assert pane.display
+        text = screen_text(app)
+        assert "Loading the workspace…" in text and "reading MEMORY.md" in text
+        await pilot.press("question_mark")  # the UI answers while the scan runs
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        gate.set()
+        await loaded(app, pilot)
+        assert not pane.display
+        assert review(app).result.today == TODAY
+
+
+async def test_a_workspace_that_cannot_be_loaded_is_reported_not_raised(make):
+    def broken_scan(root, today=None, progress=None, **kw):
+        raise ValueError("memory/MEMORY.md: not a workspace")
+
+    app = make(scan=broken_scan)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert app.is_running
+        assert "memory/MEMORY.md: not a workspace" in screen_text(app)
+        await pilot.press("a", "1", "w")  # nothing to act on; nothing breaks
+        assert app.is_running
+
+
+async def test_health_view_shows_budgets_growth_and_lists(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("h")
+        lines = screen_text(app).splitlines()
+        text = "\n".join(lines)
+        assert any("MEMORY.md lines" in x and "20 / 500  (4%)" in x for x in lines)
+        assert any("MEMORY.md tokens" in x and "/ 12,000" in x for x in lines)
+        assert "Entries added per week (last 14 weeks)" in text
+        assert "Daily logs missing in the last 7 days  6" in text
+        assert "2026-11-22, 2026-11-23" in text
+        assert "Warnings  0" in text
