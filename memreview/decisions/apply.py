@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from memreview import store
@@ -32,6 +32,7 @@ class DecisionProblem:
     decision: Decision
     file: str | None
     reason: str
+    stays_pending: bool = True  # False for a decision that can never apply as written
 
 
 @dataclass
@@ -167,17 +168,17 @@ def _run(
     now: datetime | None,
     lock_wait: float,
     fault=None,
-) -> tuple[EditPlan, ApplyOutcome, store.BatchResult | None, _BatchRun | None]:
+) -> tuple[EditPlan, ApplyOutcome, store.BatchResult | None]:
     root = Path(result.root)
-    now = now or datetime.now(UTC)
+    now = now or datetime.now().astimezone()  # local time names the backups, as the store does
     plan = build_plan(result, decisions, now=now)
     outcome = ApplyOutcome(dry_run=dry_run)
     for d, reason in plan.invalid:
-        outcome.failures.append(DecisionProblem(d, None, reason))
+        outcome.failures.append(DecisionProblem(d, None, reason, stays_pending=False))
     acting = [p for p in plan.decisions if p.files or p.hide]
     if not acting:
         outcome.applied = [p.decision for p in plan.decisions]
-        return plan, outcome, None, None
+        return plan, outcome, None
     run = _BatchRun(root, plan)
     jobs = [_PlanJob(run, rel) for rel in plan.files]
     cfg = result.workspace.config
@@ -196,9 +197,9 @@ def _run(
         for p in acting:
             outcome.failures.append(DecisionProblem(p.decision, None, str(exc)))
         outcome.applied = [p.decision for p in plan.decisions if p not in acting]
-        return plan, outcome, None, run
+        return plan, outcome, None
     _classify(plan, outcome, batch, run)
-    return plan, outcome, batch, run
+    return plan, outcome, batch
 
 
 def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: _BatchRun) -> None:
@@ -295,7 +296,7 @@ def apply(
     workspace is a git repository. Raises nothing for bad decisions or a held lock.
     """
     root = Path(result.root)
-    plan, outcome, batch, _run_ = _run(
+    plan, outcome, batch = _run(
         result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault
     )
     hides = _hides(plan, outcome)
@@ -314,9 +315,7 @@ def apply(
                 outcome.messages.append(f"could not record hidden items in {STATE_FILE}: {exc}")
     if dry_run:
         return outcome
-    stay = [p.decision for p in outcome.conflicts] + [
-        p.decision for p in outcome.failures if p.file is not None or _retryable(p)
-    ]
+    stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = _update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config
     if (cfg.commit if commit is None else commit) and batch is not None and batch.journaled:
@@ -325,11 +324,6 @@ def apply(
         said = store.commit_batch(root, batch, message, extra=extra)
         outcome.messages.append(said or "not a git repository: nothing committed")
     return outcome
-
-
-def _retryable(problem: DecisionProblem) -> bool:
-    """A decision that failed for a reason outside it (a held lock) stays pending."""
-    return "held by another process" in problem.reason
 
 
 def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:

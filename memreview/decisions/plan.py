@@ -249,7 +249,6 @@ class EditPlan:
     invalid: list[tuple[Decision, str]] = field(default_factory=list)
     files: dict[str, list[Op]] = field(default_factory=dict)
     chronicle_words: tuple[str, ...] = ("编年史", "chronicle")
-    memory_files: frozenset[str] = frozenset()  # files that are parsed as memory files
 
     def add(self, rel: str, op: Op, planned: PlannedDecision) -> None:
         """Give ``op`` to ``planned``; its operations join the plan once it is complete."""
@@ -325,19 +324,13 @@ def verdict_line(ts: str, proposal, verdict: str, kept: str | None = None) -> st
 
 class _Builder:
     def __init__(self, result, now: datetime) -> None:
-        self.result = result
         self.ws: Workspace = result.workspace
         self.cfg = self.ws.config
         self.today: date = result.today
         self.day = self.today.isoformat()
         self.ts = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self.plan = EditPlan(
-            today=self.today,
-            chronicle_words=tuple(self.cfg.chronicle_words),
-            memory_files=frozenset(self.ws.files) | frozenset(self.ws.archive_files),
-        )
+        self.plan = EditPlan(today=self.today, chronicle_words=tuple(self.cfg.chronicle_words))
         self._moves = 0
-        self._entries: dict[tuple[str, int], Entry] = {}
 
     # -- lookups ---------------------------------------------------------------------------
     def memory_file(self, rel: str) -> MemoryFile | None:

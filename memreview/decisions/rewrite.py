@@ -151,6 +151,7 @@ class _LineEdit:
         self.n = len(self.lines)
         self.chronicle_words = chronicle_words
         self._parsed: MemoryFile | None = None
+        self._spans: dict[tuple[str, str], list[tuple[int, int, int]]] | None = None
         self.regions: dict[int, _Region] = {}
         self.inserts: dict[int, list[Line]] = {}
         self.tail: list[tuple[bool, list[Line]]] = []  # (blank line before, lines) at the end
@@ -168,28 +169,31 @@ class _LineEdit:
             self._parsed, _ = parse_memory_file(self.cur, chronicle_words=self.chronicle_words)
         return self._parsed
 
+    def spans(self) -> dict[tuple[str, str], list[tuple[int, int, int]]]:
+        """(kind, text) → where such entries are now: (start, end, meta_last), in file order."""
+        if self._spans is None:
+            self.need_file()
+            mf = self.parsed()
+            self._spans = {}
+            for a in mf.anchors:
+                span = (a.line - 1, a.end_line - 1, a.meta_end - a.line)
+                self._spans.setdefault(("anchor", a.text), []).append(span)
+            for e in mf.entries:
+                if e.kind != "anchor":
+                    span = (e.line - 1, e.end_line - 1, 0)
+                    self._spans.setdefault((kind_group(e.kind), e.text), []).append(span)
+        return self._spans
+
     def need_file(self) -> None:
         if self.cur is None:
             raise _Conflict(f"{self.rel} no longer exists")
 
     def locate(self, t: Target) -> tuple[int, int, int]:
         """(start, end, meta_last) of ``t`` in the current file, found by its content."""
-        self.need_file()
-        mf = self.parsed()
-        if t.kind == "anchor":
-            hits = [
-                (a.line - 1, a.end_line - 1, a.meta_end - a.line)
-                for a in mf.anchors
-                if a.text == t.text
-            ]
-            what = f"anchor {t.anchor}"
-        else:
-            hits = [
-                (e.line - 1, e.end_line - 1, 0)
-                for e in mf.entries
-                if e.text == t.text and kind_group(e.kind) == t.kind
-            ]
-            what = f"the entry {short(t.first_line, 50)!r}"
+        hits = self.spans().get((t.kind, t.text), [])
+        what = (
+            f"anchor {t.anchor}" if t.kind == "anchor" else f"the entry {short(t.first_line, 50)!r}"
+        )
         if not hits:
             raise _Conflict(f"{what} is gone from {self.rel} (changed or removed since the scan)")
         if len(hits) != t.copies:
@@ -431,7 +435,7 @@ class _LineEdit:
             elif r.fate == "replace":
                 out.extend(r.replacement)
             i = r.end + 1
-            if r.fate == "move" or (r.fate == "delete" and r.kind == "anchor"):
+            if r.fate == "move":
                 # the blank lines right after a moved block leave with it
                 while i < n and not self.lines[i].text.strip() and i not in self.regions:
                     out.extend(self.inserts.get(i, ()))
