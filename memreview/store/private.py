@@ -9,6 +9,7 @@ the lock file stay out of the owner's git history.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -70,6 +71,9 @@ def read_private(root: Path | str, name: str) -> bytes | None:
         return None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def append_line(root: Path | str, name: str, line: str) -> None:
     """Append one line to the append-only file ``.memreview/<name>`` and fsync it.
 
@@ -80,7 +84,12 @@ def append_line(root: Path | str, name: str, line: str) -> None:
     private_dir(root)
     make_dirs_inside(root, rel.rsplit("/", 1)[0])
     real = resolve_inside(root, rel)
-    data = line.rstrip("\n").encode("utf-8") + b"\n"
+    # a lone surrogate (text read from invalid UTF-8) is written as its JSON escape
+    text = line.rstrip("\n")
+    try:
+        data = text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        data = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8") + b"\n"
     flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_NOFOLLOW", 0)
     existed = real.exists()

@@ -363,6 +363,16 @@ class _Writer:
         before = (plan.st.st_ino, plan.st.st_dev, plan.st.st_size, plan.st.st_mtime_ns)
         return before != (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)
 
+    def _prune_empty_dirs(self, folder: Path) -> None:
+        """Directories left empty by removing a created file go too (never the root)."""
+        root = self.root.resolve()
+        while folder != root and root in folder.parents:
+            try:
+                folder.rmdir()  # only succeeds when empty
+            except OSError:
+                return
+            folder = folder.parent
+
     def _replace(self, plan: _Plan) -> bool:
         """Write ``plan.new`` over the file (or remove it); False if it changed meanwhile."""
         if plan.remove:
@@ -372,6 +382,7 @@ class _Writer:
             self.fault("replaced")
             fsync_dir(plan.real.parent)
             self.fault("dir-fsynced")
+            self._prune_empty_dirs(plan.real.parent)
             return True
         assert plan.new is not None
         if "/" in plan.rel:

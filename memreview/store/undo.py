@@ -24,7 +24,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from memreview.store.journal import BatchRecord, JournalFile, last_batch
@@ -262,7 +262,7 @@ class _UndoJob:
         for verdict in appended:
             if json.dumps(verdict["proposal"], sort_keys=True) in done:
                 continue
-            undone = {"ts": self.now.isoformat(), "proposal": verdict["proposal"]}
+            undone = {"ts": _utc_stamp(self.now), "proposal": verdict["proposal"]}
             for key in ("relation", "new", "old"):
                 if key in verdict:
                     undone[key] = verdict[key]
@@ -361,3 +361,9 @@ def undo_last(
         verb = "would take back" if dry_run else "took back"
         undo.message = f"{verb} batch {batch.batch_id} ({len(result.files)} file(s))"
     return undo
+
+
+def _utc_stamp(moment) -> str:
+    """``2026-11-29T21:04:05Z``, the form the verdicts and proposals use."""
+
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -247,7 +247,7 @@ def test_undo_appends_an_undone_line_per_verdict_instead_of_restoring_verdicts(
         ("p-0012", "undone", "approved"),
         ("p-0013", "undone", "kept-both"),
     ]
-    assert added[0]["ts"] == NOW.isoformat() and added[0]["new"] == "n"
+    assert added[0]["ts"] == NOW.strftime("%Y-%m-%dT%H:%M:%SZ") and added[0]["new"] == "n"
     assert b"- beta\n" in (ws / "MEMORY.md").read_bytes()
 
 
