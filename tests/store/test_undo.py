@@ -67,6 +67,17 @@ def test_undo_removes_a_file_the_batch_created(ws: Path) -> None:
     assert result.files[0].removed
 
 
+def test_undo_of_a_created_file_removes_the_folders_it_left_empty(ws: Path) -> None:
+    (ws / "skills").mkdir()
+    (ws / "skills/keep.md").write_bytes(b"an owner's file\n")
+    apply_batch(ws, [append_text("skills/new-skill/deep/SKILL.md", "# Skill")], [])
+    assert (ws / "skills/new-skill/deep/SKILL.md").exists()
+    result = undo_last(ws)
+    assert result.ok, result.message
+    assert not (ws / "skills/new-skill").exists()
+    assert (ws / "skills/keep.md").read_bytes() == b"an owner's file\n"
+
+
 def test_undo_after_a_later_append_reverse_patches_and_keeps_the_appended_lines(
     ws: Path,
 ) -> None:
