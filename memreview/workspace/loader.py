@@ -3,10 +3,12 @@ broken input file, and nothing here writes."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -77,22 +79,59 @@ class _Reader:
     def rel(self, p: Path) -> str:
         return p.relative_to(self.root).as_posix()
 
-    def read(self, rel: str) -> bytes | None:
-        """Bytes of a workspace file, refusing symlinks that leave the workspace."""
+    def locate(self, rel: str) -> Path | None:
+        """The real path of workspace file ``rel``, or None when it must not be read.
+
+        The whole path is resolved first, so a symlink anywhere on the way (a linked
+        ``memory/review/`` directory, say) and a configured path with ``..`` or an absolute
+        one are refused, with a warning, when they end outside the workspace.
+        """
         p = self.root / rel
         try:
-            if p.is_symlink() and not _inside(self.root, p):
-                self.ws.warn(rel, None, "skipped: symlink leads outside the workspace")
+            real = p.resolve()
+        except (OSError, RuntimeError):  # RuntimeError: a symlink loop
+            self.ws.warn(rel, None, "skipped: symlink loop")
+            return None
+        if real != self.root and not real.is_relative_to(self.root):
+            via = "path" if os.path.normpath(p) == str(real) else "symlink"
+            self.ws.warn(rel, None, f"skipped: {via} leads outside the workspace")
+            return None
+        return real
+
+    def read(self, rel: str) -> bytes | None:
+        """Bytes of a workspace file (None, silently, when it isn't there).
+
+        Opened without following a symlink swapped in after the check and without blocking
+        on a named pipe; anything but a regular file is skipped with a warning.
+        """
+        real = self.locate(rel)
+        if real is None:
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(real, flags | getattr(os, "O_CLOEXEC", 0))
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                self.ws.warn(rel, None, "skipped: symlink loop")
+            else:
+                self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                self.ws.warn(rel, None, "skipped: not a regular file")
                 return None
-            if not p.is_file():
-                return None
-            return p.read_bytes()
+            chunks = []
+            while chunk := os.read(fd, max(st.st_size + 1, 1 << 16)):
+                chunks.append(chunk)
+            return b"".join(chunks)
         except OSError as exc:
             self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
             return None
-        except RuntimeError:  # symlink loop
-            self.ws.warn(rel, None, "skipped: symlink loop")
-            return None
+        finally:
+            os.close(fd)
 
     def text(self, rel: str) -> TextFile | None:
         data = self.read(rel)
@@ -263,12 +302,14 @@ def _read_dreams(rd: _Reader, ws: Workspace, rel: str) -> None:
     p = rd.root / rel
     if not (p.exists() or p.is_symlink()):
         return
-    if p.is_symlink() and not _inside(rd.root, p):
-        ws.warn(rel, None, "skipped: symlink leads outside the workspace")
+    real = rd.locate(rel)
+    if real is None:
+        return
+    if not real.is_file():
+        ws.warn(rel, None, "skipped: not a regular file")
         return
     try:
-        uri = p.resolve().as_uri() + "?mode=ro"
-        con = sqlite3.connect(uri, uri=True)
+        con = sqlite3.connect(real.as_uri() + "?mode=ro", uri=True)
     except (sqlite3.Error, OSError, RuntimeError) as exc:
         ws.warn(rel, None, f"cannot open SQLite database: {exc}")
         return
