@@ -9,6 +9,7 @@ import os
 import re
 import sqlite3
 import stat
+import tempfile
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -308,11 +309,44 @@ def _read_dreams(rd: _Reader, ws: Workspace, rel: str) -> None:
     if not real.is_file():
         ws.warn(rel, None, "skipped: not a regular file")
         return
+    with tempfile.TemporaryDirectory(prefix="memreview-db-") as tmp:
+        src = _wal_copy(rd, rel, real, Path(tmp)) or real
+        try:
+            con = sqlite3.connect(src.as_uri() + "?mode=ro", uri=True)
+        except (sqlite3.Error, OSError, RuntimeError) as exc:
+            ws.warn(rel, None, f"cannot open SQLite database: {exc}")
+            return
+        _read_fragments(con, ws, rel)
+
+
+def _wal_copy(rd: _Reader, rel: str, real: Path, tmp: Path) -> Path | None:
+    """A copy (in ``tmp``) of a database in WAL mode, with its ``-wal`` file; else None.
+
+    Even read-only, SQLite creates ``-wal`` and ``-shm`` files next to a WAL database; the
+    agent's workspace must not gain files from a read, so such a database is read from a
+    copy of its bytes.
+    """
     try:
-        con = sqlite3.connect(real.as_uri() + "?mode=ro", uri=True)
-    except (sqlite3.Error, OSError, RuntimeError) as exc:
-        ws.warn(rel, None, f"cannot open SQLite database: {exc}")
-        return
+        with open(real, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None
+    if not head.startswith(b"SQLite format 3\x00") or 2 not in head[18:20]:
+        return None
+    data = rd.read(rel)
+    if data is None:
+        return None
+    copy = tmp / "dreams.db"
+    copy.write_bytes(data)
+    wal_rel = rel + "-wal"
+    if (rd.root / wal_rel).exists():
+        wal = rd.read(wal_rel)
+        if wal is not None:
+            (tmp / "dreams.db-wal").write_bytes(wal)
+    return copy
+
+
+def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
     try:
         cols = {row[1] for row in con.execute("PRAGMA table_info(dreams)")}
         need = {"id", "content", "status", "last_seen"}
