@@ -35,6 +35,7 @@ from memreview.fleet import expand_fleet, sum_counts
 from memreview.health import GROWTH_WEEKS
 from memreview.queues.common import QUEUE_NAMES
 from memreview.scan import SCHEMA, ScanResult, scan_workspace
+from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date, parse_date_prefix
 from memreview.workspace.loader import (
@@ -115,10 +116,15 @@ def read_jsonl(root: Path, rel: str, warnings: list[dict]) -> list[tuple[int, di
         )
         return None
     try:
-        data = real.read_bytes()
-    except OSError as exc:
+        # never blocks on a named pipe, never follows a symlink swapped in after the check
+        data = safe_read_bytes(root, rel)
+    except FileNotFoundError:
+        return None
+    except (OSError, PathEscape) as exc:
         warnings.append(
             {"file": rel, "line": None, "message": f"cannot read: {exc.strerror or exc}"}
+            if isinstance(exc, OSError)
+            else {"file": rel, "line": None, "message": "skipped: leads outside the workspace"}
         )
         return None
     out: list[tuple[int, dict]] = []
