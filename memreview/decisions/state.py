@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
+from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.workspace.dates import parse_date
 
 STATE_FILE = ".memreview/state.yaml"
@@ -71,12 +72,18 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
 
 
 def load_state(root: Path, ws=None) -> State:
-    p = Path(root) / STATE_FILE
     try:
-        data = p.read_bytes() if p.is_file() and not p.is_symlink() else None
+        # refuses a state file (or a .memreview/ directory) that links outside the workspace
+        data = safe_read_bytes(root, STATE_FILE)
+    except FileNotFoundError:
+        data = None
+    except PathEscape:
+        if ws is not None:
+            ws.warn(STATE_FILE, None, "skipped: leads outside the workspace; hidden items ignored")
+        return State()
     except OSError as exc:
         if ws is not None:
-            ws.warn(STATE_FILE, None, f"cannot read: {exc.strerror or exc}")
+            ws.warn(STATE_FILE, None, f"cannot read: {exc.strerror or exc}; hidden items ignored")
         return State()
     state, problem = parse_state(data)
     if problem and ws is not None:
