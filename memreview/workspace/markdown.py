@@ -64,6 +64,7 @@ def parse_memory_file(
     # First pass: headings outside code fences, and which lines are fenced.
     fenced = [False] * n
     in_fence = ""
+    fence_line = 0
     for i, text in enumerate(lines):
         m = FENCE_RE.match(text)
         if in_fence:
@@ -73,6 +74,7 @@ def parse_memory_file(
             continue
         if m:
             in_fence = m.group(1)
+            fence_line = i + 1
             fenced[i] = True
             continue
         if text.startswith("#"):
@@ -80,7 +82,8 @@ def parse_memory_file(
             if hm:
                 headings.append((i, len(hm.group(1)), hm.group(2)))
     if in_fence:
-        problems.append((n, "code fence never closed"))
+        # named where it opens: everything after it is read as code, not as entries
+        problems.append((fence_line, "code fence opened here is never closed"))
 
     heading_at = {i: (lvl, txt) for i, lvl, txt in headings}
     chronicle_heading: int | None = None
