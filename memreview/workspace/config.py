@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from datetime import date
 
 from ruamel.yaml import YAML
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
 from memreview.workspace.dates import parse_date
@@ -61,6 +62,14 @@ class Config:
 _ALIASES = {"today": "review_date"}
 
 
+class _DatesAsText(RoundTripConstructor):
+    """Dates stay text: ruamel would raise on ``2026-02-30`` and lose the whole file; as
+    text, that one setting is reported and the others still count."""
+
+
+_DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", _DatesAsText.construct_yaml_str)
+
+
 def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]]]:
     """Parse ``memreview.yaml``; problems come back as (line, message), defaults kept."""
     cfg = Config()
@@ -68,7 +77,9 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
     if not data:
         return cfg, problems
     try:
-        doc = YAML(typ="rt").load(io.BytesIO(data))
+        yaml = YAML(typ="rt")
+        yaml.Constructor = _DatesAsText
+        doc = yaml.load(io.BytesIO(data))
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
