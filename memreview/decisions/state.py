@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from ruamel.yaml import YAML
+from ruamel.yaml.constructor import SafeConstructor
 
 from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.workspace.dates import parse_date
@@ -49,15 +50,26 @@ class State:
         return buf.getvalue().encode("utf-8")
 
 
+class _DatesAsText(SafeConstructor):
+    """Dates stay text, so one impossible date (2026-02-30) doesn't lose the whole file."""
+
+
+_DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+
+
 def parse_state(data: bytes | None) -> tuple[State, str | None]:
     """A State from bytes, or an empty one and a one-line problem."""
     state = State()
     if not data:
         return state, None
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _DatesAsText
     try:
-        doc = YAML(typ="safe", pure=True).load(io.BytesIO(data))
+        doc = yaml.load(io.BytesIO(data))
     except Exception as exc:  # ruamel's error types vary with the damage
-        return state, f"broken YAML ({type(exc).__name__}); hidden items ignored"
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        return state, f"broken YAML{where} ({type(exc).__name__}); hidden items ignored"
     if doc is None:
         return state, None
     if not isinstance(doc, dict) or not isinstance(doc.get("hidden", {}), dict):
@@ -66,8 +78,13 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
         if not isinstance(val, dict):
             continue
         until = val.get("until")
-        until_d = until if isinstance(until, date) else parse_date(str(until)) if until else None
-        state.hidden[str(key)] = Hidden(until_d, str(val.get("reason") or ""), val.get("batch"))
+        until_d = parse_date(str(until)) if until else None
+        if until and until_d is None:
+            continue  # an impossible date: shown again rather than hidden for good
+        batch = val.get("batch")
+        state.hidden[str(key)] = Hidden(
+            until_d, str(val.get("reason") or ""), batch if isinstance(batch, str) else None
+        )
     return state, None
 
 
