@@ -175,10 +175,16 @@ def _print_scan(result) -> None:
 
 def _report_interrupted(root: Path) -> None:
     """Say so when the journal holds an apply that was cut short (DESIGN §4, step 5)."""
-    from memreview.display import visible
-    from memreview.store import interrupted_batches
+    from memreview.display import one_line, visible
+    from memreview.store import PathEscape, interrupted_batches
 
-    for found in interrupted_batches(root):
+    try:
+        found_batches = interrupted_batches(root)
+    except (OSError, PathEscape) as exc:  # what follows says why it can't write, if it can't
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"memreview: warning: journal not read: {one_line(reason)}", file=sys.stderr)
+        return
+    for found in found_batches:
         print(f"memreview: warning: {visible(found.describe())}", file=sys.stderr)
 
 
@@ -186,6 +192,7 @@ def cmd_apply(args) -> int:
     from memreview.decisions import DecisionsFileError, apply, parse_decisions_file
     from memreview.display import one_line, visible
     from memreview.scan import scan_workspace
+    from memreview.store import PathEscape
     from memreview.workspace.loader import check_workspace
 
     root = check_workspace(args.path)
@@ -203,6 +210,9 @@ def cmd_apply(args) -> int:
         outcome = apply(result, entries, dry_run=args.dry_run, commit=args.commit or None)
     except OSError as exc:  # e.g. a read-only workspace: .memreview/ can't be created
         print(f"memreview: nothing applied: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except PathEscape as exc:  # e.g. .memreview/ is a symlink that leads out of the workspace
+        print(f"memreview: nothing applied: {one_line(str(exc))}", file=sys.stderr)
         return 1
     out, err = sys.stdout, sys.stderr
     if args.dry_run:
@@ -226,7 +236,7 @@ def cmd_apply(args) -> int:
 def cmd_undo(args) -> int:
     from memreview.decisions import undo
     from memreview.display import one_line, visible
-    from memreview.store import LockHeld
+    from memreview.store import LockHeld, PathEscape
     from memreview.workspace.loader import check_workspace
 
     root = check_workspace(args.path)
@@ -235,6 +245,12 @@ def cmd_undo(args) -> int:
         outcome = undo(root)
     except LockHeld as exc:
         print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"memreview: nothing undone: {one_line(exc.strerror or str(exc))}", file=sys.stderr)
+        return 1
+    except PathEscape as exc:
+        print(f"memreview: nothing undone: {one_line(str(exc))}", file=sys.stderr)
         return 1
     if not outcome.ok and outcome.diff:
         sys.stdout.write(visible(outcome.diff))
