@@ -343,7 +343,11 @@ def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
         pass
     if keep != existing and (exists or keep):
         try:
-            save_pending(root, keep)
+            kept = save_pending(root, keep)
+            if kept:
+                outcome.messages.append(
+                    f".memreview/{PENDING_FILE} did not parse; its old bytes are in {kept}"
+                )
         except (OSError, store.PathEscape) as exc:
             outcome.messages.append(f"could not save .memreview/{PENDING_FILE}: {exc}")
     return keep

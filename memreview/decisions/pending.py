@@ -8,8 +8,10 @@ file is a warning and an empty list, never an exception.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -96,6 +98,41 @@ def dump_decisions(decisions: Iterable[Decision]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def save_pending(root: Path | str, decisions: Iterable[Decision]) -> None:
-    """Replace the staged decisions (atomically; creates ``.memreview/.gitignore``)."""
-    write_private(root, PENDING_FILE, dump_decisions(Decision.from_dict(d) for d in decisions))
+def save_pending(root: Path | str, decisions: Iterable[Decision]) -> str | None:
+    """Replace the staged decisions (atomically; creates ``.memreview/.gitignore``).
+
+    A file there that doesn't parse (a hand edit with a typo), or holds entries that are not
+    decisions, is copied to ``pending.yaml.broken-<time>`` first, so none of it is lost;
+    returns that copy's name, else None.
+    """
+    data = dump_decisions(Decision.from_dict(d) for d in decisions)
+    kept = _keep_broken(root)
+    real = write_private(root, PENDING_FILE, data)
+    _last_saved[str(real)] = hashlib.sha256(data).digest()
+    return kept
+
+
+# What save_pending last wrote, per file: a file that still holds exactly that was not edited
+# by hand and needs no parsing (the app saves on every key).
+_last_saved: dict[str, bytes] = {}
+
+
+def _keep_broken(root: Path | str) -> str | None:
+    try:
+        before = read_private(root, PENDING_FILE)
+    except (OSError, PathEscape):
+        return None
+    if not before:
+        return None
+    real = str(Path(root).resolve() / ".memreview" / PENDING_FILE)
+    if _last_saved.get(real) == hashlib.sha256(before).digest():
+        return None
+    try:
+        _decisions, problems = decisions_from(parse_decisions_file(before))
+    except DecisionsFileError:
+        problems = ["broken"]
+    if not problems:
+        return None
+    name = f"{PENDING_FILE}.broken-{datetime.now():%Y%m%d-%H%M%S}"
+    write_private(root, name, before)
+    return f".memreview/{name}"
