@@ -1,179 +1,93 @@
-"""A thin adapter between the app and the decisions/store packages.
+"""The app's only door to the decisions package: staging, previews, writing and undo.
 
-The app stages :class:`Decision` objects and asks for previews, applies and undos through
-this module only. Each call looks its function up in ``memreview.decisions`` (then
-``memreview.store``) and, when it is not there, says so instead of failing: staging then
-works on an in-memory list.
+The screens talk to a :class:`Backend`; tests hand them a fake one with the same methods.
+Everything the decisions package returns is turned here into the few plain facts the screens
+show (files written, conflicts with their reasons, what stays pending).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
-@dataclass(frozen=True, kw_only=True)
-class StagedDecision:
-    """The app's own decision record, used when ``memreview.decisions.Decision`` is absent."""
-
-    item: str
-    action: str
-    keep: int | None = None
-    text: str | None = None
-    queue: str
-
-
-def _module(name: str):
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-def _lookup(name: str) -> Callable | None:
-    for mod_name in ("memreview.decisions", "memreview.store"):
-        mod = _module(mod_name)
-        fn = getattr(mod, name, None) if mod is not None else None
-        if callable(fn):
-            return fn
-    return None
+from memreview import decisions as _decisions
+from memreview.decisions import Decision
 
 
 def make_decision(
     item: str, action: str, queue: str, keep: int | None = None, text: str | None = None
-):
-    """A Decision of the decisions package when it exists, else a :class:`StagedDecision`."""
-    cls = None
-    for mod_name in ("memreview.decisions", "memreview.decisions.model"):
-        mod = _module(mod_name)
-        cls = getattr(mod, "Decision", None) if mod is not None else None
-        if cls is not None:
-            break
-    if cls is not None:
-        return cls(item=item, action=action, keep=keep, text=text, queue=queue)
-    return StagedDecision(item=item, action=action, keep=keep, text=text, queue=queue)
+) -> Decision:
+    return Decision(item=item, action=action, keep=keep, text=text, queue=queue)
 
 
 class BackendMissing(Exception):
-    """The decisions backend does not offer this operation (yet)."""
+    """This backend can't do that (a test double, or a backend without writing)."""
 
 
 @dataclass
 class Outcome:
-    """What an apply did, normalised for display: the rest stays pending."""
+    """What a write did, as the app shows it: the rest stays pending."""
 
     written: list[str] = field(default_factory=list)
     conflicts: list[tuple[Any, str]] = field(default_factory=list)  # (decision, why)
     failures: list[tuple[Any, str]] = field(default_factory=list)
     keep_pending: list[Any] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
     batch: str | None = None
+
+
+@dataclass
+class UndoSummary:
+    ok: bool
+    message: str
+    diff: str = ""
 
 
 class Backend:
     """The decisions backend of one workspace."""
 
+    can_save = True
+
     def __init__(self, root: Path):
         self.root = Path(root)
 
-    # -- pending -----------------------------------------------------------------------------
-    def load_pending(self) -> list:
-        fn = _lookup("load_pending")
-        if fn is None:
-            return []
-        loaded = fn(self.root)
-        # some backends answer (decisions, problems)
-        if isinstance(loaded, tuple) and len(loaded) == 2 and isinstance(loaded[0], list):
-            loaded = loaded[0]
-        return list(loaded or [])
+    def load_pending(self) -> tuple[list[Decision], list[str]]:
+        """The staged decisions and one-line warnings about what could not be read."""
+        return _decisions.load_pending(self.root)
 
-    def save_pending(self, decisions: Iterable) -> bool:
-        """Save at once; False when there is no backend to save to (kept in memory)."""
-        fn = _lookup("save_pending")
-        if fn is None:
-            return False
-        fn(self.root, list(decisions))
+    def save_pending(self, decisions: list[Decision]) -> bool:
+        _decisions.save_pending(self.root, list(decisions))
         return True
 
-    @property
-    def can_save(self) -> bool:
-        return _lookup("save_pending") is not None
-
-    # -- preview / apply / undo --------------------------------------------------------------
-    def preview(self, result, decisions: list) -> dict[str, str]:
+    def preview(self, result, decisions: list[Decision]) -> dict[str, str]:
         """{relative path: unified diff} of what ``decisions`` would write."""
-        fn = _lookup("preview")
-        if fn is None:
-            raise BackendMissing("previews need the decisions backend")
-        out = fn(result, list(decisions))
-        return dict(out or {})
+        return dict(_decisions.preview(result, list(decisions)))
 
-    def apply(self, result, decisions: list) -> Outcome:
-        fn = _lookup("apply")
-        if fn is None:
-            raise BackendMissing("writing needs the decisions backend")
-        batch = fn(result, list(decisions))
-        return outcome_of(batch, decisions)
+    def apply(self, result, decisions: list[Decision]) -> Outcome:
+        return outcome_of(_decisions.apply(result, list(decisions)), decisions)
 
-    def undo_last(self) -> str:
-        """Undo the last applied batch; a one-line summary."""
-        fn = _lookup("undo_last")
-        if fn is None:
-            raise BackendMissing("undo needs the decisions backend")
-        res = fn(self.root)
-        return summary_of(res)
+    def undo_last(self) -> UndoSummary:
+        res = _decisions.undo_last(self.root)
+        return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
 
-def _decision_of(obj: Any) -> Any:
-    return getattr(obj, "decision", None) or (
-        obj.get("decision") if isinstance(obj, dict) else None
+def _where(problem: Any) -> str:
+    file = getattr(problem, "file", None)
+    reason = str(getattr(problem, "reason", problem))
+    return f"{file}: {reason}" if file and file not in reason else reason
+
+
+def outcome_of(out: Any, decisions: list) -> Outcome:
+    """An :class:`Outcome` from the decisions package's ``ApplyOutcome``."""
+    written = [
+        f.rel for f in out.files if getattr(f, "written", True) or getattr(f, "removed", False)
+    ]
+    return Outcome(
+        written=written,
+        conflicts=[(p.decision, _where(p)) for p in out.conflicts],
+        failures=[(p.decision, _where(p)) for p in out.failures],
+        keep_pending=list(out.pending),
+        messages=list(out.messages),
+        batch=out.batch,
     )
-
-
-def _reason_of(obj: Any) -> str:
-    for name in ("reason", "message", "why", "error"):
-        val = getattr(obj, name, None)
-        if val is None and isinstance(obj, dict):
-            val = obj.get(name)
-        if val:
-            return str(val)
-    return str(obj)
-
-
-def outcome_of(batch: Any, decisions: list) -> Outcome:
-    """Read a BatchResult (``.conflicts``, ``.failures``, ``.files``) defensively."""
-    out = Outcome(batch=getattr(batch, "batch", None) or getattr(batch, "id", None))
-    for f in getattr(batch, "files", None) or []:
-        path = getattr(f, "path", None) or getattr(f, "file", None) or getattr(f, "rel", None)
-        out.written.append(str(path if path is not None else f))
-    for c in getattr(batch, "conflicts", None) or []:
-        out.conflicts.append((_decision_of(c), _reason_of(c)))
-    for c in getattr(batch, "failures", None) or []:
-        out.failures.append((_decision_of(c), _reason_of(c)))
-    failed_items = {
-        getattr(d, "item", None) for d, _ in out.conflicts + out.failures if d is not None
-    }
-    unknown = [1 for d, _ in out.conflicts + out.failures if d is None]
-    if unknown:
-        # the backend did not say which decision: keep them all pending rather than lose one
-        out.keep_pending = list(decisions)
-    else:
-        out.keep_pending = [d for d in decisions if d.item in failed_items]
-    return out
-
-
-def summary_of(res: Any) -> str:
-    if res is None:
-        return "nothing to undo"
-    if isinstance(res, str):
-        return res
-    for name in ("summary", "message"):
-        val = getattr(res, name, None)
-        if isinstance(val, str) and val:
-            return val
-    files = getattr(res, "files", None) or getattr(res, "restored", None)
-    if files is not None:
-        return f"undone: {len(files)} file(s) restored"
-    return "undone"

@@ -165,6 +165,14 @@ def act_by_action(queue: str, action: str) -> Act | None:
     return None
 
 
+def decision_label(decision) -> tuple[str, Act | None]:
+    """How a staged decision reads (``keep #2``, ``keep A``…) and its table row."""
+    act = act_by_action(decision.queue, decision.action)
+    if decision.queue == "duplicates" and decision.action == "keep":
+        return f"keep #{decision.keep or 1}", act
+    return (act.label if act else decision.action), act
+
+
 def default_act(queue: str) -> Act | None:
     """The action previewed for an item nothing is staged for: the queue's first one."""
     acts = QUEUE_ACTIONS.get(queue)

@@ -28,7 +28,7 @@ class MemoryBackend:
     can_save = True
 
     def load_pending(self):
-        return []
+        return [], []
 
     def save_pending(self, decisions):
         return True

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from workspace import write_sample  # noqa: E402
 
 from memreview.app import make_app  # noqa: E402
-from memreview.app.backend import Outcome  # noqa: E402
+from memreview.app.backend import Outcome, UndoSummary  # noqa: E402
 
 TODAY = date(2026, 11, 29)
 SIZE = (160, 48)
@@ -46,8 +46,8 @@ class FakeBackend:
 
     can_save = True
 
-    def load_pending(self) -> list:
-        return list(self.store.get("pending", []))
+    def load_pending(self):
+        return list(self.store.get("pending", [])), []
 
     def save_pending(self, decisions) -> bool:
         self.store["pending"] = list(decisions)
@@ -69,9 +69,9 @@ class FakeBackend:
             keep_pending=bad,
         )
 
-    def undo_last(self) -> str:
+    def undo_last(self) -> UndoSummary:
         self.undone += 1
-        return "undone: 1 file(s) restored"
+        return UndoSummary(True, "undone: 1 file(s) restored")
 
 
 @pytest.fixture

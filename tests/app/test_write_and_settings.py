@@ -70,7 +70,7 @@ async def test_help_opens_on_question_mark_and_f1_and_never_follows_links(make):
         await loaded(app, pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        md = app.screen.query_one("#help")
+        md = app.screen.query_one("#help-text")
         assert md._open_links is False
         text = screen_text(app)
         assert "Contradictions" in text and "keep A" in text
@@ -95,7 +95,7 @@ async def test_palette_offers_queues_decisions_apply_undo_and_theme(make, backen
         assert {"apply", "undo", "theme"} <= set(names)
         await pilot.press("ctrl+p")
         await pilot.pause()
-        await pilot.press(*"queue: dormant")
+        await pilot.press(*"dorma")
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()

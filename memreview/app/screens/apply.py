@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, LoadingIndicator, Static
 
 from memreview.app.backend import Backend, BackendMissing, Outcome
-from memreview.app.keys import act_by_action
+from memreview.app.keys import decision_label
 from memreview.app.widgets.evidence import STYLE_NAMES, diff_text
 from memreview.display import one_line
 
@@ -77,12 +77,9 @@ class ApplyScreen(Screen[Outcome | None]):
         for k, d in enumerate(self.decisions):
             if k:
                 t.append("\n")
-            act = act_by_action(d.queue, d.action)
             found = self.result.item(d.item) if self.result is not None else None
             title = found[1].get("title", "") if found else "(item no longer found)"
-            label = act.label if act else d.action
-            if d.keep:
-                label += f" #{d.keep}"
+            label, _act = decision_label(d)
             t.append(f"  {d.queue:<15}", "dim")
             t.append(f"{label:<14}", "bold")
             t.append(one_line(str(title)))
@@ -165,6 +162,8 @@ class ApplyScreen(Screen[Outcome | None]):
             t.append(f"Written: {len(out.written)} file(s)", "bold")
             for path in out.written:
                 t.append(f"\n  {one_line(path)}")
+            for note in out.messages:
+                t.append(f"\n{one_line(note)}", "dim")
             for title, rows in (("Conflicts", out.conflicts), ("Failures", out.failures)):
                 if not rows:
                     continue

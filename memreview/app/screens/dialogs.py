@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -39,3 +39,29 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class DiffDialog(ModalScreen[None]):
+    """A message and a diff (e.g. why an undo stopped); escape closes it."""
+
+    BINDINGS = [
+        Binding("escape,enter", "close", "close", id="diff.close", tooltip="Close"),
+    ]
+
+    def __init__(self, title: str, message: str, diff: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.heading = title
+        self.message = message
+        self.diff = diff
+
+    def compose(self) -> ComposeResult:
+        from memreview.display import visible
+
+        with Vertical(classes="dialog diff-dialog"):
+            yield Label(self.heading, classes="dialog-question", markup=False)
+            yield Static(visible(self.message), classes="dialog-detail", markup=False)
+            with VerticalScroll():
+                yield Static(visible(self.diff), markup=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

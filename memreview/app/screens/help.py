@@ -6,6 +6,7 @@ from importlib import resources
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
@@ -46,7 +47,11 @@ class HelpScreen(ModalScreen[None]):
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
-        yield Markdown(self.markdown, open_links=False, id="help")
+        with VerticalScroll(id="help"):
+            yield Markdown(self.markdown, open_links=False, id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help").focus()  # arrows and page keys scroll the help
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()  # links are shown, never followed

@@ -31,12 +31,13 @@ from memreview.app.keys import (
     Act,
     act_by_action,
     act_for,
+    decision_label,
     default_act,
     queue_bindings,
     verb_bindings,
 )
 from memreview.app.screens.apply import ApplyScreen
-from memreview.app.screens.dialogs import ConfirmDialog
+from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.app.screens.merge import MergeEditor
 from memreview.app.widgets.evidence import Evidence
 from memreview.app.widgets.health import HealthView
@@ -79,10 +80,11 @@ class PreviewReady(Message):
 
 
 class UndoDone(Message):
-    def __init__(self, summary: str, ok: bool) -> None:
+    def __init__(self, summary: str, ok: bool, diff: str = "") -> None:
         super().__init__()
         self.summary = summary
         self.ok = ok
+        self.diff = diff
 
 
 def primary_ref(queue: str, item: dict) -> dict | None:
@@ -95,13 +97,6 @@ def primary_ref(queue: str, item: dict) -> dict | None:
         if refs:
             return refs[0]
     return None
-
-
-def decision_label(d) -> tuple[str, Act | None]:
-    act = act_by_action(d.queue, d.action)
-    if d.queue == "duplicates" and d.action == "keep":
-        return f"keep #{d.keep or 1}", act
-    return (act.label if act else d.action), act
 
 
 class ReviewScreen(Screen):
@@ -220,10 +215,15 @@ class ReviewScreen(Screen):
         self.items.on_move = self._on_move
         self.query_one("#topbar", Static).update(self._topbar(), layout=False)
         try:
-            for d in self.backend.load_pending():
-                self.pending[d.item] = d
+            staged, warnings = self.backend.load_pending()
         except Exception as exc:  # a broken pending.yaml is reported, never fatal
-            self.notify(f"pending decisions not loaded: {exc}", severity="error", markup=False)
+            staged, warnings = [], [f"pending decisions not loaded: {exc}"]
+        for d in staged:
+            self.pending[d.item] = d
+        if warnings:
+            self.notify(
+                "\n".join(warnings), title="Pending decisions", severity="warning", markup=False
+            )
         self._show_pending()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.items.focus()
@@ -634,7 +634,7 @@ class ReviewScreen(Screen):
         box = self.query_one("#filter", Input)
         box.display = True
         box.value = self.items.filter_text
-        box.focus()
+        self.set_focus(box)  # now, not after the keys already queued
         self._sync_bindings()
 
     @on(Input.Changed, "#filter")
@@ -699,7 +699,9 @@ class ReviewScreen(Screen):
         msg = f"written: {len(outcome.written)} file(s)"
         if kept:
             msg += f"; {kept} decision(s) stay pending"
-        self.notify(msg, markup=False, severity="warning" if kept else "information")
+        msg = "\n".join([msg, *outcome.messages])
+        problems = outcome.conflicts or outcome.failures
+        self.notify(msg, markup=False, severity="warning" if problems else "information")
         self.reload()
 
     def action_undo(self) -> None:
@@ -720,18 +722,21 @@ class ReviewScreen(Screen):
     @work(thread=True, exclusive=True, group="undo")
     def undo(self) -> None:
         try:
-            summary = self.backend.undo_last()
-        except Exception as exc:  # shown, never raised at the user
+            res = self.backend.undo_last()
+        except Exception as exc:  # a held lock or an unreadable journal: shown, not raised
             self.post_message(UndoDone(str(exc) or type(exc).__name__, False))
             return
-        self.post_message(UndoDone(summary, True))
+        self.post_message(UndoDone(res.message, res.ok, res.diff))
 
     def on_undo_done(self, message: UndoDone) -> None:
-        self.notify(
-            message.summary,
-            title="Undo" if message.ok else "Undo failed",
-            severity="information" if message.ok else "error",
-            markup=False,
-        )
+        if message.diff:
+            self.app.push_screen(DiffDialog("Undo stopped", message.summary, message.diff))
+        else:
+            self.notify(
+                message.summary,
+                title="Undo" if message.ok else "Undo failed",
+                severity="information" if message.ok else "error",
+                markup=False,
+            )
         if message.ok:
             self.reload()

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.strip import Strip
@@ -44,25 +43,26 @@ def _line_text(text: str) -> str:
     return visible(text).expandtabs(4)
 
 
-def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 2) -> Text:
-    """``label  file:line`` and the numbered lines of the entry with a little context."""
-    t = Text(no_wrap=False, overflow="fold", end="")
-    t.append(label, st("label"))
-    t.append("  ")
+def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> Group:
+    """``label  file:line`` and the numbered lines of the entry with a little context;
+    long lines wrap beside their line number, not under it."""
+    head = Text(no_wrap=False, overflow="fold")
+    head.append(label, st("label"))
+    head.append("  ")
     line, end = int(ref.get("line") or 1), int(ref.get("end_line") or ref.get("line") or 1)
     where = f"{ref.get('file', '?')}:{line}" + (f"–{end}" if end > line else "")
-    t.append(one_line(where), st("path"))
+    head.append(one_line(where), st("path"))
     if ref.get("anchor"):
-        t.append("  [[", st("dim"))
-        t.append(one_line(str(ref["anchor"])), st("key"))
-        t.append("]]", st("dim"))
+        head.append("  [[", st("dim"))
+        head.append(one_line(str(ref["anchor"])), st("path"))
+        head.append("]]", st("dim"))
     if ref.get("score") is not None:
-        t.append(f"  score {ref['score']:g}", st("dim"))
-    lines = context(ref.get("file", ""), line, end, before, 2) if context else []
+        head.append(f"  score {ref['score']:g}", st("dim"))
+    grid = Numbered(st("lineno"))
+    lines = context(ref.get("file", ""), line, end, before, 1) if context else []
     if not lines:
-        t.append("\n      ")
-        t.append(_line_text(str(ref.get("text", ""))), st("span"))
-        return t
+        grid.add_row("", Text(_line_text(str(ref.get("text", ""))), style=st("span")))
+        return Group(head, grid)
     shown = 0
     skipped = 0
     for no, text in lines:
@@ -72,19 +72,64 @@ def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 2) -> T
             if shown > SPAN_MAX:
                 skipped += 1
                 continue
-        t.append(f"\n{no:>5} │ ", st("lineno"))
-        t.append(_line_text(text), st("span") if in_span else st("context"))
+        grid.add_row(
+            str(no), Text(_line_text(text), style=st("span") if in_span else st("context"))
+        )
     if skipped:
-        t.append(f"\n      … {skipped} more line(s) of this entry", st("dim"))
-    return t
+        grid.add_row("", Text(f"… {skipped} more line(s) of this entry", style=st("dim")))
+    return Group(head, grid)
 
 
-def side_by_side(left: Text, right: Text) -> Table:
-    grid = Table.grid(expand=True, padding=(0, 2))
-    grid.add_column(ratio=1)
-    grid.add_column(ratio=1)
-    grid.add_row(left, right)
-    return grid
+class Numbered:
+    """Numbered lines; a long line wraps beside its number, not under it.
+
+    (A Rich table grid does the same at several times the cost, and this is drawn on every
+    cursor move.)"""
+
+    GUTTER = 6
+
+    def __init__(self, number_style: Style) -> None:
+        self.number_style = number_style
+        self.rows: list[tuple[str, Text]] = []
+
+    def add_row(self, number: str, text: Text) -> None:
+        self.rows.append((number, text))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        inner = max(1, options.max_width - self.GUTTER)
+        blank = " " * self.GUTTER
+        for number, text in self.rows:
+            for k, line in enumerate(text.wrap(console, inner, overflow="fold")):
+                yield Segment(f"{number:>5} " if k == 0 else blank, self.number_style)
+                yield from line.render(console)
+                yield Segment.line()
+
+
+class SideBySide:
+    """Two renderables in two equal columns."""
+
+    GAP = 2
+
+    def __init__(self, left: RenderableType, right: RenderableType) -> None:
+        self.left = left
+        self.right = right
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lw = max(1, (width - self.GAP) // 2)
+        rw = max(1, width - self.GAP - lw)
+        left = console.render_lines(self.left, options.update_width(lw), pad=True)
+        right = console.render_lines(self.right, options.update_width(rw), pad=True)
+        gap = Segment(" " * self.GAP)
+        for i in range(max(len(left), len(right))):
+            yield from left[i] if i < len(left) else [Segment(" " * lw)]
+            yield gap
+            yield from right[i] if i < len(right) else [Segment(" " * rw)]
+            yield Segment.line()
+
+
+def side_by_side(left: RenderableType, right: RenderableType) -> SideBySide:
+    return SideBySide(left, right)
 
 
 def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:

@@ -218,14 +218,33 @@ class ItemList(ScrollView, can_focus=True):
         self._styles = {}
 
     def _style(self, name: str) -> Style:
-        # rich_style walks every ancestor: computed once per restyle, not once per line
+        """The widget's style ("base") or a component's; cached, as rich_style walks every
+        ancestor: once per restyle rather than once per line."""
         style = self._styles.get(name)
         if style is None:
-            base = self.rich_style
             style = self._styles[name] = (
-                base if name == "base" else base + self.get_component_rich_style(name)
+                self.rich_style if name == "base" else self.get_component_rich_style(name)
             )
         return style
+
+    def _ink(self, name: str) -> Style:
+        """Only the foreground of a component (a mark keeps its row's background)."""
+        key = f"ink:{name}"
+        style = self._styles.get(key)
+        if style is None:
+            full = self._style(name)
+            style = self._styles[key] = Style(
+                color=full.color, bold=full.bold, italic=full.italic, dim=full.dim
+            )
+        return style
+
+    def on_focus(self) -> None:
+        self._styles = {}  # the cursor row is brighter while the list has focus
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._styles = {}
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
@@ -244,11 +263,11 @@ class ItemList(ScrollView, can_focus=True):
             row_style = self._style("item-list--cursor")
         mark = self.mark_of(item.get("id", ""))
         if mark is None:
-            mark_text, mark_style = "·", row_style + self._style("item-list--unmarked")
+            mark_text, mark_style = "·", row_style + self._ink("item-list--unmarked")
         else:
             label, tone = mark
             mark_text = label
-            mark_style = row_style + self._style(f"item-list--{tone}")
+            mark_style = row_style + self._ink(f"item-list--{tone}")
         pointer = "▌" if row == self.cursor else " "
         segments = [
             Segment(pointer, row_style),
