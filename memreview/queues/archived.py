@@ -48,19 +48,21 @@ def archived(ws: Workspace, today: date) -> list[dict]:
     items = []
     cutoff = cfg.archived_partial_ratio
     for k, (f, norm, days) in enumerate(wanted):
-        cand = sorted(ei for ei in candidates.get(k, ()) if len(texts[ei]) >= len(norm))
-        # a substring scores 100; rapidfuzz scores the candidates in its own loop
-        scored = process.extract(
-            norm,
-            [texts[ei] for ei in cand],
-            scorer=fuzz.partial_ratio,
-            score_cutoff=cutoff,
-            limit=None,
+        spans = candidates.get(k, {})
+        cand = sorted(ei for ei in spans if len(texts[ei]) >= len(norm))
+        # Score only the stretch of each entry where a match must lie (cheaper), then
+        # confirm a hit on the whole entry: a stretch's own ends could score a window the
+        # whole text wouldn't. A substring scores 100.
+        stretches = [texts[ei][spans[ei][0] : spans[ei][1]] for ei in cand]
+        near = process.extract(
+            norm, stretches, scorer=fuzz.partial_ratio, score_cutoff=cutoff, limit=None
         )
-        matches = [
-            {**entries[cand[at]].ref(), "score": round(float(score), 1)}
-            for _t, score, at in sorted(scored, key=lambda r: r[2])
-        ]
+        matches = []
+        for at in sorted(r[2] for r in near):
+            ei = cand[at]
+            score = fuzz.partial_ratio(norm, texts[ei], score_cutoff=cutoff)
+            if score:
+                matches.append({**entries[ei].ref(), "score": round(float(score), 1)})
         if not matches:
             continue
         items.append(

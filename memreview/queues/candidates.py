@@ -55,16 +55,19 @@ def max_edits(length: int, share: float) -> int:
 Q = 3  # piece length: L // 3 pieces always outnumber a fifth of L in edits, for L ≥ 8
 
 
-def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, set[int]]:
+def candidate_pairs(
+    patterns: list[str], texts: list[str], share: float
+) -> dict[int, dict[int, tuple[int, int]]]:
     """For each pattern index, the texts that may hold a window within
-    ``D = floor(share * len(pattern))`` insertions/deletions of it.
+    ``D = floor(share * len(pattern))`` insertions/deletions of it, each with the span
+    (start, end) of the text where such a window must lie.
 
     A pattern cut into m disjoint pieces keeps at least m - D of them intact in such a
     window, and the intact pieces sit on nearby diagonals (text position minus pattern
     offset): any two differ by at most D. So a text is a candidate only when m - D piece
     occurrences fall on diagonals within two neighbouring buckets of width D + 1.
     """
-    out: dict[int, set[int]] = defaultdict(set)
+    out: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
     if not patterns or not texts:
         return out
     codes, starts = _code_array(texts)
@@ -116,7 +119,20 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
             )[sel]
         )
         owners = np.searchsorted(starts, hit_pos, side="right") - 1
-        out[pi].update(np.unique(owners).tolist())
+        # per text, the stretch where a matching window must lie: its start is within D of
+        # the selected diagonals
+        d_sel = diag[sel]
+        order = np.argsort(owners, kind="stable")
+        owners, d_sel = owners[order], d_sel[order]
+        first = np.nonzero(np.r_[True, owners[1:] != owners[:-1]])[0]
+        lo = np.minimum.reduceat(d_sel, first) - edits
+        hi = np.maximum.reduceat(d_sel, first) + len(patterns[pi]) + edits
+        base = starts[owners[first]]
+        spans = out[pi]
+        for t, a, b in zip(
+            owners[first].tolist(), (lo - base).tolist(), (hi - base).tolist(), strict=True
+        ):
+            spans[t] = (max(0, a), b)
     return out
 
 
