@@ -29,6 +29,10 @@ def _escape_table() -> dict[int, str]:
     # line and paragraph separators would break a line in the middle of a row
     table[0x2028] = "<U+2028>"
     table[0x2029] = "<U+2029>"
+    # bytes of a file that is not valid UTF-8 (kept as lone surrogates): shown as \xNN, as in
+    # diffs; written raw they are not text, and a UTF-8 terminal or pipe refuses them
+    for code in range(0xDC80, 0xDD00):
+        table[code] = f"\\x{code - 0xDC00:02x}"
     return table
 
 
@@ -37,7 +41,8 @@ _ESCAPES = _escape_table()
 
 def visible(text: str) -> str:
     """``text`` with every control, bidi and zero-width character replaced by a visible
-    escape (``\\x1b`` → ``␛``, ``\\u202e`` → ``<U+202E>``); tab and newline are kept."""
+    escape (``\\x1b`` → ``␛``, ``\\u202e`` → ``<U+202E>``, an undecodable byte → ``\\xff``);
+    tab and newline are kept."""
     return text.translate(_ESCAPES)
 
 
