@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -129,8 +130,7 @@ def cmd_scan(args) -> int:
     if is_fleet(args.paths):
         if args.json:
             doc = fleet_scan_json(args.paths, today=args.today, all_dormant=args.all_dormant)
-            json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
-            sys.stdout.write("\n")
+            _print_json(doc)
             return 0
         for name, root in expand_fleet(args.paths):
             sys.stdout.write(f"== {name} ==\n")
@@ -141,11 +141,29 @@ def cmd_scan(args) -> int:
     agents = expand_fleet(args.paths)
     result = scan_workspace(agents[0][1], today=args.today, all_dormant=args.all_dormant)
     if args.json:
-        json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        _print_json(result.to_json())
         return 0
     _print_scan(result)
     return 0
+
+
+def _print_json(doc: dict) -> None:
+    """``doc`` as UTF-8 JSON on stdout, whatever the locale says.
+
+    Bytes of a file that is not valid UTF-8 are held as lone surrogates; they are written as
+    ``\\udcXX`` escapes (Python's json reads them back as the same string), since raw they
+    are not UTF-8 at all.
+    """
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    data = text.encode("utf-8")
+    buf = getattr(sys.stdout, "buffer", None)
+    if buf is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buf.write(data)
+    buf.flush()
 
 
 def _print_scan(result) -> None:
