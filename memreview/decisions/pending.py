@@ -42,6 +42,7 @@ def parse_decisions_file(data: bytes) -> list:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or type(exc).__name__
+        problem = " ".join(str(problem).split())  # it may quote a multi-line value
         raise DecisionsFileError(f"broken YAML{where} ({problem})") from None
     if doc is None:
         return []

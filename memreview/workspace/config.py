@@ -84,6 +84,7 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
+        problem = " ".join(str(problem).split())  # it may quote a multi-line value
         return cfg, [(line, f"broken YAML ({problem}); defaults used")]
     except Exception as exc:  # ruamel raises a few non-YAMLError types on odd bytes
         return cfg, [(None, f"unreadable YAML ({type(exc).__name__}); defaults used")]
