@@ -1,6 +1,7 @@
 """Time the app's own key handling on a 10,000-item queue (not a test: run it directly).
 
-    python tests/app/bench_keys.py [N]
+    python tests/app/bench_keys.py [N]       a fake result with N items in two queues
+    python tests/app/bench_keys.py PATH      a real workspace (e.g. one from memreview.synth)
 
 Prints the median, 95th percentile and worst of ``app.key_latencies`` (key arrival to the
 next screen refresh, measured inside the app) for moving, paging, deciding and switching,
@@ -38,7 +39,7 @@ class MemoryBackend:
 
 
 def summary(name: str, values: list[float]) -> str:
-    ms = sorted(v * 1000 for v in values)
+    ms = sorted(v * 1000 for v in values) or [0.0]
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
     return (
         f"{name:<10} n={len(ms):<4} median {statistics.median(ms):6.1f} ms"
@@ -46,15 +47,24 @@ def summary(name: str, values: list[float]) -> str:
     )
 
 
-async def main(n: int) -> int:
-    root = Path(tempfile.mkdtemp())
-    app = make_app(
-        root, scan=big_scan(n), backend=MemoryBackend(), config_path=root / "config.yaml"
-    )
+async def main(arg: str) -> int:
+    config = Path(tempfile.mkdtemp()) / "config.yaml"
+    if arg.isdigit():
+        app = make_app(
+            config.parent, scan=big_scan(int(arg)), backend=MemoryBackend(), config_path=config
+        )
+    else:
+        app = make_app(Path(arg), backend=MemoryBackend(), config_path=config)
     t0 = time.perf_counter()
     async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause()
-        await app.workers.wait_for_complete()
+        screen = None
+        while screen is None or screen.scanning:
+            await pilot.pause(0.05)
+            screen = next((s for s in app.screen_stack if hasattr(s, "scanning")), None)
+            if app._notifications and screen is not None and screen.result is None:
+                if any(n.severity == "error" for n in app._notifications):
+                    print("\n".join(n.message for n in app._notifications))
+                    return 2
         await pilot.pause()
         print(f"first screen with counts after {time.perf_counter() - t0:.2f} s")
         results = {}
@@ -64,6 +74,7 @@ async def main(n: int) -> int:
             ("up", ["up"] * 100),
             ("decide", ["a", "d", "b", "k"] * 25),
             ("queue", ["5", "right_square_bracket", "left_square_bracket", "1"] * 10),
+            ("demotion", ["7", *["down"] * 50]),
         ]:
             app.key_latencies.clear()
             app.key_cpu_times.clear()
@@ -83,4 +94,4 @@ async def main(n: int) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000)))
+    raise SystemExit(asyncio.run(main(sys.argv[1] if len(sys.argv) > 1 else "10000")))

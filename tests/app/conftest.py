@@ -94,10 +94,16 @@ def make(ws, backend, tmp_path):
 
 
 async def loaded(app, pilot) -> None:
-    """Wait for the scan worker and the messages it posted."""
+    """Wait for the workers (the scan, a write, an undo) and the messages they posted."""
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+    screen = review(app)
+    for _ in range(200):  # a reload may have been started by a message just handled
+        if not screen.scanning:
+            break
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.02)
 
 
 def screen_text(app) -> str:

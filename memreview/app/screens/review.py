@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shlex
 import subprocess
@@ -20,6 +21,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Input, Static
+from textual.worker import get_current_worker
 
 from memreview.app.backend import Backend, BackendMissing, make_decision
 from memreview.app.keys import (
@@ -148,6 +150,14 @@ class ReviewScreen(Screen):
             tooltip="Undo the last written batch (asks first)",
         ),
         Binding(
+            "ctrl+r",
+            "reload",
+            "reload",
+            show=False,
+            id="app.reload",
+            tooltip="Read the workspace again (pending decisions stay)",
+        ),
+        Binding(
             "shift+down",
             "scroll_evidence(3)",
             "scroll evidence",
@@ -241,12 +251,16 @@ class ReviewScreen(Screen):
                 self.result.health, self.result.warnings, self.result.missing
             )
 
+    def action_reload(self) -> None:
+        self.reload()
+
     def action_scroll_evidence(self, delta: int) -> None:
         self.evidence.scroll_lines(delta)
 
     # -- loading -----------------------------------------------------------------------------
     def reload(self) -> None:
         """Scan the workspace again in a worker; the pending decisions stay."""
+        gc.unfreeze()  # the old model may go now
         self.scanning = True
         self._preview_cache.clear()
         self.query_one(LoadingPane).display = True
@@ -264,12 +278,15 @@ class ReviewScreen(Screen):
                 self.post_message(ScanProgress(stage, fraction))
 
         start = time.perf_counter()
+        worker = get_current_worker()
         try:
             result = self.scan(self.root, today=self.today, progress=progress)
         except Exception as exc:  # shown in the loading pane: no traceback reaches the user
-            self.post_message(ScanFailed(str(exc) or type(exc).__name__))
+            if not worker.is_cancelled:
+                self.post_message(ScanFailed(str(exc) or type(exc).__name__))
             return
-        self.post_message(ScanDone(result, time.perf_counter() - start))
+        if not worker.is_cancelled:  # a newer reload is under way: its result wins
+            self.post_message(ScanDone(result, time.perf_counter() - start))
 
     def on_scan_progress(self, message: ScanProgress) -> None:
         self.query_one(LoadingPane).progress(message.stage, message.fraction)
@@ -281,6 +298,9 @@ class ReviewScreen(Screen):
         )
 
     def on_scan_done(self, message: ScanDone) -> None:
+        # The model of a large workspace is millions of objects that live until the next
+        # reload; keeping them out of the cyclic collector's scans avoids long pauses.
+        gc.freeze()
         self.result = message.result
         self.load_seconds = message.seconds
         self.scanning = False

@@ -44,7 +44,9 @@ class QueueRow(Static):
         elif hidden:
             t.append(f"  {hidden} hidden", "dim")
         self.update(t, layout=False)  # always two lines: no layout needed
-        self.set_class(not count and self.queue != HEALTH, "-empty")
+        empty = not count and self.queue != HEALTH
+        if self.has_class("-empty") != empty:
+            self.set_class(empty, "-empty")
 
     def on_click(self, event: events.Click) -> None:
         self.post_message(self.Chosen(self.queue))
@@ -64,7 +66,9 @@ class QueueNav(Vertical, can_focus=False):
 
     def set_current(self, queue: str) -> None:
         for r in self.query(QueueRow):
-            r.set_class(r.queue == queue, "-current")
+            current = r.queue == queue
+            if r.has_class("-current") != current:  # a class change restyles the row
+                r.set_class(current, "-current")
 
 
 class PendingBar(Static):
