@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import json
 import os
@@ -119,3 +120,39 @@ def assert_no_traceback(run: Run) -> None:
 
 def assert_one_line(run: Run) -> None:
     assert run.err.count("\n") == 1 and run.err.startswith("memreview: "), run.err
+
+
+def deny_reading(monkeypatch, *paths: Path) -> None:
+    """Make reading ``paths`` (a directory: listing it; a file: opening it) raise EACCES."""
+    denied = [os.path.realpath(p) for p in paths]
+
+    def refused(path) -> bool:
+        try:
+            real = os.path.realpath(os.fspath(path))
+        except TypeError:
+            return False
+        return any(real == d or real.startswith(d + os.sep) for d in denied)
+
+    def deny(path):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+
+    real_scandir, real_open, real_read_bytes = os.scandir, os.open, Path.read_bytes
+
+    def scandir(path="."):
+        if refused(path):
+            deny(path)
+        return real_scandir(path)
+
+    def os_open(path, flags, *args, **kw):
+        if refused(path):
+            deny(path)
+        return real_open(path, flags, *args, **kw)
+
+    def read_bytes(self):
+        if refused(self):
+            deny(self)
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import hostile_corpus as hc
 import pytest
-from conftest import SIZE, loaded, screen_text
+from conftest import SIZE, deny_reading, loaded, screen_text
 from hostile_app_check import run_case
-from test_hostile_scan import _deny
 
 from memreview.app import make_app
 from memreview.display import one_line
@@ -162,7 +161,7 @@ async def test_staging_over_a_broken_pending_file_keeps_its_bytes(tmp_path):
 async def test_unreadable_directory_is_a_warning_in_the_app(tmp_path, monkeypatch):
     ws, outside = hc.build("binary-md", tmp_path)
     hc.put(ws, "memory/private/notes.md", "- private entry of the owner\n")
-    _deny(monkeypatch, ws / "memory/private")
+    deny_reading(monkeypatch, ws / "memory/private")
     before = hc.snapshot(ws, outside)
     app = _app(ws, tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import hostile_corpus as hc
 import pytest
-from conftest import assert_no_traceback, assert_one_line, run_cli, run_main
+from conftest import assert_no_traceback, assert_one_line, deny_reading, run_cli, run_main
 
 USABLE = [name for name, c in hc.CASES.items() if c.unusable is None]
 UNUSABLE = [name for name, c in hc.CASES.items() if c.unusable is not None]
@@ -207,7 +207,7 @@ def test_unreadable_directory_and_file_are_warnings(tmp_path, monkeypatch):
     ws, _ = hc.build("binary-md", tmp_path)
     hc.put(ws, "memory/private/secret-notes.md", "- private entry of the owner\n")
     hc.put(ws, "memory/locked.md", "- an entry nobody may read\n")
-    _deny(monkeypatch, ws / "memory/private", ws / "memory/locked.md")
+    deny_reading(monkeypatch, ws / "memory/private", ws / "memory/locked.md")
     before = hc.snapshot(tmp_path)
     run = run_main("scan", str(ws), "--json", "--today", hc.TODAY)
     assert run.code == 0, run.err
@@ -216,44 +216,6 @@ def test_unreadable_directory_and_file_are_warnings(tmp_path, monkeypatch):
     assert _has_warning(doc["warnings"], "memory/locked.md", None, "Permission denied")
     assert "private entry" not in run.out and "nobody may read" not in run.out
     assert hc.snapshot(tmp_path) == before
-
-
-def _deny(monkeypatch, *paths: Path) -> None:
-    """Make reading ``paths`` (a directory: listing it; a file: opening it) raise EACCES."""
-    import errno
-
-    denied = [os.path.realpath(p) for p in paths]
-
-    def refused(path) -> bool:
-        try:
-            real = os.path.realpath(os.fspath(path))
-        except TypeError:
-            return False
-        return any(real == d or real.startswith(d + os.sep) for d in denied)
-
-    def deny(path):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
-
-    real_scandir, real_open, real_read_bytes = os.scandir, os.open, Path.read_bytes
-
-    def scandir(path="."):
-        if refused(path):
-            deny(path)
-        return real_scandir(path)
-
-    def os_open(path, flags, *args, **kw):
-        if refused(path):
-            deny(path)
-        return real_open(path, flags, *args, **kw)
-
-    def read_bytes(self):
-        if refused(self):
-            deny(self)
-        return real_read_bytes(self)
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(os, "open", os_open)
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
 
 
 @pytest.mark.big
