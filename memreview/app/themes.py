@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ruamel.yaml import YAML
+from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 DEFAULT_THEME = "memreview-dark"
@@ -98,7 +99,13 @@ def theme_from_mapping(doc: object, fallback_name: str) -> Theme:
         variables={**ACTION_VARIABLES, **{str(k): str(v) for k, v in variables.items()}},
     )
     # Textual only finds a bad colour when the theme is applied: check now, report once
-    theme.to_color_system().generate()
+    try:
+        theme.to_color_system().generate()
+        for name, value in theme.variables.items():
+            if name.startswith(("action-", "diff-", "budget-")):
+                Color.parse(value)
+    except ColorParseError as exc:
+        raise ValueError(f"bad colour: {exc}") from None
     return theme
 
 

@@ -257,3 +257,21 @@ async def test_opening_an_editor_where_it_cannot_suspend_says_so(make):
         await pilot.pause()
         assert app.is_running
         assert any("editor" in n.message for n in app._notifications)
+
+
+async def test_the_main_screen_at_160x48_reads_like_this(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 48
+        assert lines[0].startswith(" memreview   ") and lines[0].rstrip().endswith("2026-11-29")
+        header = [part.strip() for part in lines[1].split("▕")[1].split("▏")]
+        assert header == ["Contradictions   1 of 1", "win11-gbk ⟷ win11-utf8"]
+        row = lines[2].split("▕")[1].split("▏")[0]
+        assert row.rstrip() == "▌·            win11-gbk ⟷ win11-utf8"
+        assert lines[-2].rstrip() == " No decisions staged."
+        assert lines[-1].startswith(
+            " a keep A  b keep B  k keep both  d defer  u unstage  o open  / filter  w write…"
+        )
+        assert lines[-1].rstrip().endswith("^p palette")

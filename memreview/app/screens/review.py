@@ -506,6 +506,8 @@ class ReviewScreen(Screen):
                 return False
             return True if has_item else None
         if action == "open_editor":
+            if not in_queue:
+                return False
             return True if has_item else None
         if action == "unstage":
             return True if self.pending else None

@@ -37,24 +37,35 @@ class HealthView(VerticalScroll, can_focus=False):
         yield Static(id="health-lists", markup=False)
 
     def show(self, health: dict, warnings: list[dict], missing: dict[str, str]) -> None:
+        """Show the figures; figures of an unexpected shape are reported, not raised."""
+        try:
+            self._show(health, warnings, missing)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self.query_one("#health-lists", Static).update(
+                Text(f"The health figures could not be shown: {one_line(repr(exc))}")
+            )
+
+    def _show(self, health: dict, warnings: list[dict], missing: dict[str, str]) -> None:
         ok = theme_colour(self.app, "budget-ok", "green")
         over = theme_colour(self.app, "budget-over", "red")
         t = Text(end="")
         mem = health.get("memory")
+        rows: list[tuple[str, int, int]] = []
         if mem:
-            t.append(f"{one_line(mem['file'])} lines   ", "bold")
-            t.append_text(bar(mem["lines"], mem["max_lines"], ok, over))
-            t.append(f"\n{one_line(mem['file'])} tokens  ", "bold")
-            t.append_text(bar(mem["tokens"], mem["max_tokens"], ok, over))
-        else:
-            t.append("no MEMORY.md", "dim")
+            rows.append((f"{one_line(mem['file'])} lines", mem["lines"], mem["max_lines"]))
+            rows.append((f"{one_line(mem['file'])} tokens", mem["tokens"], mem["max_tokens"]))
         hb = health.get("heartbeat")
-        t.append("\n")
         if hb:
-            t.append(f"{one_line(hb['file'])} lines ", "bold")
-            t.append_text(bar(hb["lines"], hb["max_lines"], ok, over))
-        else:
-            t.append("no HEARTBEAT.md", "dim")
+            rows.append((f"{one_line(hb['file'])} lines", hb["lines"], hb["max_lines"]))
+        width = max((len(label) for label, _v, _m in rows), default=0) + 2
+        for label, value, limit in rows:
+            if t.plain:
+                t.append("\n")
+            t.append(label.ljust(width), "bold")
+            t.append_text(bar(value, limit, ok, over))
+        for found, name in ((mem, "MEMORY.md"), (hb, "HEARTBEAT.md")):
+            if not found:
+                t.append(("\n" if t.plain else "") + f"no {name}", "dim")
         self.query_one("#health-budgets", Static).update(t)
 
         growth = health.get("growth") or {}
@@ -62,7 +73,9 @@ class HealthView(VerticalScroll, can_focus=False):
         self.query_one("#health-growth", Sparkline).data = [float(w) for w in weeks]
         note = Text(end="")
         if weeks:
-            note.append(f"{weeks[0]} … {weeks[-1]} per week; total {sum(weeks)}")
+            starts = growth.get("week_starts") or []
+            since = f" since {starts[0]}" if starts else ""
+            note.append(f"{sum(weeks)} entries{since}; this week {weeks[-1]}")
             note.append(f"   slope (4 weeks) {growth.get('slope_4w', 0):+g}")
             if growth.get("accelerating"):
                 note.append("   ▲ accelerating", f"bold {over}")
