@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.worker import WorkerState
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -100,7 +101,8 @@ async def loaded(app, pilot) -> None:
     await pilot.pause()
     screen = review(app)
     for _ in range(200):  # a reload may have been started by a message just handled
-        if not screen.scanning:
+        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not screen.scanning or not busy:
             break
         await app.workers.wait_for_complete()
         await pilot.pause(0.02)
