@@ -12,17 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from memreview import decisions as _decisions
-from memreview.decisions import Decision
+from memreview.decisions import Decision, DecisionError
+from memreview.decisions.state import STATE_FILE
 
 
 def make_decision(
     item: str, action: str, queue: str, keep: int | None = None, text: str | None = None
 ) -> Decision:
     return Decision(item=item, action=action, keep=keep, text=text, queue=queue)
-
-
-class BackendMissing(Exception):
-    """This backend can't do that (a test double, or a backend without writing)."""
 
 
 @dataclass
@@ -35,6 +32,14 @@ class Outcome:
     keep_pending: list[Any] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     batch: str | None = None
+
+
+@dataclass
+class Preview:
+    """What decisions would write: a unified diff per file, and why some would not be."""
+
+    diffs: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -60,9 +65,22 @@ class Backend:
         _decisions.save_pending(self.root, list(decisions))
         return True
 
-    def preview(self, result, decisions: list[Decision]) -> dict[str, str]:
-        """{relative path: unified diff} of what ``decisions`` would write."""
-        return dict(_decisions.preview(result, list(decisions)))
+    def check(self, queue: str, item: dict, decision: Decision) -> str | None:
+        """Why ``decision`` can't be staged for ``item``, or None when it can."""
+        try:
+            _decisions.check_decision(queue, item, decision)
+        except DecisionError as exc:
+            return str(exc)
+        return None
+
+    def preview(self, result, decisions: list[Decision]) -> Preview:
+        """The diffs ``decisions`` would write (nothing is written), and their problems."""
+        out = _decisions.apply(result, list(decisions), dry_run=True)
+        diffs = {f.rel: f.diff for f in out.files if f.diff}
+        if out.state_diff:
+            diffs[STATE_FILE] = out.state_diff
+        problems = [_where(p) for p in [*out.conflicts, *out.failures]]
+        return Preview(diffs, problems)
 
     def apply(self, result, decisions: list[Decision]) -> Outcome:
         return outcome_of(_decisions.apply(result, list(decisions)), decisions)

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fake_result import big_scan  # noqa: E402
 
 from memreview.app import make_app  # noqa: E402
+from memreview.app.backend import Preview  # noqa: E402
 
 
 class MemoryBackend:
@@ -34,8 +35,11 @@ class MemoryBackend:
     def save_pending(self, decisions):
         return True
 
+    def check(self, queue, item, decision):
+        return None
+
     def preview(self, result, decisions):
-        return {}
+        return Preview()
 
 
 def summary(name: str, values: list[float]) -> str:

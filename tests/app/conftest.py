@@ -17,7 +17,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from workspace import write_sample  # noqa: E402
 
 from memreview.app import make_app  # noqa: E402
-from memreview.app.backend import Outcome, UndoSummary  # noqa: E402
+from memreview.app.backend import Outcome, Preview, UndoSummary  # noqa: E402
+from memreview.decisions import DecisionError, check_decision  # noqa: E402
 
 TODAY = date(2026, 11, 29)
 SIZE = (160, 48)
@@ -54,12 +55,20 @@ class FakeBackend:
         self.store["pending"] = list(decisions)
         return True
 
-    def preview(self, result, decisions) -> dict[str, str]:
-        return {
-            "memory/knowledge.md": "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"
+    def check(self, queue, item, decision) -> str | None:
+        try:
+            check_decision(queue, item, decision)
+        except DecisionError as exc:
+            return str(exc)
+        return None
+
+    def preview(self, result, decisions) -> Preview:
+        diff = (
+            "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"
             "@@ -1,2 +1,2 @@\n-old line\n+new line [@click=app.quit]\n"
             + "".join(f" {d.action}\n" for d in decisions)
-        }
+        )
+        return Preview({"memory/knowledge.md": diff})
 
     def apply(self, result, decisions) -> Outcome:
         self.applied.append(list(decisions))

@@ -186,11 +186,15 @@ async def test_merge_editor_is_prefilled_and_stages_the_edited_text(make, backen
             "merge",
             "| 2026-10-01 | gateway upgraded; cron fixed; merged |",
         )
-        # a fingerprint group proposes its first member's text; escape stages nothing
+        # a fingerprint group proposes its first member's text; a text that isn't a bullet
+        # is refused with the reason; escape stages nothing
         await pilot.press("m")
-        assert app.screen.query_one("#merge-text").text.startswith(
-            "- The gateway listens on port 18789"
-        )
+        area = app.screen.query_one("#merge-text")
+        assert area.text.startswith("- The gateway listens on port 18789")
+        area.text = "The gateway listens on port 18789"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, MergeEditor)
+        assert "starting with '- '" in str(app.screen.query_one("#merge-problem").content)
         await pilot.press("escape")
         assert len(backend.store["pending"]) == 1
 

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Label, LoadingIndicator, Static
 
-from memreview.app.backend import Backend, BackendMissing, Outcome
+from memreview.app.backend import Backend, Outcome, Preview
 from memreview.app.keys import decision_label
 from memreview.app.widgets.evidence import STYLE_NAMES, diff_text
 from memreview.display import one_line
@@ -34,9 +34,9 @@ class ApplyScreen(Screen[Outcome | None]):
     COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
 
     class Previewed(Message):
-        def __init__(self, diffs: dict[str, str] | None, problem: str | None) -> None:
+        def __init__(self, preview: Preview | None, problem: str | None) -> None:
             super().__init__()
-            self.diffs = diffs
+            self.preview = preview
             self.problem = problem
 
     class Applied(Message):
@@ -88,14 +88,11 @@ class ApplyScreen(Screen[Outcome | None]):
     @work(thread=True, exclusive=True, group="apply-preview")
     def preview(self) -> None:
         try:
-            diffs = self.backend.preview(self.result, self.decisions)
-        except BackendMissing as exc:
-            self.post_message(self.Previewed(None, str(exc)))
-            return
+            preview = self.backend.preview(self.result, self.decisions)
         except Exception as exc:  # any failure is shown, never raised at the user
             self.post_message(self.Previewed(None, f"preview failed: {exc}"))
             return
-        self.post_message(self.Previewed(diffs, None))
+        self.post_message(self.Previewed(preview, None))
 
     def on_apply_screen_previewed(self, message: Previewed) -> None:
         self.query_one("#apply-loading").display = False
@@ -107,16 +104,17 @@ class ApplyScreen(Screen[Outcome | None]):
             status.update("Nothing can be written from here yet. escape: back")
         else:
             self.state = "ready"
-            diffs = message.diffs or {}
+            preview = message.preview
+            diffs = preview.diffs if preview else {}
+            t = Text()
+            for problem in preview.problems if preview else []:
+                t.append("✗ won't be written: ", self.style_of("reject"))
+                t.append(one_line(problem) + "\n")
             if diffs:
-                body.update(diff_text(diffs, self.style_of))
+                t.append_text(diff_text(diffs, self.style_of))
             else:
-                body.update(
-                    Text(
-                        "No memory file changes; only memreview's state is written.",
-                        style=self.style_of("dim"),
-                    )
-                )
+                t.append("No file changes.", self.style_of("dim"))
+            body.update(t)
             status.update(f"{len(diffs)} file(s) would change.  y: write   escape: back")
         self.refresh_bindings()
 

@@ -24,10 +24,12 @@ class MergeEditor(ModalScreen[str | None]):
         Binding("escape", "cancel", "cancel", id="merge.cancel", tooltip="Leave without staging"),
     ]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, check=None) -> None:
+        """``check(text)`` says why a text can't be staged (None when it can)."""
         super().__init__(classes="dialog-screen")
         self.heading = title
         self.text = text
+        self.check = check
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog merge-dialog"):
@@ -39,6 +41,7 @@ class MergeEditor(ModalScreen[str | None]):
                 markup=False,
             )
             yield TextArea(self.text, id="merge-text", soft_wrap=True, show_line_numbers=True)
+            yield Static("", id="merge-problem", markup=False)
             yield Label("ctrl+s stage the merge   escape cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -46,7 +49,11 @@ class MergeEditor(ModalScreen[str | None]):
 
     def action_stage(self) -> None:
         text = self.query_one(TextArea).text
-        self.dismiss(text if text.strip() else None)
+        problem = self.check(text) if self.check is not None else None
+        if problem:
+            self.query_one("#merge-problem", Static).update(f"✗ {problem}")
+            return
+        self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -23,7 +23,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Input, Static
 from textual.worker import get_current_worker
 
-from memreview.app.backend import Backend, BackendMissing, make_decision
+from memreview.app.backend import Backend, make_decision
 from memreview.app.keys import (
     HEALTH,
     QUEUE_ACTIONS,
@@ -472,16 +472,17 @@ class ReviewScreen(Screen):
             self.post_message(PreviewReady(key, label, None, "defer writes nothing"))
             return
         try:
-            diffs = self.backend.preview(self.result, [decision])
-        except BackendMissing as exc:
-            note = f"({exc})  {act.effect if act else ''}"
-            self.post_message(PreviewReady(key, label, None, note))
-            return
+            preview = self.backend.preview(self.result, [decision])
         except Exception as exc:  # a preview that fails is shown as such
             self.post_message(PreviewReady(key, label, None, f"preview failed: {exc}"))
             return
-        note = "" if diffs else (f"writes no memory file: {act.effect}" if act else "")
-        self.post_message(PreviewReady(key, label, diffs, note))
+        if preview.problems:
+            note = "✗ can't be written: " + "; ".join(preview.problems)
+        elif not preview.diffs:
+            note = f"writes no memory file: {act.effect}" if act else ""
+        else:
+            note = ""
+        self.post_message(PreviewReady(key, label, preview.diffs, note))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         self._preview_cache[message.key] = (message.heading, message.diffs, message.note)
@@ -561,6 +562,10 @@ class ReviewScreen(Screen):
         if item is None:
             return
         d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text)
+        problem = self.backend.check(self.queue, item, d)
+        if problem:
+            self.notify(problem, title="Not staged", severity="warning", markup=False)
+            return
         old = self.pending.pop(item["id"], None)
         self.pending[item["id"]] = d
         self._pending_changed(item["id"], None if old and old.queue != self.queue else self.queue)
@@ -633,8 +638,12 @@ class ReviewScreen(Screen):
                 return
             self._stage(QUEUE_ACTIONS["duplicates"]["merge"], text=text)
 
+        def check(text: str) -> str | None:
+            d = make_decision(item_id, "merge", "duplicates", text=text)
+            return self.backend.check("duplicates", item, d)
+
         title = f"Merge: {one_line(str(item.get('title', '')))}"
-        self.app.push_screen(MergeEditor(title, visible(proposal or "")), done)
+        self.app.push_screen(MergeEditor(title, visible(proposal or ""), check), done)
 
     def action_unstage(self) -> None:
         if not self.pending:

@@ -359,7 +359,7 @@ class Evidence(Widget, can_focus=False):
         t = Text()
         t.append("─" * 3 + f" Preview — {heading}\n", st("label"))
         if note:
-            t.append(note, st("dim"))
+            t.append(note, st("reject") if note.startswith("✗") else st("dim"))
         elif not diffs:
             t.append("writes no memory file", st("dim"))
         else:
