@@ -52,8 +52,6 @@ class UndoSummary:
 class Backend:
     """The decisions backend of one workspace."""
 
-    can_save = True
-
     def __init__(self, root: Path):
         self.root = Path(root)
 

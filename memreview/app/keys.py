@@ -259,3 +259,78 @@ def queue_bindings() -> list[Binding]:
         )
     )
     return out
+
+
+def review_bindings() -> list[Binding]:
+    """The review screen's keys: the verbs, then the keys around them, then the queues."""
+    return [
+        *verb_bindings(),
+        Binding(
+            "u",
+            "unstage",
+            "unstage",
+            id="decide.unstage",
+            tooltip="Unstage the highlighted item's decision (or the last one staged)",
+        ),
+        Binding(
+            "o",
+            "open_editor",
+            "open",
+            id="item.open",
+            tooltip="Open the entry in your editor at its line, then reload",
+        ),
+        Binding(
+            "slash",
+            "filter",
+            "filter",
+            id="item.filter",
+            tooltip="Show only the items whose text contains what you type",
+        ),
+        Binding(
+            "escape",
+            "clear_filter",
+            "clear filter",
+            show=False,
+            id="item.clear_filter",
+            tooltip="Clear the filter",
+        ),
+        Binding(
+            "w",
+            "write",
+            "write…",
+            id="batch.write",
+            tooltip="Review the diff of the pending decisions, then write them",
+        ),
+        Binding(
+            "U",
+            "undo",
+            "undo batch",
+            id="batch.undo",
+            tooltip="Undo the last written batch (asks first)",
+        ),
+        Binding(
+            "ctrl+r",
+            "reload",
+            "reload",
+            show=False,
+            id="app.reload",
+            tooltip="Read the workspace again (pending decisions stay)",
+        ),
+        Binding(
+            "shift+down",
+            "scroll_evidence(3)",
+            "scroll evidence",
+            show=False,
+            id="evidence.down",
+            tooltip="Scroll the evidence down",
+        ),
+        Binding(
+            "shift+up",
+            "scroll_evidence(-3)",
+            "scroll evidence",
+            show=False,
+            id="evidence.up",
+            tooltip="Scroll the evidence up",
+        ),
+        *queue_bindings(),
+    ]

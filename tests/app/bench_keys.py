@@ -27,8 +27,6 @@ from memreview.app.backend import Preview  # noqa: E402
 
 
 class MemoryBackend:
-    can_save = True
-
     def load_pending(self):
         return [], []
 

@@ -46,8 +46,6 @@ class FakeBackend:
     applied: list = field(default_factory=list)
     undone: int = 0
 
-    can_save = True
-
     def load_pending(self):
         return list(self.store.get("pending", [])), []
 

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Label, LoadingIndicator, Static
 
 from memreview.app.backend import Backend, Outcome, Preview
 from memreview.app.keys import decision_label
-from memreview.app.widgets.evidence import STYLE_NAMES, diff_text
+from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.display import one_line
 
 

@@ -6,7 +6,6 @@ import gc
 import os
 import shlex
 import subprocess
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
@@ -15,13 +14,10 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Input, Static
-from textual.worker import get_current_worker
 
 from memreview.app.backend import Backend, make_decision
 from memreview.app.keys import (
@@ -35,50 +31,19 @@ from memreview.app.keys import (
     act_for,
     decision_label,
     default_act,
-    queue_bindings,
-    verb_bindings,
+    review_bindings,
 )
+from memreview.app.render import primary_ref
 from memreview.app.screens.apply import ApplyScreen
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.app.screens.merge import MergeEditor
-from memreview.app.widgets.evidence import Evidence
+from memreview.app.widgets.evidence import Evidence, PreviewRequest
 from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueNav, QueueRow
 from memreview.display import one_line, visible
 
-PREVIEW_DELAY = 0.15  # seconds the cursor rests on an item before its preview is computed
-
 ScanFunction = Callable[..., object]
-
-
-class ScanProgress(Message):
-    def __init__(self, stage: str, fraction: float) -> None:
-        super().__init__()
-        self.stage = stage
-        self.fraction = fraction
-
-
-class ScanDone(Message):
-    def __init__(self, result, seconds: float) -> None:
-        super().__init__()
-        self.result = result
-        self.seconds = seconds
-
-
-class ScanFailed(Message):
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
-
-
-class PreviewReady(Message):
-    def __init__(self, key: tuple, heading: str, diffs: dict | None, note: str) -> None:
-        super().__init__()
-        self.key = key
-        self.heading = heading
-        self.diffs = diffs
-        self.note = note
 
 
 class UndoDone(Message):
@@ -89,92 +54,10 @@ class UndoDone(Message):
         self.diff = diff
 
 
-def primary_ref(queue: str, item: dict) -> dict | None:
-    """The entry ``o`` opens: A, the old anchor, the first match or member, the project."""
-    for key in ("a", "old", "ref", "anchor"):
-        if isinstance(item.get(key), dict):
-            return item[key]
-    for key in ("matches", "refs"):
-        refs = item.get(key) or []
-        if refs:
-            return refs[0]
-    return None
-
-
 class ReviewScreen(Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
-    BINDINGS = [
-        *verb_bindings(),
-        Binding(
-            "u",
-            "unstage",
-            "unstage",
-            id="decide.unstage",
-            tooltip="Unstage the highlighted item's decision (or the last one staged)",
-        ),
-        Binding(
-            "o",
-            "open_editor",
-            "open",
-            id="item.open",
-            tooltip="Open the entry in your editor at its line, then reload",
-        ),
-        Binding(
-            "slash",
-            "filter",
-            "filter",
-            id="item.filter",
-            tooltip="Show only the items whose text contains what you type",
-        ),
-        Binding(
-            "escape",
-            "clear_filter",
-            "clear filter",
-            show=False,
-            id="item.clear_filter",
-            tooltip="Clear the filter",
-        ),
-        Binding(
-            "w",
-            "write",
-            "write…",
-            id="batch.write",
-            tooltip="Review the diff of the pending decisions, then write them",
-        ),
-        Binding(
-            "U",
-            "undo",
-            "undo batch",
-            id="batch.undo",
-            tooltip="Undo the last written batch (asks first)",
-        ),
-        Binding(
-            "ctrl+r",
-            "reload",
-            "reload",
-            show=False,
-            id="app.reload",
-            tooltip="Read the workspace again (pending decisions stay)",
-        ),
-        Binding(
-            "shift+down",
-            "scroll_evidence(3)",
-            "scroll evidence",
-            show=False,
-            id="evidence.down",
-            tooltip="Scroll the evidence down",
-        ),
-        Binding(
-            "shift+up",
-            "scroll_evidence(-3)",
-            "scroll evidence",
-            show=False,
-            id="evidence.up",
-            tooltip="Scroll the evidence up",
-        ),
-        *queue_bindings(),
-    ]
+    BINDINGS = review_bindings()
 
     def __init__(self, root: Path, today: date | None, scan: ScanFunction, backend: Backend):
         super().__init__()
@@ -186,11 +69,9 @@ class ReviewScreen(Screen):
         self.scanning = True
         self.queue = QUEUES[0]
         self.pending: dict[str, object] = {}
-        self.saved = backend.can_save
+        self.saved = True  # False once saving the pending decisions failed
         self._cursor_ids: dict[str, str] = {}
         self._binding_state: tuple | None = None
-        self._preview_timer: Timer | None = None
-        self._preview_cache: dict[tuple, tuple[str, dict | None, str]] = {}
         self.load_seconds: float | None = None
 
     # -- layout ------------------------------------------------------------------------------
@@ -262,42 +143,17 @@ class ReviewScreen(Screen):
         """Scan the workspace again in a worker; the pending decisions stay."""
         gc.unfreeze()  # the old model may go now
         self.scanning = True
-        self._preview_cache.clear()
-        self.query_one(LoadingPane).display = True
+        self.evidence.forget_previews()
         self.query_one("#switcher").display = False
         self._sync_bindings()
-        self.load()
+        self.query_one(LoadingPane).start(self.scan, self.root, self.today)
 
-    @work(thread=True, exclusive=True, group="scan")
-    def load(self) -> None:
-        last = [-1.0, ""]
-
-        def progress(stage: str, fraction: float) -> None:
-            if stage != last[1] or fraction - last[0] >= 0.02:
-                last[0], last[1] = fraction, stage
-                self.post_message(ScanProgress(stage, fraction))
-
-        start = time.perf_counter()
-        worker = get_current_worker()
-        try:
-            result = self.scan(self.root, today=self.today, progress=progress)
-        except Exception as exc:  # shown in the loading pane: no traceback reaches the user
-            if not worker.is_cancelled:
-                self.post_message(ScanFailed(str(exc) or type(exc).__name__))
-            return
-        if not worker.is_cancelled:  # a newer reload is under way: its result wins
-            self.post_message(ScanDone(result, time.perf_counter() - start))
-
-    def on_scan_progress(self, message: ScanProgress) -> None:
-        self.query_one(LoadingPane).progress(message.stage, message.fraction)
-
-    def on_scan_failed(self, message: ScanFailed) -> None:
-        self.query_one(LoadingPane).failed(message.reason)
+    def on_loading_pane_failed(self, message: LoadingPane.Failed) -> None:
         self.notify(
             message.reason, title="Could not load the workspace", severity="error", markup=False
         )
 
-    def on_scan_done(self, message: ScanDone) -> None:
+    def on_loading_pane_loaded(self, message: LoadingPane.Loaded) -> None:
         # The model of a large workspace is millions of objects that live until the next
         # reload; keeping them out of the cyclic collector's scans avoids long pauses.
         gc.freeze()
@@ -314,7 +170,7 @@ class ReviewScreen(Screen):
         self.query_one(HealthView).show(
             self.result.health, self.result.warnings, self.result.missing
         )
-        self.show_queue(self.queue, restore=True)
+        self.show_queue(self.queue)
         self._show_pending()
 
     def _topbar(self) -> Text:
@@ -342,7 +198,7 @@ class ReviewScreen(Screen):
         )
 
     # -- queues ------------------------------------------------------------------------------
-    def show_queue(self, queue: str, restore: bool = False) -> None:
+    def show_queue(self, queue: str) -> None:
         current = self.items.current
         if current is not None and self.queue != HEALTH:
             self._cursor_ids[self.queue] = current["id"]
@@ -413,7 +269,7 @@ class ReviewScreen(Screen):
             staged,
             self._hints(),
             empty_text=f"Nothing to review here: {why}." if why else "Nothing to review here.",
-            preview=self._schedule_preview(),
+            preview=self._preview_request(item),
         )
 
     def _hints(self) -> list[tuple[str, Act]]:
@@ -436,63 +292,33 @@ class ReviewScreen(Screen):
         return label, act.tone if act else "defer"
 
     # -- preview -----------------------------------------------------------------------------
-    def _preview_decision(self, item: dict):
-        d = self.pending.get(item["id"])
-        if d is not None:
-            return d, decision_label(d)[0]
-        act = default_act(self.queue)
-        if act is None:
-            return None, ""
-        return make_decision(item["id"], act.action, self.queue, keep=act.keep), act.label
-
-    def _schedule_preview(self) -> tuple[str, dict | None, str] | None:
-        """The preview of the highlighted item if it is known, else a placeholder while it is
-        computed (after the cursor has rested on the item for a moment)."""
-        if self._preview_timer is not None:
-            self._preview_timer.stop()
-        item = self.items.current
+    def _preview_request(self, item: dict | None) -> PreviewRequest | None:
+        """Preview the staged decision of ``item``, else the queue's first action."""
         if item is None:
             return None
-        d, label = self._preview_decision(item)
-        if d is None:
-            return None
-        key = (item["id"], d.action, d.keep, d.text)
-        cached = self._preview_cache.get(key)
-        if cached is not None:
-            return cached
-        self._preview_timer = self.set_timer(
-            PREVIEW_DELAY, lambda: self.compute_preview(key, d, label)
-        )
-        return (label, None, "…")
-
-    @work(thread=True, exclusive=True, group="preview")
-    def compute_preview(self, key: tuple, decision, label: str) -> None:
-        act = act_by_action(decision.queue, decision.action)
-        if decision.action == "defer":
-            self.post_message(PreviewReady(key, label, None, "defer writes nothing"))
-            return
-        try:
-            preview = self.backend.preview(self.result, [decision])
-        except Exception as exc:  # a preview that fails is shown as such
-            self.post_message(PreviewReady(key, label, None, f"preview failed: {exc}"))
-            return
-        if preview.problems:
-            note = "✗ can't be written: " + "; ".join(preview.problems)
-        elif not preview.diffs:
-            note = f"writes no memory file: {act.effect}" if act else ""
+        d = self.pending.get(item["id"])
+        if d is not None:
+            label = decision_label(d)[0]
         else:
-            note = ""
-        self.post_message(PreviewReady(key, label, preview.diffs, note))
+            act = default_act(self.queue)
+            if act is None:
+                return None
+            d = make_decision(item["id"], act.action, self.queue, keep=act.keep)
+            label = act.label
+        result, backend = self.result, self.backend
 
-    def on_preview_ready(self, message: PreviewReady) -> None:
-        self._preview_cache[message.key] = (message.heading, message.diffs, message.note)
-        item = self.items.current
-        if item is None or item["id"] != message.key[0]:
-            return
-        d, _label = self._preview_decision(item)
-        if d is None or (item["id"], d.action, d.keep, d.text) != message.key:
-            return
-        self.evidence.show_preview(message.heading, message.diffs, message.note)
+        def compute() -> tuple[dict | None, str]:
+            act = act_by_action(d.queue, d.action)
+            if d.action == "defer":
+                return None, "defer writes nothing"
+            preview = backend.preview(result, [d])
+            if preview.problems:
+                return preview.diffs, "✗ can't be written: " + "; ".join(preview.problems)
+            if not preview.diffs:
+                return None, f"writes no memory file: {act.effect}" if act else ""
+            return preview.diffs, ""
+
+        return PreviewRequest((item["id"], d.action, d.keep, d.text), label, compute)
 
     # -- bindings ----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -695,7 +521,7 @@ class ReviewScreen(Screen):
         item = self.items.current
         if item is None or self.result is None:
             return
-        ref = primary_ref(self.queue, item)
+        ref = primary_ref(item)
         if ref is not None:
             path, line = self.root / ref["file"], int(ref.get("line") or 1)
         elif self.queue == "skills":

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
+from datetime import date
+from pathlib import Path
+
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
+from textual.worker import get_current_worker
 
 from memreview.app.keys import HEALTH, QUEUE_TITLES, QUEUES, Act
 from memreview.app.widgets import theme_colour
@@ -94,7 +99,7 @@ class PendingBar(Static):
             t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
             t.append(f" ×{n}")
         t.append("   — ")
-        t.append("saved" if saved else "not saved (no decisions backend)", "dim")
+        t.append("saved" if saved else "NOT SAVED (see the error)", "bold")
         self.update(t, layout=False)
         self.set_class(True, "-pending")
 
@@ -103,7 +108,25 @@ class PendingBar(Static):
 
 
 class LoadingPane(Vertical):
-    """Shown while the workspace loads: a spinner, a progress bar and the current stage."""
+    """Loads the workspace in a worker thread, showing a spinner, a progress bar and the
+    current stage meanwhile; posts :class:`Loaded` or :class:`Failed` (they bubble up)."""
+
+    class Progress(Message):
+        def __init__(self, stage: str, fraction: float) -> None:
+            super().__init__()
+            self.stage = stage
+            self.fraction = fraction
+
+    class Loaded(Message):
+        def __init__(self, result, seconds: float) -> None:
+            super().__init__()
+            self.result = result
+            self.seconds = seconds
+
+    class Failed(Message):
+        def __init__(self, reason: str) -> None:
+            super().__init__()
+            self.reason = reason
 
     def compose(self) -> ComposeResult:
         yield Label("Loading the workspace…", id="loading-title")
@@ -111,11 +134,40 @@ class LoadingPane(Vertical):
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
         yield Static("", id="loading-stage", markup=False)
 
-    def progress(self, stage: str, fraction: float) -> None:
-        self.query_one(ProgressBar).update(progress=round(fraction * 100, 1))
-        self.query_one("#loading-stage", Static).update(one_line(stage))
+    def start(self, scan, root: Path, today: date | None) -> None:
+        """Show the pane and run ``scan(root, today=…, progress=…)`` in a worker."""
+        self.display = True
+        self.query_one(LoadingIndicator).display = True
+        self.query_one("#loading-title", Label).update("Loading the workspace…")
+        self.query_one(ProgressBar).update(progress=0)
+        self._load(scan, root, today)
 
-    def failed(self, message: str) -> None:
+    @work(thread=True, exclusive=True, group="scan")
+    def _load(self, scan, root: Path, today: date | None) -> None:
+        last = [-1.0, ""]
+
+        def progress(stage: str, fraction: float) -> None:
+            if stage != last[1] or fraction - last[0] >= 0.02:  # not a message per file
+                last[0], last[1] = fraction, stage
+                self.post_message(self.Progress(stage, fraction))
+
+        start = time.perf_counter()
+        worker = get_current_worker()
+        try:
+            result = scan(root, today=today, progress=progress)
+        except Exception as exc:  # shown in the pane: no traceback reaches the user
+            if not worker.is_cancelled:
+                self.post_message(self.Failed(str(exc) or type(exc).__name__))
+            return
+        if not worker.is_cancelled:  # a newer load is under way: its result wins
+            self.post_message(self.Loaded(result, time.perf_counter() - start))
+
+    def on_loading_pane_progress(self, message: Progress) -> None:
+        message.stop()
+        self.query_one(ProgressBar).update(progress=round(message.fraction * 100, 1))
+        self.query_one("#loading-stage", Static).update(one_line(message.stage))
+
+    def on_loading_pane_failed(self, message: Failed) -> None:
         self.query_one(LoadingIndicator).display = False
         self.query_one("#loading-title", Label).update("Could not load the workspace")
-        self.query_one("#loading-stage", Static).update(one_line(message))
+        self.query_one("#loading-stage", Static).update(one_line(message.reason))

@@ -1,0 +1,346 @@
+"""Rich renderables for the evidence of an item, decisions and diffs (no Textual here).
+
+Every string here comes from memory files: it is made visible (display.visible) and put into
+``Text`` objects, never into markup. Styles come in through a ``StyleOf`` function, so the
+widgets decide the colours (from the theme) and this module only the shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+
+from memreview.app.keys import TONES, Act
+from memreview.display import one_line, visible
+
+StyleOf = Callable[[str], Style]
+
+SPAN_MAX = 14  # lines of one ref shown before "… N more lines"
+STYLE_NAMES = (
+    "title",
+    "label",
+    "path",
+    "lineno",
+    "span",
+    "context",
+    "dim",
+    "key",
+    *TONES,
+    "diff-add",
+    "diff-remove",
+    "diff-hunk",
+    "diff-file",
+)
+
+
+def _line_text(text: str) -> str:
+    return visible(text).expandtabs(4)
+
+
+def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> Group:
+    """``label  file:line`` and the numbered lines of the entry with a little context;
+    long lines wrap beside their line number, not under it."""
+    head = Text(no_wrap=False, overflow="fold")
+    head.append(label, st("label"))
+    head.append("  ")
+    line, end = int(ref.get("line") or 1), int(ref.get("end_line") or ref.get("line") or 1)
+    where = f"{ref.get('file', '?')}:{line}" + (f"–{end}" if end > line else "")
+    head.append(one_line(where), st("path"))
+    if ref.get("anchor"):
+        head.append("  [[", st("dim"))
+        head.append(one_line(str(ref["anchor"])), st("path"))
+        head.append("]]", st("dim"))
+    if ref.get("score") is not None:
+        head.append(f"  score {ref['score']:g}", st("dim"))
+    grid = Numbered(st("lineno"))
+    lines = context(ref.get("file", ""), line, end, before, 1) if context else []
+    if not lines:
+        grid.add_row("", Text(_line_text(str(ref.get("text", ""))), style=st("span")))
+        return Group(head, grid)
+    shown = 0
+    skipped = 0
+    for no, text in lines:
+        in_span = line <= no <= end
+        if in_span:
+            shown += 1
+            if shown > SPAN_MAX:
+                skipped += 1
+                continue
+        grid.add_row(
+            str(no), Text(_line_text(text), style=st("span") if in_span else st("context"))
+        )
+    if skipped:
+        grid.add_row("", Text(f"… {skipped} more line(s) of this entry", style=st("dim")))
+    return Group(head, grid)
+
+
+class Numbered:
+    """Numbered lines; a long line wraps beside its number, not under it.
+
+    (A Rich table grid does the same at several times the cost, and this is drawn on every
+    cursor move.)"""
+
+    GUTTER = 6
+
+    def __init__(self, number_style: Style) -> None:
+        self.number_style = number_style
+        self.rows: list[tuple[str, Text]] = []
+
+    def add_row(self, number: str, text: Text) -> None:
+        self.rows.append((number, text))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        inner = max(1, options.max_width - self.GUTTER)
+        blank = " " * self.GUTTER
+        for number, text in self.rows:
+            for k, line in enumerate(text.wrap(console, inner, overflow="fold")):
+                yield Segment(f"{number:>5} " if k == 0 else blank, self.number_style)
+                yield from line.render(console)
+                yield Segment.line()
+
+
+class SideBySide:
+    """Two renderables in two equal columns."""
+
+    GAP = 2
+
+    def __init__(self, left: RenderableType, right: RenderableType) -> None:
+        self.left = left
+        self.right = right
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lw = max(1, (width - self.GAP) // 2)
+        rw = max(1, width - self.GAP - lw)
+        left = console.render_lines(self.left, options.update_width(lw), pad=True)
+        right = console.render_lines(self.right, options.update_width(rw), pad=True)
+        gap = Segment(" " * self.GAP)
+        for i in range(max(len(left), len(right))):
+            yield from left[i] if i < len(left) else [Segment(" " * lw)]
+            yield gap
+            yield from right[i] if i < len(right) else [Segment(" " * rw)]
+            yield Segment.line()
+
+
+def side_by_side(left: RenderableType, right: RenderableType) -> SideBySide:
+    return SideBySide(left, right)
+
+
+def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
+    """``name value · name value`` for the non-empty values."""
+    t = Text(end="")
+    first = True
+    for name, value in pairs:
+        if value is None or value == "":
+            continue
+        if not first:
+            t.append("  ·  ", st("dim"))
+        first = False
+        t.append(f"{name} ", st("label"))
+        t.append(one_line(str(value)))
+    return t
+
+
+def item_body(queue: str, item: dict, context, st: StyleOf) -> list[RenderableType]:
+    """The queue-specific evidence of one item."""
+    body: list[RenderableType] = []
+    if queue == "contradictions":
+        conf = item.get("confidence")
+        body.append(
+            facts(
+                [
+                    ("source", item.get("source")),
+                    ("confidence", f"{conf:.2f}" if isinstance(conf, float) else conf),
+                    ("reason", item.get("reason")),
+                ],
+                st,
+            )
+        )
+        body.append(
+            side_by_side(
+                ref_block(context, item["a"], "A (older)", st),
+                ref_block(context, item["b"], "B (newer)", st),
+            )
+        )
+    elif queue == "supersede":
+        conf = item.get("confidence")
+        body.append(
+            facts(
+                [
+                    ("proposal", item.get("proposal")),
+                    ("confidence", f"{conf:.2f}" if isinstance(conf, float) else conf),
+                    ("reason", item.get("reason")),
+                ],
+                st,
+            )
+        )
+        body.append(
+            side_by_side(
+                ref_block(context, item["old"], "OLD (would be superseded)", st),
+                ref_block(context, item["new"], "NEW", st),
+            )
+        )
+    elif queue == "skills":
+        body.append(
+            facts(
+                [
+                    ("theme", item.get("theme")),
+                    ("seen", item.get("count")),
+                    ("reason", item.get("reason")),
+                ],
+                st,
+            )
+        )
+        t = Text(end="")
+        t.append("content\n", st("label"))
+        t.append(visible(str(item.get("content", ""))), st("span"))
+        body.append(t)
+    elif queue == "archived":
+        frag = item.get("fragment") or {}
+        body.append(
+            facts(
+                [
+                    ("fragment", frag.get("id")),
+                    ("status", frag.get("status")),
+                    ("last seen", frag.get("last_seen")),
+                    ("days ago", item.get("days_since_last_seen")),
+                ],
+                st,
+            )
+        )
+        t = Text(end="")
+        t.append("archived fragment\n", st("label"))
+        t.append(visible(str(frag.get("content", ""))), st("span"))
+        body.append(t)
+        matches = item.get("matches") or []
+        body.append(
+            Text(
+                f"still lives in {len(matches)} entr{'y' if len(matches) == 1 else 'ies'}:",
+                style=st("label"),
+                end="",
+            )
+        )
+        for k, ref in enumerate(matches, 1):
+            body.append(ref_block(context, ref, f"{k}.", st, before=1))
+    elif queue == "duplicates":
+        score = item.get("score")
+        refs = item.get("refs") or []
+        body.append(
+            facts(
+                [
+                    ("kind", item.get("kind")),
+                    ("members", len(refs)),
+                    ("lowest similarity", f"{score:g}" if isinstance(score, float) else score),
+                ],
+                st,
+            )
+        )
+        for k, ref in enumerate(refs, 1):
+            body.append(ref_block(context, ref, f"#{k}", st, before=1))
+        if item.get("merged"):
+            t = Text(end="")
+            t.append("proposed merge (m to edit)\n", st("label"))
+            t.append(_line_text(str(item["merged"])), st("edit"))
+            body.append(t)
+    elif queue == "dormant":
+        days = item.get("days_dormant")
+        body.append(
+            facts(
+                [
+                    ("project", item.get("project")),
+                    ("last mentioned", item.get("last_mentioned") or "never"),
+                    ("asleep", f"{days} days" if days is not None else "since an unknown date"),
+                    ("from", item.get("source")),
+                ],
+                st,
+            )
+        )
+        if item.get("ref"):
+            body.append(ref_block(context, item["ref"], "project", st, before=0))
+    elif queue == "demotion":
+        body.append(
+            facts(
+                [
+                    ("recalls in 90 days", item.get("recalls_90d")),
+                    ("age", f"{item.get('age_days')} days"),
+                ],
+                st,
+            )
+        )
+        if item.get("anchor"):
+            body.append(ref_block(context, item["anchor"], "anchor", st, before=0))
+    return body
+
+
+def diff_text(diffs: dict[str, str], st: StyleOf) -> Text:
+    """Unified diffs, one per file, coloured by line kind."""
+    t = Text(end="")
+    for k, (path, diff) in enumerate(sorted(diffs.items())):
+        if k:
+            t.append("\n")
+        t.append(f"── {one_line(path)}\n", st("diff-file"))
+        for line in diff.split("\n"):
+            shown = _line_text(line)
+            if line.startswith(("+++", "---")):
+                t.append(shown + "\n", st("dim"))
+            elif line.startswith("+"):
+                t.append(shown + "\n", st("diff-add"))
+            elif line.startswith("-"):
+                t.append(shown + "\n", st("diff-remove"))
+            elif line.startswith("@@"):
+                t.append(shown + "\n", st("diff-hunk"))
+            else:
+                t.append(shown + "\n", st("context"))
+    t.rstrip()
+    return t
+
+
+def decision_line(
+    staged: tuple[Act, str] | None, hints: list[tuple[str, Act]], st: StyleOf
+) -> Text:
+    t = Text(end="")
+    if staged is None:
+        t.append("not decided", st("dim"))
+    else:
+        act, label = staged
+        t.append("staged: ", st("label"))
+        t.append(label, st(act.tone))
+        t.append(f" — {act.effect}", st("dim"))
+    t.append("\n")
+    for k, (key, act) in enumerate(hints):
+        if k:
+            t.append("   ")
+        t.append(key, st("key"))
+        t.append(" ")
+        t.append(act.label, st(act.tone))
+    return t
+
+
+def spaced(parts: list[RenderableType]) -> list[RenderableType]:
+    """Parts separated by blank lines; each Text ends its own line (Group joins a Text that
+    has no end with the next one, and the last line would be lost)."""
+    out: list[RenderableType] = []
+    for k, p in enumerate(parts):
+        if k:
+            out.append(Text(""))
+        if isinstance(p, Text):
+            p.end = "\n"
+        out.append(p)
+    return out
+
+
+def primary_ref(item: dict) -> dict | None:
+    """The entry an item is mainly about (``o`` opens it): A, the old anchor, the project,
+    the anchor, else the first match or member."""
+    for key in ("a", "old", "ref", "anchor"):
+        if isinstance(item.get(key), dict):
+            return item[key]
+    for key in ("matches", "refs"):
+        refs = item.get(key) or []
+        if refs:
+            return refs[0]
+    return None
