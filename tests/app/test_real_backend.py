@@ -39,3 +39,31 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
         await loaded(again, pilot)
         assert (ws / "MEMORY.md").read_bytes() == memory
         assert review(again).result.counts["duplicates"] == 3
+
+
+async def test_a_decision_whose_entry_changed_meanwhile_is_a_conflict_and_stays_pending(make, ws):
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("4", "a", "7", "a")  # remove the archived fragment's entry; demote
+        memory = ws / "MEMORY.md"
+        memory.write_text(
+            memory.read_text().replace(
+                "- Backups run nightly at 03:00 from the pi cron job\n", "- Backups now at 04:00\n"
+            )
+        )
+        await pilot.press("w")
+        await loaded(app, pilot)
+        assert "✗ won't be written: the entry '- Backups run nightly" in screen_text(app)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        text = screen_text(app)
+        assert "Written: 2 file(s)" in text and "Conflicts (these stay pending):" in text
+        assert "archived       remove        Backups run nightly at 03:00" in text
+        assert "is gone from MEMORY.md" in text
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        assert [(d.queue, d.action) for d in review(app).pending.values()] == [
+            ("archived", "remove")
+        ]
+        assert "- Backups now at 04:00\n" in memory.read_text()  # the other write is kept

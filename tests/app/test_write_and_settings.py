@@ -13,8 +13,7 @@ from memreview.app.widgets.panels import LoadingPane
 from memreview.scan import scan_workspace
 
 
-async def test_write_shows_the_diff_then_keeps_conflicts_pending(make, backend):
-    backend.conflict_action = "reject"
+async def test_write_shows_the_diff_and_escape_writes_nothing(make, backend):
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
@@ -24,30 +23,11 @@ async def test_write_shows_the_diff_then_keeps_conflicts_pending(make, backend):
         text = screen_text(app)
         assert "Review 2 pending decision(s)" in text
         assert "── memory/knowledge.md" in text
-        assert "+new line [@click=app.quit]" in text
+        assert "+new line [@click=app.quit]" in text  # a diff is text, never markup
         assert "1 file(s) would change.  y: write   escape: back" in text
-        await pilot.press("y")
-        await loaded(app, pilot)
-        text = screen_text(app)
-        assert "Written: 1 file(s)" in text
-        assert "Conflicts (these stay pending):" in text
-        assert "the entry changed since it was loaded" in text
-        await pilot.press("escape")
-        await loaded(app, pilot)
-        assert [d.action for d in backend.applied[0]] == ["approve", "reject"]
-        assert [d.action for d in backend.store["pending"]] == ["reject"]
-        assert "1 pending" in screen_text(app)
-
-
-async def test_write_screen_escape_writes_nothing(make, backend):
-    app = make()
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(app, pilot)
-        await pilot.press("7", "a", "w")
-        await loaded(app, pilot)
         await pilot.press("escape")
         assert backend.applied == []
-        assert len(backend.store["pending"]) == 1
+        assert len(backend.store["pending"]) == 2
 
 
 async def test_undo_asks_first_then_undoes_and_reloads(make, backend):

@@ -72,18 +72,19 @@ class ApplyScreen(Screen[Outcome | None]):
     def style_of(self, name: str):
         return self.get_component_rich_style(f"evidence--{name}")
 
-    def _decision_list(self) -> Text:
+    def _decision_line(self, d) -> Text:
+        """``queue  label  item title`` of one decision."""
+        found = self.result.item(d.item) if self.result is not None else None
+        title = found[1].get("title", "") if found else f"{d.item} (no longer in a queue)"
+        label, _act = decision_label(d)
         t = Text(end="")
-        for k, d in enumerate(self.decisions):
-            if k:
-                t.append("\n")
-            found = self.result.item(d.item) if self.result is not None else None
-            title = found[1].get("title", "") if found else "(item no longer found)"
-            label, _act = decision_label(d)
-            t.append(f"  {d.queue:<15}", "dim")
-            t.append(f"{label:<14}", "bold")
-            t.append(one_line(str(title)))
+        t.append(f"  {d.queue:<15}", "dim")
+        t.append(f"{label:<14}", "bold")
+        t.append(one_line(str(title)))
         return t
+
+    def _decision_list(self) -> Text:
+        return Text("\n", end="").join(self._decision_line(d) for d in self.decisions)
 
     @work(thread=True, exclusive=True, group="apply-preview")
     def preview(self) -> None:
@@ -167,9 +168,11 @@ class ApplyScreen(Screen[Outcome | None]):
                     continue
                 t.append(f"\n\n{title} (these stay pending):", "bold")
                 for d, why in rows:
-                    item = getattr(d, "item", "?") if d is not None else "?"
-                    action = getattr(d, "action", "") if d is not None else ""
-                    t.append(f"\n  {one_line(str(item))} {one_line(str(action))}: ", "bold")
+                    t.append("\n")
+                    if d is not None:
+                        t.append_text(self._decision_line(d))
+                        t.append("\n")
+                    t.append("      ✗ ", self.style_of("reject"))
                     t.append(one_line(why))
         body.update(t)
         self.query_one("#apply-title", Label).update("Result")

@@ -99,7 +99,10 @@ class PendingBar(Static):
             t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
             t.append(f" ×{n}")
         t.append("   — ")
-        t.append("saved" if saved else "NOT SAVED (see the error)", "bold")
+        if saved:
+            t.append("saved", "dim")
+        else:
+            t.append("NOT SAVED (see the error)", "bold")
         self.update(t, layout=False)
         self.set_class(True, "-pending")
 
