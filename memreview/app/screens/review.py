@@ -437,7 +437,8 @@ class ReviewScreen(Screen):
         if n > members:
             self.notify(
                 f"this group has {members} members: 1–{members} keeps one. "
-                "Here the digits pick members; [ and ] change the queue."
+                "Here the digits pick members; [ and ] change the queue.",
+                markup=False,
             )
             return
         self._stage(QUEUE_ACTIONS["duplicates"]["member"], keep=n)
