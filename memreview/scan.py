@@ -89,6 +89,18 @@ def _missing(ws: Workspace) -> dict[str, str]:
     return out
 
 
+def _judge_card(ws: Workspace) -> dict | None:
+    """The judge's report card (how often the human approved it, by confidence)."""
+    if ws.proposals is None:
+        return None
+    from memreview.report import report_card  # the report module builds on this one
+
+    card = report_card(ws)
+    for w in card.pop("warnings", []):
+        ws.warn(w.get("file"), w.get("line"), w.get("message", ""))
+    return card
+
+
 def compute(
     ws: Workspace,
     today: date,
@@ -110,12 +122,14 @@ def compute(
             shown = shown[: ws.config.dormant_limit]
         queues[name] = shown
     report("health", 0.99)
+    health = compute_health(ws, today)
+    health["judge"] = _judge_card(ws)
     result = ScanResult(
         root=ws.root,
         today=today,
         workspace=ws,
         queues=queues,
-        health=compute_health(ws, today),
+        health=health,
         missing=_missing(ws),
         state=state,
         hidden=hidden,

@@ -129,6 +129,22 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
         t.append(f"\n  {one_line(u['file'])}  ", "")
         t.append(f"{u['days']}d", "dim")
 
+    judge = health.get("judge")
+    if judge:
+        heading("The judge's report card", (judge.get("total") or {}).get("decided", 0))
+        for band in judge.get("buckets") or []:
+            row = (judge.get("by_bucket") or {}).get(band) or {}
+            if not row.get("decided"):
+                continue
+            rate = row.get("approval_rate")
+            t.append(f"\n  confidence {band:<8}", "dim")
+            t.append(
+                f"approved {row.get('approved', 0)} of {row['decided']}"
+                + (f"  ({rate:.0%})" if isinstance(rate, float) else "")
+            )
+        if judge.get("summary"):
+            t.append(f"\n  {one_line(str(judge['summary']))}", "dim")
+
     totals = health.get("totals") or {}
     if totals:
         heading("Totals")
