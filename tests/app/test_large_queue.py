@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import SIZE, loaded, screen_text
+from app_helpers import SIZE, loaded, screen_text
 from fake_result import big_scan
 
 from memreview.app.widgets.item_list import ItemList

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import SIZE, loaded, review, screen_text
+from app_helpers import SIZE, loaded, review, screen_text
 
 from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.screens.merge import MergeEditor

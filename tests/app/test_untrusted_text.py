@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import SIZE, loaded, screen_text
+from app_helpers import SIZE, loaded, screen_text
 
 from memreview.app.widgets.item_list import ItemList
 from memreview.display import one_line, safe_text, visible

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from conftest import SIZE, TODAY, loaded, review, screen_text
+from app_helpers import SIZE, TODAY, loaded, review, screen_text
 
 from memreview.app.screens.apply import ApplyScreen
 from memreview.app.screens.dialogs import ConfirmDialog

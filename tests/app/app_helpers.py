@@ -1,0 +1,98 @@
+"""What the app's tests share: the review date, the screen size, a fake decisions backend,
+waiting for workers and reading the screen as text."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from datetime import date
+
+from rich.console import Console
+from textual.worker import WorkerState
+
+from memreview.app.backend import Outcome, Preview, UndoSummary
+from memreview.decisions import DecisionError, check_decision
+
+TODAY = date(2026, 11, 29)
+SIZE = (160, 48)
+
+
+@dataclass
+class FakeBackend:
+    """Stands in for the decisions package: remembers what the app asked for."""
+
+    store: dict = field(default_factory=dict)  # shared between two apps = "on disk"
+    conflict_action: str | None = None  # decisions with this action conflict on apply
+    applied: list = field(default_factory=list)
+    undone: int = 0
+
+    def load_pending(self):
+        return list(self.store.get("pending", [])), []
+
+    def save_pending(self, decisions) -> bool:
+        self.store["pending"] = list(decisions)
+        return True
+
+    def check(self, queue, item, decision) -> str | None:
+        try:
+            check_decision(queue, item, decision)
+        except DecisionError as exc:
+            return str(exc)
+        return None
+
+    def preview(self, result, decisions) -> Preview:
+        diff = (
+            "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"
+            "@@ -1,2 +1,2 @@\n-old line\n+new line [@click=app.quit]\n"
+            + "".join(f" {d.action}\n" for d in decisions)
+        )
+        return Preview({"memory/knowledge.md": diff})
+
+    def apply(self, result, decisions) -> Outcome:
+        self.applied.append(list(decisions))
+        bad = [d for d in decisions if d.action == self.conflict_action]
+        return Outcome(
+            written=["memory/knowledge.md"],
+            conflicts=[(d, "the entry changed since it was loaded") for d in bad],
+            keep_pending=bad,
+        )
+
+    def undo_last(self) -> UndoSummary:
+        self.undone += 1
+        return UndoSummary(True, "undone: 1 file(s) restored")
+
+
+async def loaded(app, pilot) -> None:
+    """Wait for the workers (the scan, a write, an undo) and the messages they posted."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    screen = review(app)
+    for _ in range(200):  # a reload may have been started by a message just handled
+        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not screen.scanning or not busy:
+            break
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.02)
+
+
+def screen_text(app) -> str:
+    """The screen as plain text, as a user would read it."""
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        force_terminal=True,
+    )
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)
+
+
+def review(app):
+    from memreview.app.screens.review import ReviewScreen
+
+    return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
