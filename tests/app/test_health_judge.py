@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import SIZE, loaded, screen_text
+from app_helpers import SIZE, loaded, screen_text
 
 
 async def test_health_view_shows_how_often_the_judge_was_approved_by_confidence(make, ws):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import hostile_corpus as hc
 import pytest
-from conftest import SIZE, deny_reading, loaded, screen_text
 from hostile_app_check import run_case
+from hostile_helpers import SIZE, deny_reading, loaded, screen_text
 
 from memreview.app import make_app
 from memreview.display import one_line

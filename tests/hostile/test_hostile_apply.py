@@ -14,7 +14,7 @@ from pathlib import Path
 
 import hostile_corpus as hc
 import pytest
-from conftest import assert_no_traceback, assert_one_line, run_cli, run_main
+from hostile_helpers import assert_no_traceback, assert_one_line, run_cli, run_main
 
 USABLE = [name for name, c in hc.CASES.items() if c.unusable is None]
 # One decision per queue item: a verb that writes where the queue can write.

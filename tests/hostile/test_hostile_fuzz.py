@@ -8,8 +8,8 @@ import json
 from datetime import date
 from pathlib import Path
 
-from conftest import run_main
 from hostile_corpus import RAW_CONTROL_RE
+from hostile_helpers import run_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import hostile_corpus as hc
 import pytest
-from conftest import assert_no_traceback, assert_one_line, deny_reading, run_cli, run_main
+from hostile_helpers import assert_no_traceback, assert_one_line, deny_reading, run_cli, run_main
 
 USABLE = [name for name, c in hc.CASES.items() if c.unusable is None]
 UNUSABLE = [name for name, c in hc.CASES.items() if c.unusable is not None]
@@ -165,7 +165,7 @@ def test_no_file_outside_the_workspace_is_even_opened(tmp_path, name):
     import subprocess
     import sys
 
-    from conftest import REPO
+    from hostile_helpers import REPO
 
     ws, outside = hc.build(name, tmp_path)
     log = tmp_path / "opened.log"
