@@ -378,6 +378,15 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
                 )
             )
         ws.fragments = frags
+        undated = [f.id for f in frags if f.status == "archived" and f.last_seen_date() is None]
+        if undated:
+            more = f" and {len(undated) - 5} more" if len(undated) > 5 else ""
+            ws.warn(
+                rel,
+                None,
+                f"archived fragment(s) {', '.join(undated[:5])}{more} have no valid last_seen "
+                "date; left out of the archived queue",
+            )
     except sqlite3.Error as exc:
         ws.warn(rel, None, f"cannot read SQLite database: {exc}")
     finally:

@@ -173,3 +173,15 @@ def test_archived_item_id_is_stable_across_lines_inserted_above(make_ws):
     second = archived(make_ws(files), TODAY)[0]
     assert first["id"] == second["id"]
     assert second["matches"][0]["line"] == 3
+
+
+def test_an_archived_fragment_without_a_valid_last_seen_is_left_out_and_warned_about(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": f"- {CONTENT}\n",
+            "memory/knowledge/dreams.db": [frag(last_seen="2026-02-30"), frag(2, last_seen=None)],
+        }
+    )
+    assert archived(ws, TODAY) == []
+    (warning,) = [w for w in ws.warnings if w.file == "memory/knowledge/dreams.db"]
+    assert "1, 2 have no valid last_seen" in warning.message
