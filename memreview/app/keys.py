@@ -10,15 +10,9 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
-QUEUES: tuple[str, ...] = (
-    "contradictions",
-    "supersede",
-    "skills",
-    "archived",
-    "duplicates",
-    "dormant",
-    "demotion",
-)
+from memreview.queues.common import QUEUE_NAMES
+
+QUEUES: tuple[str, ...] = QUEUE_NAMES
 
 QUEUE_TITLES: dict[str, str] = {
     "contradictions": "Contradictions",
