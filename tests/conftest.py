@@ -1,4 +1,4 @@
-"""Small hand-made workspaces for the reader's tests."""
+"""Small hand-made workspaces for the reader's and the queues' tests (shared by every folder)."""
 
 from __future__ import annotations
 
