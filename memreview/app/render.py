@@ -145,44 +145,38 @@ def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
     return t
 
 
+def pair_body(item: dict, first: tuple, left: tuple, right: tuple, context, st: StyleOf):
+    """Two anchors side by side under the judge's facts (contradictions, supersede)."""
+    conf = item.get("confidence")
+    shown = f"{conf:.2f}" if isinstance(conf, float) else conf
+    return [
+        facts([first, ("confidence", shown), ("reason", item.get("reason"))], st),
+        side_by_side(
+            ref_block(context, left[0], left[1], st), ref_block(context, right[0], right[1], st)
+        ),
+    ]
+
+
 def item_body(queue: str, item: dict, context, st: StyleOf) -> list[RenderableType]:
     """The queue-specific evidence of one item."""
     body: list[RenderableType] = []
     if queue == "contradictions":
-        conf = item.get("confidence")
-        body.append(
-            facts(
-                [
-                    ("source", item.get("source")),
-                    ("confidence", f"{conf:.2f}" if isinstance(conf, float) else conf),
-                    ("reason", item.get("reason")),
-                ],
-                st,
-            )
-        )
-        body.append(
-            side_by_side(
-                ref_block(context, item["a"], "A (older)", st),
-                ref_block(context, item["b"], "B (newer)", st),
-            )
+        body += pair_body(
+            item,
+            ("source", item.get("source")),
+            (item["a"], "A (older)"),
+            (item["b"], "B (newer)"),
+            context,
+            st,
         )
     elif queue == "supersede":
-        conf = item.get("confidence")
-        body.append(
-            facts(
-                [
-                    ("proposal", item.get("proposal")),
-                    ("confidence", f"{conf:.2f}" if isinstance(conf, float) else conf),
-                    ("reason", item.get("reason")),
-                ],
-                st,
-            )
-        )
-        body.append(
-            side_by_side(
-                ref_block(context, item["old"], "OLD (would be superseded)", st),
-                ref_block(context, item["new"], "NEW", st),
-            )
+        body += pair_body(
+            item,
+            ("proposal", item.get("proposal")),
+            (item["old"], "OLD (would be superseded)"),
+            (item["new"], "NEW"),
+            context,
+            st,
         )
     elif queue == "skills":
         body.append(

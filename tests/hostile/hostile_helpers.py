@@ -13,14 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 import hostile_corpus as hc  # noqa: E402
+from hostile_app_check import SIZE, screen_text  # noqa: E402,F401 (one copy, shared with the workers)
 
 REPO = Path(__file__).resolve().parents[2]
-SIZE = (160, 48)
 
 
 def pytest_configure(config) -> None:
@@ -88,22 +87,6 @@ def build(tmp_path):
         return hc.build(name, tmp_path)
 
     return make
-
-
-def screen_text(app) -> str:
-    """The screen as plain text, as a user would read it."""
-    width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        record=True,
-        color_system=None,
-        legacy_windows=False,
-        force_terminal=True,
-    )
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text(styles=False)
 
 
 async def loaded(app, pilot) -> None:
