@@ -81,47 +81,69 @@ def candidate_pairs(
     every = np.unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
     if not len(every):
         return out
-    pos = np.nonzero(np.isin(hashes, every))[0]
+    pos = _positions_of(hashes, every)
     if not len(pos):
         return out
     slot = np.searchsorted(every, hashes[pos])
     order = np.argsort(slot, kind="stable")
     pos_by_slot = pos[order]
     bounds = np.searchsorted(slot[order], np.arange(len(every) + 1))
+    n_codes = len(codes)
+    # the text each occurrence lies in
+    owner_by_slot = (np.searchsorted(starts, pos_by_slot, side="right") - 1).astype(np.int32)
     for pi, plan in enumerate(plans):
         if not plan:
             continue
         edits = max_edits(len(patterns[pi]), share)
         need = max(1, len(plan) - edits)
         slots = np.searchsorted(every, np.fromiter((h for h, _o in plan), dtype=np.uint64))
-        parts = [
-            pos_by_slot[bounds[s] : bounds[s + 1]] - off
-            for s, (_h, off) in zip(slots.tolist(), plan, strict=True)
-        ]
-        diag = np.concatenate(parts)
-        if len(diag) < need:
+        lo_b, hi_b = bounds[slots], bounds[slots + 1]
+        sizes = hi_b - lo_b
+        total = int(sizes.sum())
+        if total < need:
             continue
+        offs = np.fromiter((off for _h, off in plan), dtype=np.int64, count=len(plan))
+        # every occurrence of every piece, in the texts holding at least `need` of them
+        at = np.repeat(lo_b, sizes) + _ranges(sizes)
+        off_rep = np.repeat(offs, sizes)
+        in_text = owner_by_slot[at]
+        enough = np.bincount(in_text, minlength=len(texts)) >= need
+        if not enough.any():
+            continue
+        kept = enough[in_text]
+        at, off_rep = at[kept], off_rep[kept]
+        total = len(at)
+        # its diagonal: text position - piece offset
+        diag = pos_by_slot[at] - off_rep
         width = edits + 1
-        bucket = (diag + width) // width  # diagonals may start before position 0
-        ub, cnt = np.unique(bucket, return_counts=True)
-        nxt = np.searchsorted(ub, ub + 1)
-        nxt_c = np.minimum(nxt, len(ub) - 1)
-        pair = cnt + np.where(ub[nxt_c] == ub + 1, cnt[nxt_c], 0)
-        good = ub[pair >= need]
-        if not len(good):
+        # diagonals may start before position 0: shift so every bucket is ≥ 0
+        lift = len(patterns[pi]) // width + 1  # whole buckets: diag ≥ -len(pattern)
+        bucket = (diag + (lift + 1) * width) // width
+        n_buckets = (n_codes + len(patterns[pi]) * 2 + 2 * width) // width + 2
+        if total * 8 >= n_buckets:
+            cnt = np.bincount(bucket, minlength=n_buckets)
+            good = np.zeros(n_buckets + 1, dtype=bool)
+            good[:-2] = cnt[:-1] + cnt[1:] >= need  # buckets k and k + 1 together
+            keep = good[:-1].copy()
+            keep[1:] |= good[:-2]  # a bucket is kept when its pair or the one below is good
+            sel = keep[bucket]
+        else:
+            ub, inv, cnt = np.unique(bucket, return_inverse=True, return_counts=True)
+            nxt = np.searchsorted(ub, ub + 1)
+            nxt_c = np.minimum(nxt, len(ub) - 1)
+            pair_ok = cnt + np.where(ub[nxt_c] == ub + 1, cnt[nxt_c], 0) >= need
+            if not pair_ok.any():
+                continue
+            prv = np.searchsorted(ub, ub - 1)
+            prv_c = np.minimum(prv, len(ub) - 1)
+            keep_u = pair_ok | ((ub[prv_c] == ub - 1) & pair_ok[prv_c])
+            sel = keep_u[inv]
+        if not sel.any():
             continue
-        sel = np.isin(bucket, good) | np.isin(bucket - 1, good)
-        hit_pos = (
-            diag[sel]
-            + np.repeat(
-                np.fromiter((off for _h, off in plan), dtype=np.int64),
-                [len(x) for x in parts],
-            )[sel]
-        )
-        owners = np.searchsorted(starts, hit_pos, side="right") - 1
+        d_sel = diag[sel]
+        owners = owner_by_slot[at[sel]]
         # per text, the stretch where a matching window must lie: its start is within D of
         # the selected diagonals
-        d_sel = diag[sel]
         order = np.argsort(owners, kind="stable")
         owners, d_sel = owners[order], d_sel[order]
         first = np.nonzero(np.r_[True, owners[1:] != owners[:-1]])[0]
@@ -134,6 +156,22 @@ def candidate_pairs(
         ):
             spans[t] = (max(0, a), b)
     return out
+
+
+def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Indices of ``hashes`` whose value is among the sorted ``keys``.
+
+    A bitmap of the keys' low bits rules out almost every position at once; only the few
+    that pass are looked up exactly.
+    """
+    bits = 22
+    mask = np.uint64((1 << bits) - 1)
+    table = np.zeros(1 << bits, dtype=bool)
+    table[(keys & mask).astype(np.int64)] = True
+    maybe = np.nonzero(table[(hashes & mask).astype(np.int64)])[0]
+    at = np.searchsorted(keys, hashes[maybe])
+    at[at == len(keys)] = 0
+    return maybe[keys[at] == hashes[maybe]]
 
 
 def _ranges(width: np.ndarray) -> np.ndarray:

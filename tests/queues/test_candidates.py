@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
+from memreview.queues.archived import contained_in
 from memreview.queues.candidates import candidate_pairs, find_patterns
 
 ALPHABET = "abc 灵犀日报-"
@@ -24,22 +25,37 @@ def _mutate(text: str, edits: list[tuple[int, str]]) -> str:
     return "".join(out)
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    patterns=st.lists(st.text(ALPHABET, min_size=8, max_size=40), min_size=1, max_size=4),
-    noise=st.lists(st.text(ALPHABET, min_size=0, max_size=50), min_size=1, max_size=6),
-    edits=st.lists(st.tuples(st.integers(0, 60), st.sampled_from(["", "x", "日"])), max_size=6),
-)
-def test_every_pair_reaching_partial_ratio_90_is_a_candidate_with_its_span(patterns, noise, edits):
-    # texts that hold a lightly edited copy of a pattern somewhere, and unrelated ones
-    texts = [
+def _cases(longest: int):
+    """Patterns, and texts holding a lightly edited copy of one in the middle of noise."""
+    return given(
+        patterns=st.lists(st.text(ALPHABET, min_size=8, max_size=longest), min_size=1, max_size=4),
+        noise=st.lists(st.text(ALPHABET, max_size=longest + 10), min_size=1, max_size=6),
+        edits=st.lists(
+            st.tuples(st.integers(0, longest + 10), st.sampled_from(["", "x", "日"])),
+            max_size=longest // 8 + 1,
+        ),
+    )
+
+
+def _embedded(patterns: list[str], noise: list[str], edits) -> list[str]:
+    copies = [
         n[: len(n) // 2] + _mutate(p, edits) + n[len(n) // 2 :] for p in patterns for n in noise
     ]
-    texts += noise
+    return copies + noise
+
+
+@settings(max_examples=150, deadline=None)
+@_cases(40)
+def test_every_longer_text_reaching_partial_ratio_90_is_a_candidate_with_its_span(
+    patterns, noise, edits
+):
+    texts = _embedded(patterns, noise, edits)
     found = candidate_pairs(patterns, texts, 0.2)
     for pi, p in enumerate(patterns):
         for ti, t in enumerate(texts):
-            if len(t) < len(p) or fuzz.partial_ratio(p, t) < 90:
+            # (a text exactly as long is also scored the other way round, against windows
+            # of the pattern: the filter makes no promise there; contained_in handles it)
+            if len(t) <= len(p) or fuzz.partial_ratio(p, t) < 90:
                 continue
             assert ti in found.get(pi, {}), (p, t)
             a, b = found[pi][ti]
@@ -54,3 +70,20 @@ def test_find_patterns_reports_every_occurrence_with_its_position():
         expected = [i for i in range(len(text)) if text.startswith(p, i)]
         assert sorted(pos for k, pos in hits if k == pi) == expected
     assert len([1 for k, _ in hits if k == 0]) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@_cases(70)
+def test_contained_in_finds_exactly_the_texts_that_score_90(patterns, noise, edits):
+    # The three steps (q-gram filter, LCS bound, score) together must agree with scoring
+    # every pair: nothing lost, nothing extra, same scores. Copies edited up to the limit,
+    # texts as long as the pattern, and patterns over 64 characters are all in the mix.
+    texts = _embedded(patterns, noise, edits) + [_mutate(p, edits[:2]) for p in patterns]
+    got = contained_in(patterns, texts, 90)
+    for pi, p in enumerate(patterns):
+        expected = []
+        for ti, t in enumerate(texts):
+            score = fuzz.partial_ratio(p, t, score_cutoff=90) if len(t) >= len(p) else 0
+            if score:
+                expected.append((ti, score))
+        assert got.get(pi, []) == expected, p
