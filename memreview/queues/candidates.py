@@ -13,6 +13,7 @@ that can reach the threshold is among the candidates; rapidfuzz then scores just
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,6 +42,7 @@ def _window_hashes(codes: np.ndarray, q: int) -> np.ndarray:
     return h
 
 
+@lru_cache(maxsize=1 << 16)  # the same patterns are hashed again for every log
 def _hash_piece(piece: str) -> int:
     h = 0
     for k, ch in enumerate(piece):
@@ -184,11 +186,15 @@ def _ranges(width: np.ndarray) -> np.ndarray:
     return np.arange(total, dtype=np.int64) - starts
 
 
+PREFIX = 8  # find_patterns compares a pattern's first characters by hash, up to this many
+
+
 def find_patterns(text: str, patterns: list[str]) -> list[tuple[int, int]]:
     """Every (pattern index, position) where a pattern occurs in ``text``.
 
-    Many patterns, one pass: the hash of each pattern's first characters is looked up at
-    every position of the text at once (numpy), and only those positions are compared.
+    Many patterns, one pass per prefix length: the hash of each pattern's first characters
+    (up to PREFIX) is looked up at every position of the text at once (numpy), and only the
+    positions where it matches are compared in full.
     """
     hits: list[tuple[int, int]] = []
     if not text or not patterns:
@@ -199,7 +205,7 @@ def find_patterns(text: str, patterns: list[str]) -> list[tuple[int, int]]:
     by_q: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for pi, p in enumerate(patterns):
         if p:
-            q = min(len(p), Q)
+            q = min(len(p), PREFIX)
             by_q[q][_hash_piece(p[:q])].append(pi)
     for q, table in by_q.items():
         hashes = _window_hashes(codes, q)
@@ -207,9 +213,7 @@ def find_patterns(text: str, patterns: list[str]) -> list[tuple[int, int]]:
             continue
         keys = np.fromiter(table.keys(), dtype=np.uint64, count=len(table))
         keys.sort()
-        at = np.searchsorted(keys, hashes)
-        at[at == len(keys)] = 0
-        pos = np.nonzero(keys[at] == hashes)[0]
+        pos = _positions_of(hashes, keys)
         for i, h in zip(pos.tolist(), hashes[pos].tolist(), strict=True):
             for pi in table[h]:
                 if text.startswith(patterns[pi], i):

@@ -40,8 +40,13 @@ def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
     for log in sorted(ws.daily_logs, key=lambda d: d.date, reverse=True):
         if log.date > today:
             continue
+        # newest log first: a project found once needs no more looking for
+        active = [pi for pi, (key, _t) in enumerate(owners) if key not in last]
+        if not active:
+            break
         text = log.text_lower
-        for pi, pos in find_patterns(text, patterns):
+        for ai, pos in find_patterns(text, [patterns[pi] for pi in active]):
+            pi = active[ai]
             key, token = owners[pi]
             if key in last:
                 continue
