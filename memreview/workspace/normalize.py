@@ -28,9 +28,12 @@ def normalize(text: str, kind: str = "bullet") -> str:
         first = _BULLET.sub("", first, count=1)
     if len(lines) > 1:
         first = " ".join([first, *(ln.strip() for ln in lines[1:])])
-    out = _COMMENT.sub("", first)
-    out = _SCORE_TAIL.sub("", out)
-    out = _DATE_NOTE.sub("", out)
+    # (each pattern only where its telltale character is: most entries have none of them)
+    out = _COMMENT.sub("", first) if "<!--" in first else first
+    if "[score=" in out:
+        out = _SCORE_TAIL.sub("", out)
+    if "(" in out or "（" in out:
+        out = _DATE_NOTE.sub("", out)
     return out.strip().lower()
 
 

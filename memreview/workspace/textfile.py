@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 UTF8 = "utf-8"
 UTF8_BOM = "utf-8-sig"
@@ -26,9 +27,12 @@ class EncodeError(ValueError):
     """A character the file's encoding cannot hold (never a silent change of encoding)."""
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line: its decoded text (no ending), its ending (``\\n``, ``\\r\\n`` or ``""``)."""
+class Line(NamedTuple):
+    """One line: its decoded text (no ending), its ending (``\\n``, ``\\r\\n`` or ``""``).
+
+    A named tuple: immutable and about five times cheaper to build than a frozen dataclass,
+    which counts at 200,000 lines.
+    """
 
     text: str
     ending: str
@@ -140,10 +144,24 @@ def decode_bytes(rel: str, data: bytes) -> TextFile:
             warnings.append(f"line {line_no}: invalid UTF-8 (not GBK either); shown with escapes")
     codec = "gb18030" if encoding == GB18030 else "utf-8"
     errors = "surrogateescape" if encoding == UTF8_LOSSY else "strict"
+    return TextFile(rel, data, encoding, _lines(body, codec, errors), digest, warnings)
+
+
+def _lines(body: bytes, codec: str, errors: str) -> list[Line]:
+    """The lines of ``body``, split on LF/CRLF only. Each line is decoded on its own, so a
+    GB18030 byte pair or an escaped byte never straddles a line end."""
+    raws = body.split(b"\n")
+    last = raws.pop()  # after the last LF: the unterminated rest (often empty)
     lines = []
-    for content, ending in _split_bytes(body):
-        lines.append(Line(content.decode(codec, errors), ending.decode("ascii"), content + ending))
-    return TextFile(rel, data, encoding, lines, digest, warnings)
+    append = lines.append
+    for raw in raws:
+        if raw.endswith(b"\r"):
+            append(Line(raw[:-1].decode(codec, errors), "\r\n", raw + b"\n"))
+        else:
+            append(Line(raw.decode(codec, errors), "\n", raw + b"\n"))
+    if last:
+        append(Line(last.decode(codec, errors), "", last))
+    return lines
 
 
 def _fallback_encoding(body: bytes) -> str:
