@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -13,6 +14,8 @@ from memreview.queues import QUEUES
 from memreview.queues.common import QUEUE_NAMES
 from memreview.workspace.loader import check_workspace, load_workspace, review_date
 from memreview.workspace.model import Workspace
+
+SLOW_QUEUE = "archived"  # computed in a thread beside the others
 
 SCHEMA = 1
 
@@ -112,18 +115,27 @@ def compute(
     all_queues: dict[str, list[dict]] = {}
     queues: dict[str, list[dict]] = {}
     hidden: dict[str, int] = {}
-    for k, name in enumerate(QUEUE_NAMES):
-        report(f"queue: {name}", 0.9 + 0.08 * k / len(QUEUE_NAMES))
-        items = QUEUES[name](ws, today)
+    # The archived queue is mostly numpy and rapidfuzz work, which lets go of the GIL: it
+    # runs in a thread of its own while the other queues are computed (both cores).
+    computed: dict[str, list[dict]] = {}
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
+        slow = pool.submit(QUEUES[SLOW_QUEUE], ws, today)
+        for k, name in enumerate(QUEUE_NAMES):
+            report(f"queue: {name}", 0.9 + 0.08 * k / len(QUEUE_NAMES))
+            if name != SLOW_QUEUE:
+                computed[name] = QUEUES[name](ws, today)
+        report("health", 0.99)
+        health = compute_health(ws, today)
+        health["judge"] = _judge_card(ws)
+        computed[SLOW_QUEUE] = slow.result()
+    for name in QUEUE_NAMES:
+        items = computed[name]
         all_queues[name] = items
         shown = [it for it in items if not state.is_hidden(it["id"], today)]
         hidden[name] = len(items) - len(shown)
         if name == "dormant" and not all_dormant:
             shown = shown[: ws.config.dormant_limit]
         queues[name] = shown
-    report("health", 0.99)
-    health = compute_health(ws, today)
-    health["judge"] = _judge_card(ws)
     result = ScanResult(
         root=ws.root,
         today=today,

@@ -66,7 +66,6 @@ def archived(ws: Workspace, today: date) -> list[dict]:
     return items
 
 
-
 def contained_in(
     patterns: list[str], texts: list[str], cutoff: float
 ) -> dict[int, list[tuple[int, float]]]:
@@ -88,10 +87,17 @@ def contained_in(
     # A longer text: partial_ratio scores the pattern against the text's windows, which
     # leaves at most (100 − cutoff)/50 of the pattern's length in insertions and deletions.
     candidates = candidate_pairs(patterns, texts, (100 - cutoff) / 50)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     for k, spans in candidates.items():
-        p = patterns[k]
-        cand = sorted(ti for ti in spans if len(texts[ti]) > len(p))
-        for at in _lcs_survivors(p, [texts[ti][slice(*spans[ti])] for ti in cand], cutoff):
+        longer = lengths[spans.text] > len(patterns[k])
+        cand = spans.text[longer].tolist()
+        stretches = [
+            texts[ti][a:b]
+            for ti, a, b in zip(
+                cand, spans.lo[longer].tolist(), spans.hi[longer].tolist(), strict=True
+            )
+        ]
+        for at in _lcs_survivors(patterns[k], stretches, cutoff):
             score(k, cand[at])
     # A text exactly as long: partial_ratio also scores the whole text against windows of
     # the pattern, which the filter above doesn't bound. Such texts are few per length;

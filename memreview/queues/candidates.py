@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -57,19 +58,28 @@ def max_edits(length: int, share: float) -> int:
 Q = 3  # piece length: L // 3 pieces always outnumber a fifth of L in edits, for L ≥ 8
 
 
+class Spans(NamedTuple):
+    """A pattern's candidate texts (ascending) and, per text, the stretch [lo, hi) where a
+    matching window must lie (hi may run past the text's end)."""
+
+    text: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+
+
 def candidate_pairs(
     patterns: list[str], texts: list[str], share: float
-) -> dict[int, dict[int, tuple[int, int]]]:
-    """For each pattern index, the texts that may hold a window within
-    ``D = floor(share * len(pattern))`` insertions/deletions of it, each with the span
-    (start, end) of the text where such a window must lie.
+) -> dict[int, Spans]:
+    """For each pattern index with any, the texts that may hold a window within
+    ``D = floor(share * len(pattern))`` insertions/deletions of it, each with the stretch
+    of the text where such a window must lie.
 
     A pattern cut into m disjoint pieces keeps at least m - D of them intact in such a
     window, and the intact pieces sit on nearby diagonals (text position minus pattern
     offset): any two differ by at most D. So a text is a candidate only when m - D piece
     occurrences fall on diagonals within two neighbouring buckets of width D + 1.
     """
-    out: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    out: dict[int, Spans] = {}
     if not patterns or not texts:
         return out
     codes, starts = _code_array(texts)
@@ -83,16 +93,17 @@ def candidate_pairs(
     every = np.unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
     if not len(every):
         return out
-    pos = _positions_of(hashes, every)
+    pos, slot = _positions_of(hashes, every)
     if not len(pos):
         return out
-    slot = np.searchsorted(every, hashes[pos])
-    order = np.argsort(slot, kind="stable")
+    # occurrences grouped by piece (a radix sort when the pieces fit in 16 bits)
+    order = np.argsort(slot.astype(np.uint16 if len(every) <= 1 << 16 else np.int64), kind="stable")
     pos_by_slot = pos[order]
     bounds = np.searchsorted(slot[order], np.arange(len(every) + 1))
     n_codes = len(codes)
     # the text each occurrence lies in
-    owner_by_slot = (np.searchsorted(starts, pos_by_slot, side="right") - 1).astype(np.int32)
+    owner_of = np.repeat(np.arange(len(texts), dtype=np.int32), np.diff(np.r_[starts, n_codes]))
+    owner_by_slot = owner_of[pos_by_slot]
     for pi, plan in enumerate(plans):
         if not plan:
             continue
@@ -152,16 +163,12 @@ def candidate_pairs(
         lo = np.minimum.reduceat(d_sel, first) - edits
         hi = np.maximum.reduceat(d_sel, first) + len(patterns[pi]) + edits
         base = starts[owners[first]]
-        spans = out[pi]
-        for t, a, b in zip(
-            owners[first].tolist(), (lo - base).tolist(), (hi - base).tolist(), strict=True
-        ):
-            spans[t] = (max(0, a), b)
+        out[pi] = Spans(owners[first], np.maximum(lo - base, 0), hi - base)
     return out
 
 
-def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Indices of ``hashes`` whose value is among the sorted ``keys``.
+def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of ``hashes`` whose value is among the sorted ``keys``, and which key each is.
 
     A bitmap of the keys' low bits rules out almost every position at once; only the few
     that pass are looked up exactly.
@@ -173,7 +180,8 @@ def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> np.ndarray:
     maybe = np.nonzero(table[(hashes & mask).astype(np.int64)])[0]
     at = np.searchsorted(keys, hashes[maybe])
     at[at == len(keys)] = 0
-    return maybe[keys[at] == hashes[maybe]]
+    found = keys[at] == hashes[maybe]
+    return maybe[found], at[found]
 
 
 def _ranges(width: np.ndarray) -> np.ndarray:
@@ -213,7 +221,7 @@ def find_patterns(text: str, patterns: list[str]) -> list[tuple[int, int]]:
             continue
         keys = np.fromiter(table.keys(), dtype=np.uint64, count=len(table))
         keys.sort()
-        pos = _positions_of(hashes, keys)
+        pos, _key = _positions_of(hashes, keys)
         for i, h in zip(pos.tolist(), hashes[pos].tolist(), strict=True):
             for pi in table[h]:
                 if text.startswith(patterns[pi], i):

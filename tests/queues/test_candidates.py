@@ -50,7 +50,12 @@ def test_every_longer_text_reaching_partial_ratio_90_is_a_candidate_with_its_spa
     patterns, noise, edits
 ):
     texts = _embedded(patterns, noise, edits)
-    found = candidate_pairs(patterns, texts, 0.2)
+    found = {
+        pi: {
+            t: (a, b) for t, a, b in zip(s.text.tolist(), s.lo.tolist(), s.hi.tolist(), strict=True)
+        }
+        for pi, s in candidate_pairs(patterns, texts, 0.2).items()
+    }
     for pi, p in enumerate(patterns):
         for ti, t in enumerate(texts):
             # (a text exactly as long is also scored the other way round, against windows
