@@ -115,26 +115,39 @@ def _near_pairs(norms: list[str], cutoff: float) -> dict[tuple[int, int], float]
 
 
 def _all_near_pairs(norms: list[str], cutoff: float) -> dict[tuple[int, int], float]:
-    """Every pair (i < j) with ratio ≥ cutoff."""
+    """Every pair (i < j) with ratio ≥ cutoff.
+
+    ratio = 2·LCS / (|a| + |b|) ≤ 2·min / (min + max), so a pair can only reach the cutoff
+    when min/max ≥ cutoff / (200 − cutoff): rows are taken in order of length, in chunks,
+    and each chunk is scored only against the columns whose length allows it.
+    """
     try:
         import numpy as np
     except ImportError:  # rapidfuzz's cdist needs numpy; its extract loop does not
         members = list(range(len(norms)))
         return {(i, j): s for i, j, s in _near_pairs_big_block(norms, members, cutoff)}
     out: dict[tuple[int, int], float] = {}
-    for start in range(0, len(norms), 512):  # row chunks keep the score matrix small
+    order = sorted(range(len(norms)), key=lambda i: len(norms[i]))
+    by_len = [norms[i] for i in order]
+    lengths = np.fromiter(map(len, by_len), dtype=np.int64, count=len(by_len))
+    keep = cutoff / (200 - cutoff)
+    for start in range(0, len(by_len), 256):  # row chunks keep the score matrix small
+        rows = by_len[start : start + 256]
+        # columns from the chunk's own start (pairs below it were scored as rows before)
+        # up to the longest length the chunk's longest row can pair with
+        stop = int(np.searchsorted(lengths, len(rows[-1]) / keep + 1e-9, side="right"))
         scores = process.cdist(
-            norms[start : start + 512],
-            norms,
+            rows,
+            by_len[start:stop],
             scorer=fuzz.ratio,
             score_cutoff=cutoff,
             dtype=np.float64,
             workers=-1,
         )
-        for r, j in zip(*(a.tolist() for a in np.nonzero(scores)), strict=True):
-            i = start + r
-            if j > i:
-                out[(i, j)] = float(scores[r, j])
+        for r, c in zip(*(a.tolist() for a in np.nonzero(scores)), strict=True):
+            if c > r:
+                i, j = order[start + r], order[start + c]
+                out[(i, j) if i < j else (j, i)] = float(scores[r, c])
     return out
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from memreview.queues.duplicates import duplicates
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
+
+from memreview.queues.duplicates import _all_near_pairs, duplicates
 
 TODAY = date(2026, 11, 29)
 
@@ -256,3 +261,17 @@ def test_near_and_fingerprint_ids_are_stable_across_lines_inserted_above(make_ws
     second = {i["kind"]: i["id"] for i in duplicates(make_ws({"MEMORY.md": moved}), TODAY)}
     assert first == second
     assert set(first) == {"fingerprint", "near"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    base=st.lists(st.text("ab灵犀 -", min_size=8, max_size=60), min_size=5, max_size=8),
+    tails=st.lists(st.text("abx日", max_size=8), min_size=60, max_size=80),
+)
+def test_length_chunked_near_pairs_equal_scoring_every_pair(base, tails):
+    # 300+ near-equal strings (a base plus a short tail) of spread lengths, so that the
+    # length window and the row chunks (256 rows) both matter
+    norms = [b + t for b in base for t in tails]
+    full = process.cdist(norms, norms, scorer=fuzz.ratio, score_cutoff=90, dtype=np.float64)
+    expected = {(i, j): float(full[i, j]) for i, j in zip(*np.nonzero(full), strict=True) if i < j}
+    assert _all_near_pairs(norms, 90) == expected
