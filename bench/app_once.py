@@ -55,8 +55,11 @@ async def main(ws: Path) -> dict:
         order = list(counts)
         await pilot.press(str(order.index(biggest) + 1))
         await pilot.pause()
-        out["key_real"] = {"queue": biggest, "items": counts[biggest],
-                           **await walk(app, pilot, ["down"] * 60)}
+        out["key_real"] = {
+            "queue": biggest,
+            "items": counts[biggest],
+            **await walk(app, pilot, ["down"] * 60),
+        }
     from fake_result import big_scan
 
     for n, name in ((10_000, "key_10k"), (100, "key_100")):

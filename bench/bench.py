@@ -35,9 +35,18 @@ def ensure_workspace(scale: float, seed: int = 0) -> Path:
 
             shutil.rmtree(dest)
         subprocess.run(
-            [sys.executable, "-m", "memreview.synth", str(dest), "--scale", str(scale),
-             "--seed", str(seed)],
-            check=True, stdout=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "memreview.synth",
+                str(dest),
+                "--scale",
+                str(scale),
+                "--seed",
+                str(seed),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         marker.write_text("ok\n")
     return dest
@@ -54,7 +63,8 @@ def scan_command_seconds(ws: Path, runs: int = 3) -> float:
         t0 = time.perf_counter()
         subprocess.run(
             [sys.executable, "-m", "memreview", "scan", str(ws), "--json"],
-            check=True, stdout=subprocess.DEVNULL,
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         best = min(best, time.perf_counter() - t0)
     return best
@@ -95,15 +105,23 @@ def main() -> int:
             row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)])
         rows.append(row)
         print(f"scale {scale:g} done", file=sys.stderr)
-    args.out.write_text(json.dumps({"machine": os.uname().machine, "cpus": os.cpu_count(),
-                                    "rows": rows}, indent=1, ensure_ascii=False) + "\n")
+    args.out.write_text(
+        json.dumps(
+            {"machine": os.uname().machine, "cpus": os.cpu_count(), "rows": rows},
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
     print_table(rows)
     return 0
 
 
 def print_table(rows: list[dict]) -> None:
-    head = (f"{'scale':>6} {'entries':>8} {'scan cmd':>9} {'in-proc':>8} {'floor':>7} "
-            f"{'ratio':>6} {'peak MB':>8} {'1st screen':>10} {'key 10k':>8} {'key 100':>8}")
+    head = (
+        f"{'scale':>6} {'entries':>8} {'scan cmd':>9} {'in-proc':>8} {'floor':>7} "
+        f"{'ratio':>6} {'peak MB':>8} {'1st screen':>10} {'key 10k':>8} {'key 100':>8}"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
