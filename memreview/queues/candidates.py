@@ -1,13 +1,13 @@
 """Candidate filter for fuzzy matching: which pairs can possibly reach a similarity threshold.
 
-Comparing every fragment with every entry (or every bullet with every other bullet of a big
-file) is quadratic. The filter below is exact, by the pigeonhole principle: if a pattern of
-length L is within D edits (insertions/deletions) of some window of a text, then cutting the
-pattern into D + 1 disjoint pieces leaves at least one piece untouched, and that piece occurs
-verbatim in the text. So we pick, per pattern, the D + 1 *rarest* of its disjoint q-character
-pieces, look them up in a hash of every q-character window of the texts (numpy, no Python
-loop over characters), and only the texts that contain one of them are candidates. Every pair
-that can reach the threshold is among the candidates; rapidfuzz then scores just those.
+Comparing every fragment with every entry is quadratic. The filter below is exact, by the
+pigeonhole principle: if a pattern of length L is within D edits (insertions/deletions) of
+some window of a text, then of the pattern's m disjoint q-character pieces at least m - D
+occur verbatim in that window, on nearby diagonals. Every q-character window of the texts is
+hashed at once (numpy, no Python loop over characters); a text is a candidate only when it
+holds m - D occurrences of the pattern's pieces on neighbouring diagonals. Every pair that
+can reach the threshold is among the candidates, with the stretch of text where the match
+must lie; the caller bounds and scores just those (``queues.archived.contained_in``).
 """
 
 from __future__ import annotations
