@@ -17,7 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "app"))
+# the app tests' helpers (tests/app) and those they share with every folder (tests/)
+sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "tests" / d) for d in ("app", ".")]
 
 
 def ms(values: list[float]) -> dict:

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
+from shared_helpers import write_dreams_db
 
 from memreview.workspace.loader import load_workspace
-
-FRAGMENT_COLUMNS = (
-    "id, date, category, theme, content, context, emotion, source_date, content_hash, "
-    "created_at, status, mention_count, first_seen, last_seen, confidence, skill_candidate"
-)
 
 
 def write_workspace(root: Path, files: dict[str, object]) -> Path:
@@ -34,19 +29,6 @@ def write_workspace(root: Path, files: dict[str, object]) -> Path:
         else:
             p.write_bytes(str(content).encode("utf-8"))
     return root
-
-
-def write_dreams_db(path: Path, rows) -> None:
-    con = sqlite3.connect(path)
-    con.execute(f"CREATE TABLE dreams ({FRAGMENT_COLUMNS})")
-    cols = [c.strip() for c in FRAGMENT_COLUMNS.split(",")]
-    for row in rows:
-        con.execute(
-            f"INSERT INTO dreams VALUES ({','.join('?' * len(cols))})",
-            [row.get(c) for c in cols],
-        )
-    con.commit()
-    con.close()
 
 
 @pytest.fixture

@@ -3,11 +3,10 @@ waiting for workers and reading the screen as text."""
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from datetime import date
 
-from rich.console import Console
+from shared_helpers import screen_text  # noqa: F401 (the tests import it from here)
 from textual.worker import WorkerState
 
 from memreview.app.backend import Outcome, Preview, UndoSummary
@@ -74,22 +73,6 @@ async def loaded(app, pilot) -> None:
             break
         await app.workers.wait_for_complete()
         await pilot.pause(0.02)
-
-
-def screen_text(app) -> str:
-    """The screen as plain text, as a user would read it."""
-    width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        record=True,
-        color_system=None,
-        legacy_windows=False,
-        force_terminal=True,
-    )
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text(styles=False)
 
 
 def review(app):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
+
+from shared_helpers import write_dreams_db
 
 HOSTILE = "Evil [@click=app.quit] click [/bold] \x1b]0;title\x07 and \u202ereversed"
 
@@ -67,11 +68,6 @@ Status: active
 Move the gateway to the new host.
 """
 
-FRAGMENT_COLUMNS = (
-    "id, date, category, theme, content, context, emotion, source_date, content_hash, "
-    "created_at, status, mention_count, first_seen, last_seen, confidence, skill_candidate"
-)
-
 
 def write_sample(root: Path, skills: int = 2) -> Path:
     """Write the workspace under ``root`` (review date 2026-11-29) and return ``root``."""
@@ -113,17 +109,16 @@ def write_sample(root: Path, skills: int = 2) -> Path:
     )
     db = root / "memory/knowledge/dreams.db"
     db.parent.mkdir(parents=True, exist_ok=True)
-    con = sqlite3.connect(db)
-    con.execute(f"CREATE TABLE dreams ({FRAGMENT_COLUMNS})")
-    row = dict.fromkeys([c.strip() for c in FRAGMENT_COLUMNS.split(",")])
-    row.update(
-        id=1,
-        content="Backups run nightly at 03:00 from the pi cron",
-        status="archived",
-        last_seen="2026-09-01",
-        date="2026-08-01",
+    write_dreams_db(
+        db,
+        [
+            {
+                "id": 1,
+                "content": "Backups run nightly at 03:00 from the pi cron",
+                "status": "archived",
+                "last_seen": "2026-09-01",
+                "date": "2026-08-01",
+            }
+        ],
     )
-    con.execute(f"INSERT INTO dreams VALUES ({','.join('?' * len(row))})", list(row.values()))
-    con.commit()
-    con.close()
     return root

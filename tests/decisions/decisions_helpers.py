@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, date, datetime
 from pathlib import Path
+
+from shared_helpers import write_dreams_db
 
 from memreview.decisions import apply
 from memreview.scan import scan_workspace
@@ -13,11 +14,6 @@ from memreview.scan import scan_workspace
 TODAY = date(2026, 11, 29)
 NOW = datetime(2026, 11, 29, 10, 0, 0, tzinfo=UTC)
 TS = "2026-11-29T10:00:00Z"
-
-FRAGMENT_COLUMNS = (
-    "id, date, category, theme, content, context, emotion, source_date, content_hash, "
-    "created_at, status, mention_count, first_seen, last_seen, confidence, skill_candidate"
-)
 
 
 def write_files(root: Path, files: dict[str, object]) -> Path:
@@ -30,7 +26,7 @@ def write_files(root: Path, files: dict[str, object]) -> Path:
         if isinstance(content, bytes):
             path.write_bytes(content)
         elif rel.endswith(".db"):
-            _dreams_db(path, content)
+            write_dreams_db(path, content)
         elif isinstance(content, list):
             text = "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in content)
             path.write_bytes(text.encode("utf-8"))
@@ -39,19 +35,6 @@ def write_files(root: Path, files: dict[str, object]) -> Path:
         else:
             path.write_bytes(str(content).encode("utf-8"))
     return root
-
-
-def _dreams_db(path: Path, rows) -> None:
-    con = sqlite3.connect(path)
-    con.execute(f"CREATE TABLE dreams ({FRAGMENT_COLUMNS})")
-    cols = [c.strip() for c in FRAGMENT_COLUMNS.split(",")]
-    for row in rows:
-        con.execute(
-            f"INSERT INTO dreams VALUES ({','.join('?' * len(cols))})",
-            [row.get(c) for c in cols],
-        )
-    con.commit()
-    con.close()
 
 
 def scan(root: Path):

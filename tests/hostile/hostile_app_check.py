@@ -8,32 +8,15 @@ makes its assertions on that.
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import traceback
 from datetime import date
 from pathlib import Path
 
-from rich.console import Console
+from shared_helpers import screen_text
 
 TODAY = date(2026, 11, 29)
 SIZE = (160, 48)
-
-
-def screen_text(app) -> str:
-    """The screen as plain text, as a user would read it."""
-    width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        record=True,
-        color_system=None,
-        legacy_windows=False,
-        force_terminal=True,
-    )
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text(styles=False)
 
 
 def health_text(app) -> str:

@@ -42,8 +42,8 @@ async def _poke(app, pilot, keys=("5",)) -> None:
     assert app.is_running
 
 
-def _worker_init(path: str) -> None:
-    sys.path.insert(0, path)
+def _worker_init(*paths: str) -> None:
+    sys.path[:0] = paths
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +52,9 @@ def observed(tmp_path_factory) -> dict[str, dict]:
     costs over a second of CPU)."""
     workers = max(2, os.cpu_count() or 2)
     ctx = multiprocessing.get_context("spawn")
-    here = str(Path(__file__).parent)
+    here = Path(__file__).parent  # and tests/ itself, for shared_helpers
     with ProcessPoolExecutor(
-        workers, mp_context=ctx, initializer=_worker_init, initargs=(here,)
+        workers, mp_context=ctx, initializer=_worker_init, initargs=(str(here), str(here.parent))
     ) as pool:
         futures = {
             name: pool.submit(run_case, name, str(tmp_path_factory.mktemp(name)))
