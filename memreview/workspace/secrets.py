@@ -1,0 +1,293 @@
+"""Credentials in memory text: find them, and mask them wherever text leaves memreview.
+
+An agent that writes an API key into a memory file puts it into every session's context, every
+backup and every report. This module finds such values in a piece of text and masks them
+(``sk-…f3Qa``): the secrets queue lists them, and every other place that shows or stores memory
+text (evidence, diffs, ``scan --json``, the report, the journal) passes the text through
+:func:`mask_secrets` first, so the whole value never leaves the file it is in.
+
+What counts, from strongest to weakest evidence:
+- provider tokens, by the patterns of Yelp's ``detect-secrets`` plugins (AWS, GitHub, GitLab,
+  Slack, Stripe, SendGrid, npm, PyPI, Discord, Telegram, Twilio, JWT, Azure, Mailchimp, …),
+  plus the current formats that it lacks (``sk-proj-``/``sk-ant-`` keys, Google ``AIza``,
+  Hugging Face ``hf_``, GitHub fine-grained ``github_pat_``);
+- private keys: PEM blocks (``detect-secrets``' list of headers) and 64-hex keys next to a
+  word that says "private key" or "wallet";
+- seed phrases: 12–24 BIP-39 words in a row whose checksum holds, or that follow a word such
+  as "seed", "mnemonic" or ``助记词``;
+- a value after ``password:``/``密码：``/``token=``/``api_key:`` and their kin, unless it is a
+  placeholder (``<…>``, ``${VAR}``, ``****``, "see 1Password", ``[redacted …]``);
+- a high-entropy string (``detect-secrets``' Base64/hex entropy) in a ``*_KEY=``/``*_TOKEN=``
+  assignment.
+
+Not secrets: a wallet *address* (``0x`` + 40 hex), a key's name without a value
+(``OPENAI_API_KEY``), a UUID or a commit/content hash on its own.
+
+Finding is cheap where there is nothing to find: a line is looked at only when it holds a run
+of 16 or more token characters, a ``-----BEGIN`` header, a credential word or eleven or more
+lower-case words in a row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+
+__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets"]
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One credential value inside a text: its kind and the span ``text[start:end]``."""
+
+    kind: str
+    start: int
+    end: int
+    value: str
+
+    @property
+    def masked(self) -> str:
+        return mask_value(self.value, self.kind)
+
+
+# --- provider tokens --------------------------------------------------------------------------
+
+# detect-secrets' regex plugins that are precise enough for prose. Left out: the public-IP
+# plugin (an address is no credential), and the keyword-context ones (Artifactory, Cloudant,
+# IBM, SoftLayer) whose short patterns fire on ordinary upper-case words.
+_PLUGINS = (
+    "AWSKeyDetector",
+    "AzureStorageKeyDetector",
+    "BasicAuthDetector",
+    "DiscordBotTokenDetector",
+    "GitHubTokenDetector",
+    "GitLabTokenDetector",
+    "JwtTokenDetector",
+    "MailchimpDetector",
+    "NpmDetector",
+    "OpenAIDetector",
+    "PypiTokenDetector",
+    "SendGridDetector",
+    "SlackDetector",
+    "SquareOAuthDetector",
+    "StripeDetector",
+    "TelegramBotTokenDetector",
+    "TwilioKeyDetector",
+)
+
+# Current formats detect-secrets 1.5 does not know.
+_EXTRA_PROVIDERS = (
+    ("OpenAI/Anthropic key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
+    ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b"),
+    ("GitHub token", r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
+)
+
+
+@cache
+def _provider_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(kind, regex) for every provider pattern; detect-secrets is imported on first use."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    wanted = set(_PLUGINS)
+    out: list[tuple[str, re.Pattern[str]]] = []
+    for kind, cls in get_mapping_from_secret_type_to_class().items():
+        if cls.__name__ in wanted:
+            out.extend((kind, rx) for rx in cls().denylist)
+    out.extend((kind, re.compile(rx)) for kind, rx in _EXTRA_PROVIDERS)
+    return tuple(out)
+
+
+_PEM = re.compile(
+    r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP |SSH2 ENCRYPTED )?PRIVATE KEY(?: BLOCK)?)-----"
+    r"(?P<body>.*?)(?:-----END [A-Z0-9 ]*-----|\Z)",
+    re.S,
+)
+_HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?([0-9a-fA-F]{64})(?![0-9A-Za-z])")
+_VALUE_IN_GROUP = ("Basic Auth Credentials", "NPM tokens")
+_PRIVATE_WORDS = re.compile(r"(?i)private[\s_-]*key|priv[_-]?key|wallet|secret[\s_-]*key|私钥|钱包")
+
+# --- labelled values --------------------------------------------------------------------------
+
+_LABELS = (
+    r"passwords?|passwd|pwd|passphrase|pass|secret|client[_\s-]?secret|token|access[_\s-]?token"
+    r"|refresh[_\s-]?token|auth[_\s-]?token|bearer|api[_\s-]?key|apikey|access[_\s-]?key"
+    r"|secret[_\s-]?key|private[_\s-]?key"
+)
+_LABELLED = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:" + _LABELS + r")(?![A-Za-z0-9])\**\s*(?:[:=：]|is\s)\s*\**\s*"
+    r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,]+)"
+)
+_LABELLED_ZH = re.compile(
+    r"(?:密码|口令|密钥|令牌|私钥|秘钥)\**\s*(?:[:=：]|是|为)\s*\**\s*(?P<q>[\"'`“]?)(?P<value>[^\s\"'`”，。；;,]+)"
+)
+# KEY=value assignments (env files pasted into memory): the name says what it is.
+_ASSIGN = re.compile(
+    r"\b(?P<name>[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD))\s*=\s*(?P<q>[\"']?)"
+    r"(?P<value>[A-Za-z0-9+/_\-.=]{12,})"
+)
+_PLACEHOLDER = re.compile(
+    r"(?ix)^(?: <.*> | \$\{?[A-Za-z_][A-Za-z0-9_]*\}? | [*•xX\#.…\-_]+ | \[.* | \(.* | %.*%"
+    r" | (?:none|null|nil|n/?a|empty|unset|set|required|optional|hidden|redacted|masked|"
+    r"changeme|example|your[_-].*|todo|tbd|see|in|from|via|stored|saved|rotated|same|env|"
+    r"环境变量|见|无|空|略|已.*))$"
+)
+_VAR_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: a name, not a value
+
+# --- seed phrases -------------------------------------------------------------------------------
+
+# words, and anything else that is not a separator or numbering (which breaks a run)
+_SEED_TOKENS = re.compile(r"[A-Za-z]+|[^\sA-Za-z0-9.,;:/|()\-]+")
+_SEED_WORDS = re.compile(r"(?i)seed|mnemonic|recovery\s+phrase|助记词|种子")
+
+# --- the cheap gates ---------------------------------------------------------------------------
+
+# Every token pattern above holds a run of 16 letters and digits (or a literal header); labelled
+# values need one of these words; a seed phrase needs twelve words.
+_TOKEN_GATE = re.compile(r"[A-Za-z0-9]{16}|-----BEGIN|PuTTY-User|://[^\s/@]+:[^\s/@]+@")
+_LABEL_GATE = re.compile(r"pass|pwd|secret|token|key|bearer|private")  # on lower-cased text
+_LABEL_GATE_ZH = re.compile(r"密码|口令|密钥|令牌|私钥|秘钥")
+
+
+def _entropy(s: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in s:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _is_placeholder(value: str) -> bool:
+    v = value.strip("*_`\"'")
+    return not v or len(v) < 6 or bool(_PLACEHOLDER.match(v)) or bool(_VAR_NAME.match(v))
+
+
+@cache
+def _bip39():
+    from mnemonic import Mnemonic
+
+    m = Mnemonic("english")
+    return m, frozenset(m.wordlist)
+
+
+def _seed_phrases(text: str) -> list[Secret]:
+    """Runs of 12–24 BIP-39 words (numbering and separators between them allowed)."""
+    m, words = _bip39()
+    out: list[Secret] = []
+    run: list[re.Match[str]] = []
+    for tok in [*_SEED_TOKENS.finditer(text), None]:
+        if tok is not None and tok.group(0) in words:
+            run.append(tok)
+            continue
+        if len(run) >= 12:
+            found = _seed_in_run(text, run, m)
+            if found:
+                out.append(found)
+        run = []
+    return out
+
+
+def _seed_in_run(text: str, run: list[re.Match[str]], m) -> Secret | None:
+    n = max(k for k in (12, 15, 18, 21, 24) if k <= len(run))
+    for i in range(len(run) - n + 1):
+        if m.check(" ".join(w.group(0) for w in run[i : i + n])):
+            chosen = run[i : i + n]
+            break
+    else:
+        if not _SEED_WORDS.search(text[max(0, run[0].start() - 40) : run[0].start()]):
+            return None
+        chosen = run[:n]
+    start, end = chosen[0].start(), chosen[-1].end()
+    return Secret("seed phrase", start, end, text[start:end])
+
+
+def find_secrets(text: str) -> list[Secret]:
+    """Every credential value in ``text``, in order, overlapping finds merged (the first kind
+    found for a span wins: provider, private key, seed phrase, labelled value, assignment)."""
+    found: list[Secret] = []
+    if _TOKEN_GATE.search(text):
+        for m in _PEM.finditer(text):
+            found.append(Secret("private key", m.start(), m.end(), m.group(0)))
+        for kind, rx in _provider_patterns():
+            for m in rx.finditer(text):
+                # a pattern with a group marks the value inside its context (basic auth, npm)
+                g = 1 if kind in _VALUE_IN_GROUP and rx.groups and m.group(1) else 0
+                value = m.group(g)
+                if kind == "Basic Auth Credentials" and _is_placeholder(value):
+                    continue
+                found.append(Secret(kind, m.start(g), m.end(g), value))
+        if _PRIVATE_WORDS.search(text):
+            for m in _HEX64.finditer(text):
+                found.append(Secret("private key", m.start(1), m.end(1), m.group(1)))
+    if text.count(" ") >= 11:
+        found.extend(_seed_phrases(text))
+    if _LABEL_GATE.search(text.lower()):
+        for m in _LABELLED.finditer(text):
+            value = m.group("value")
+            if not _is_placeholder(value):
+                found.append(Secret("password or token", m.start("value"), m.end("value"), value))
+        for m in _ASSIGN.finditer(text):
+            value = m.group("value")
+            if _is_placeholder(value) or _entropy(value) < 3.0:
+                continue
+            found.append(Secret("key in an assignment", m.start("value"), m.end("value"), value))
+    if _LABEL_GATE_ZH.search(text):
+        for m in _LABELLED_ZH.finditer(text):
+            value = m.group("value")
+            if not _is_placeholder(value):
+                found.append(Secret("password or token", m.start("value"), m.end("value"), value))
+    if not found:
+        return found
+    found.sort(key=lambda s: (s.start, -(s.end - s.start)))
+    merged: list[Secret] = []
+    for s in found:
+        if merged and s.start < merged[-1].end:
+            continue
+        merged.append(s)
+    return merged
+
+
+_KNOWN_PREFIX = re.compile(
+    r"^(?:sk-(?:proj-|ant-(?:api\d\d-)?|or-v1-)?|gh[pousr]_|github_pat_|glpat-|xox[a-z]-|AKIA|ASIA"
+    r"|AIza|hf_|SG\.|npm_|pypi-|[rs]k_live_|eyJ)"
+)
+
+
+def mask_value(value: str, kind: str = "") -> str:
+    """``sk-…f3Qa``: a known prefix (or the first two characters) and the last four, never more
+    than a quarter of the value; short values keep nothing but their length class."""
+    if kind == "private key" and value.startswith("-----BEGIN"):
+        head = value.split("-----", 2)[1] if value.count("-----") >= 2 else "PRIVATE KEY"
+        return f"-----{head}-----…"
+    if kind == "seed phrase":
+        words = value.split()
+        return f"{words[0]} … ({len(words)} words)"
+    n = len(value)
+    if n < 16:
+        return "…" if n < 8 else "…" + value[-2:]
+    m = _KNOWN_PREFIX.match(value)
+    prefix = m.group(0) if m else ""
+    tail = value[-4:]
+    # what is shown beyond a provider's public prefix stays within a third of the value
+    extra = value[len(prefix) : len(prefix) + 2] if not prefix else ""
+    head = prefix + extra
+    if len(extra) + len(tail) > n // 3:
+        head = prefix
+    return f"{head}…{tail}"
+
+
+def mask_secrets(text: str) -> str:
+    """``text`` with every credential value replaced by its mask."""
+    found = find_secrets(text)
+    if not found:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for s in found:
+        parts.append(text[pos : s.start])
+        parts.append(s.masked)
+        pos = s.end
+    parts.append(text[pos:])
+    return "".join(parts)

@@ -1,0 +1,108 @@
+"""Credentials in memory text are found and masked; look-alikes are left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from memreview.workspace.secrets import find_secrets, mask_secrets, mask_value
+
+# (text, kind, the secret value) — English and Chinese, as agents write them into memory
+TRUE_CASES = [
+    ("- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx", "OpenAI/Anthropic key",
+     "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx"),
+    ("- ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
+     "OpenAI/Anthropic key", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ"),
+    ("- CI uses ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push", "GitHub Token",
+     "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("- AWS access key AKIAIOSFODNN7EXAMPLE (prod)", "AWS Access Key", "AKIAIOSFODNN7EXAMPLE"),
+    ("- Proton password: hunter2xyz!", "password or token", "hunter2xyz!"),
+    ("- **密码**：Qwerty@2026", "password or token", "Qwerty@2026"),
+    ("- 邮箱的密码是 abcd1234efgh，别忘了", "password or token", "abcd1234efgh"),
+    ("- token=Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s", "password or token",
+     "Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s"),
+    ("- wallet private key 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+     "private key", "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
+    ("- 钱包私钥 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "private key",
+     "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
+    ("- seed: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
+     "abandon about", "seed phrase",
+     "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"),
+    ("- 助记词 1. legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful "
+     "9. legal 10. winner 11. thank 12. yellow", "seed phrase",
+     "legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful 9. legal "
+     "10. winner 11. thank 12. yellow"),
+    ("- git remote https://deploy:pa55w0rdXYZ@git.example.com/repo.git", "Basic Auth Credentials",
+     "pa55w0rdXYZ"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), TRUE_CASES)
+def test_a_credential_is_found_with_its_kind_and_exact_span(text, kind, value):
+    found = find_secrets(text)
+    assert [(s.kind, s.value) for s in found] == [(kind, value)]
+    s = found[0]
+    assert text[s.start : s.end] == value
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), TRUE_CASES)
+def test_the_masked_text_never_holds_the_whole_value(text, kind, value):
+    masked = mask_secrets(text)
+    assert value not in masked
+    assert masked != text
+    # what stays of the value: a provider's public prefix, at most four characters at the end
+    shown = mask_value(value, kind)
+    assert len(shown) < len(value)
+
+
+LOOK_ALIKES = [
+    "- Set OPENAI_API_KEY in the environment, never in memory files",
+    "- wallet address 0x52908400098527886E0F7030069857D2E4169EE7",
+    "- sha256: 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    "- request id 550e8400-e29b-41d4-a716-446655440000",
+    "- password: (see 1Password)",
+    "- token: <redacted>",
+    "- api_key: ${OPENAI_API_KEY}",
+    "- password: ********",
+    "- The deploy key lives in 1Password: Proton",
+    "- We rotate the API key monthly; key: rotated",
+    "- The token budget is 12000 tokens per session",
+    "- Password reset flow: the user sets a new password: done via the portal",
+    "- 密码：在 1Password 里",
+    "- 不要把密码写进记忆文件",
+    "- Read the project README and follow the steps about building the firmware for the device",
+    "- [[win11-python-default-codepage-gbk]] supersedes [[win11-utf8-default]]",
+    "- Use port 18789 for the gateway <!-- trigger: gateway, port --> <!-- importance: 3 -->",
+    "- source=memory/2026-08-02.md:42-42 and commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    # twelve common English words that are all BIP-39 words but fail the checksum, no seed word
+    "- we need to find a good way to check each word in the list before we act",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_a_look_alike_is_not_a_secret(text):
+    assert find_secrets(text) == []
+    assert mask_secrets(text) == text
+
+
+def test_several_secrets_in_one_entry_are_all_masked():
+    text = "- token=Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s and AKIAIOSFODNN7EXAMPLE"
+    masked = mask_secrets(text)
+    assert "Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s" not in masked
+    assert "AKIAIOSFODNN7EXAMPLE" not in masked
+    assert len(find_secrets(text)) == 2
+
+
+def test_a_pem_block_is_masked_whole():
+    text = (
+        "- deploy key:\n  -----BEGIN OPENSSH PRIVATE KEY-----\n  b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA\n"
+        "  -----END OPENSSH PRIVATE KEY-----"
+    )
+    masked = mask_secrets(text)
+    assert "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA" not in masked
+    assert find_secrets(text)[0].kind == "private key"
+
+
+def test_mask_keeps_a_provider_prefix_and_the_last_four():
+    assert mask_value("sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx") == "sk-proj-…1vwx"
+    assert mask_value("hunter2xyz!") == "…z!"
+    assert mask_value("abc") == "…"
