@@ -3,6 +3,7 @@ manifest says was planted (queue-level checks live with the queues)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -329,6 +330,51 @@ def test_deterministic(tmp_path):
     assert a != c
     for rel in a["files"]:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
+
+
+# Digests of whole generated workspaces (every file and the manifest), computed with the
+# single-module generator before it became a package: the output may only change on purpose.
+# dreams.db counts by its SQL dump, as its bytes carry the SQLite library's version.
+PINNED = {
+    (0.01, 0): "b6b4f80f937f33577af25433eeedcd1105af170f6f2a9ca47fbbf1dee8132848",
+    (0.02, 3): "53dfddfb4069b1ee1371f120bb18b39d04808ca05dacaa85800842bf8ec46fe2",
+}
+
+
+def _workspace_digest(root: Path, manifest: dict) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        if not p.is_file():
+            continue
+        if p.suffix == ".db":
+            con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+            try:
+                data = "\n".join(con.iterdump()).encode()
+            finally:
+                con.close()
+        else:
+            data = p.read_bytes()
+        rel = p.relative_to(root).as_posix()
+        h.update(f"{rel}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+    m = {k: v for k, v in manifest.items() if k != "seconds"}
+    m["files"] = {k: v for k, v in m["files"].items() if not k.endswith(".db")}
+    h.update(json.dumps(m, ensure_ascii=False, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize(("scale", "seed"), sorted(PINNED))
+def test_output_is_pinned_byte_for_byte(tmp_path, scale, seed):
+    out = tmp_path / "ws"
+    manifest = generate(out, scale, seed=seed)
+    assert _workspace_digest(out, manifest) == PINNED[(scale, seed)]
+
+
+def test_pinned_digest_sees_a_one_byte_change(tmp_path):
+    out = tmp_path / "ws"
+    manifest = generate(out, 0.01, seed=0)
+    log = next((out / "memory").glob("2026-*.md"))
+    log.write_bytes(log.read_bytes() + b" ")
+    assert _workspace_digest(out, manifest) != PINNED[(0.01, 0)]
 
 
 def test_cli(tmp_path, capsys):

@@ -1,0 +1,7 @@
+"""``python -m memreview.synth``."""
+
+import sys
+
+from memreview.synth.cli import main
+
+sys.exit(main())
