@@ -140,7 +140,7 @@ class MemReviewApp(App):
     def _pending_count(self) -> int:
         for screen in self.screen_stack:
             if isinstance(screen, ReviewScreen):
-                return len(screen.pending)
+                return len(screen.staging)
         return 0
 
     def action_request_quit(self) -> None:
@@ -153,7 +153,7 @@ class MemReviewApp(App):
         review = next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
         where = (
             "They are saved in .memreview/pending.yaml and offered again next time."
-            if review.saved
+            if review.staging.saved
             else "They could not be saved and will be lost."
         )
 

@@ -8,11 +8,11 @@ show (files written, conflicts with their reasons, what stays pending).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from memreview import decisions as _decisions
 from memreview.decisions import Decision, DecisionError
+from memreview.decisions.staging import PendingFile
 from memreview.decisions.state import STATE_FILE
 
 
@@ -49,19 +49,8 @@ class UndoSummary:
     diff: str = ""
 
 
-class Backend:
-    """The decisions backend of one workspace."""
-
-    def __init__(self, root: Path):
-        self.root = Path(root)
-
-    def load_pending(self) -> tuple[list[Decision], list[str]]:
-        """The staged decisions and one-line warnings about what could not be read."""
-        return _decisions.load_pending(self.root)
-
-    def save_pending(self, decisions: list[Decision]) -> bool:
-        _decisions.save_pending(self.root, list(decisions))
-        return True
+class Backend(PendingFile):
+    """The decisions backend of one workspace (its staged decisions are its pending file)."""
 
     def check(self, queue: str, item: dict, decision: Decision) -> str | None:
         """Why ``decision`` can't be staged for ``item``, or None when it can."""

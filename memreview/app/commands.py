@@ -42,7 +42,7 @@ class MemreviewCommands(Provider):
                         else partial(screen.action_decide, verb)
                     )
                     out.append((f"decision: {act.label}", run, act.effect))
-            if screen.pending:
+            if screen.staging:
                 out.append(
                     (
                         "decision: unstage",
@@ -54,7 +54,7 @@ class MemreviewCommands(Provider):
                     (
                         "apply",
                         screen.action_write,
-                        f"review and write the {len(screen.pending)} pending decision(s)",
+                        f"review and write the {len(screen.staging)} pending decision(s)",
                     )
                 )
             out.append(("undo", screen.action_undo, "undo the last written batch"))

@@ -32,7 +32,7 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
         after = (ws / "MEMORY.md").read_text()
         assert "- The gateway listens on port 18789 for local clients\n" not in after
         assert "- The gateway listens on port 18789 for local clients (2026-10-01)\n" in after
-        assert review(again).pending == {}
+        assert len(review(again).staging) == 0
         assert review(again).result.counts["duplicates"] == 2
 
         await pilot.press("U", "y")
@@ -63,7 +63,5 @@ async def test_a_decision_whose_entry_changed_meanwhile_is_a_conflict_and_stays_
         assert "is gone from MEMORY.md" in text
         await pilot.press("escape")
         await loaded(app, pilot)
-        assert [(d.queue, d.action) for d in review(app).pending.values()] == [
-            ("archived", "remove")
-        ]
+        assert [(d.queue, d.action) for d in review(app).staging] == [("archived", "remove")]
         assert "- Backups now at 04:00\n" in memory.read_text()  # the other write is kept

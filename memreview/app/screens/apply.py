@@ -7,14 +7,26 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Label, LoadingIndicator, Static
 
-from memreview.app.backend import Backend, Outcome, Preview
+from memreview.app.backend import Backend, Outcome
 from memreview.app.keys import decision_label
+from memreview.app.messages import BatchWritten, DiffPreviewed
 from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.display import one_line
+
+
+def outcome_note(outcome: Outcome) -> tuple[str, str]:
+    """The notification after a write: its text and severity (a warning when some
+    decisions could not be written)."""
+    kept = len(outcome.keep_pending)
+    msg = f"written: {len(outcome.written)} file(s)"
+    if kept:
+        msg += f"; {kept} decision(s) stay pending"
+    msg = "\n".join([msg, *outcome.messages])
+    problems = outcome.conflicts or outcome.failures
+    return msg, "warning" if problems else "information"
 
 
 class ApplyScreen(Screen[Outcome | None]):
@@ -32,18 +44,6 @@ class ApplyScreen(Screen[Outcome | None]):
     ]
 
     COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
-
-    class Previewed(Message):
-        def __init__(self, preview: Preview | None, problem: str | None) -> None:
-            super().__init__()
-            self.preview = preview
-            self.problem = problem
-
-    class Applied(Message):
-        def __init__(self, outcome: Outcome | None, problem: str | None) -> None:
-            super().__init__()
-            self.outcome = outcome
-            self.problem = problem
 
     def __init__(self, result, decisions: list, backend: Backend) -> None:
         super().__init__()
@@ -91,11 +91,11 @@ class ApplyScreen(Screen[Outcome | None]):
         try:
             preview = self.backend.preview(self.result, self.decisions)
         except Exception as exc:  # any failure is shown, never raised at the user
-            self.post_message(self.Previewed(None, f"preview failed: {exc}"))
+            self.post_message(DiffPreviewed(None, f"preview failed: {exc}"))
             return
-        self.post_message(self.Previewed(preview, None))
+        self.post_message(DiffPreviewed(preview, None))
 
-    def on_apply_screen_previewed(self, message: Previewed) -> None:
+    def on_diff_previewed(self, message: DiffPreviewed) -> None:
         self.query_one("#apply-loading").display = False
         body = self.query_one("#apply-diff-text", Static)
         status = self.query_one("#apply-status", Static)
@@ -138,11 +138,11 @@ class ApplyScreen(Screen[Outcome | None]):
         try:
             outcome = self.backend.apply(self.result, self.decisions)
         except Exception as exc:  # shown on screen; the decisions stay pending
-            self.post_message(self.Applied(None, f"{type(exc).__name__}: {exc}"))
+            self.post_message(BatchWritten(None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(self.Applied(outcome, None))
+        self.post_message(BatchWritten(outcome, None))
 
-    def on_apply_screen_applied(self, message: Applied) -> None:
+    def on_batch_written(self, message: BatchWritten) -> None:
         self.query_one("#apply-loading").display = False
         self.state = "done"
         self.outcome = message.outcome

@@ -9,6 +9,20 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
 
+def merge_proposal(item: dict, context) -> str:
+    """The text a merge starts from: the group's proposed merge, else its first member's
+    lines as the file has them (``context(file, line, end_line, before, after)``)."""
+    proposal = item.get("merged")
+    if proposal:
+        return proposal
+    refs = item.get("refs") or []
+    if not refs:
+        return ""
+    ref = refs[0]
+    lines = context(ref["file"], ref["line"], ref["end_line"], 0, 0)
+    return "\n".join(text for _n, text in lines) or ref.get("text", "")
+
+
 class MergeEditor(ModalScreen[str | None]):
     """A TextArea prefilled with the proposed merge; ctrl+s stages it, escape cancels."""
 

@@ -10,12 +10,13 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events, work
-from textual.message import Message
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from memreview.app.keys import Act
+from memreview.app.backend import Backend, make_decision
+from memreview.app.keys import Act, act_by_action, decision_label, default_act
+from memreview.app.messages import PreviewReady, PreviewResult
 from memreview.app.render import (
     STYLE_NAMES,
     decision_line,
@@ -23,12 +24,10 @@ from memreview.app.render import (
     item_body,
     spaced,
 )
+from memreview.decisions import Decision
 from memreview.display import one_line
 
 PREVIEW_DELAY = 0.15  # seconds the cursor rests on an item before its preview is computed
-
-# (diffs by file or None, a note); computed off the UI thread
-PreviewResult = tuple[dict[str, str] | None, str]
 
 
 class PreviewRequest:
@@ -41,6 +40,36 @@ class PreviewRequest:
         self.compute = compute
 
 
+def preview_request(
+    queue: str, item: dict | None, staged: Decision | None, result, backend: Backend
+) -> PreviewRequest | None:
+    """Preview ``staged`` (the item's staged decision), else the queue's first action."""
+    if item is None:
+        return None
+    d = staged
+    if d is not None:
+        label = decision_label(d)[0]
+    else:
+        act = default_act(queue)
+        if act is None:
+            return None
+        d = make_decision(item["id"], act.action, queue, keep=act.keep)
+        label = act.label
+
+    def compute() -> PreviewResult:
+        act = act_by_action(d.queue, d.action)
+        if d.action == "defer":
+            return None, "defer writes nothing"
+        preview = backend.preview(result, [d])
+        if preview.problems:
+            return preview.diffs, "✗ can't be written: " + "; ".join(preview.problems)
+        if not preview.diffs:
+            return None, f"writes no memory file: {act.effect}" if act else ""
+        return preview.diffs, ""
+
+    return PreviewRequest((item["id"], d.action, d.keep, d.text), label, compute)
+
+
 class Evidence(Widget, can_focus=False):
     """Right pane: the evidence and the preview of the highlighted item.
 
@@ -50,13 +79,6 @@ class Evidence(Widget, can_focus=False):
     """
 
     COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
-
-    class PreviewReady(Message):
-        def __init__(self, key: tuple, heading: str, result: PreviewResult) -> None:
-            super().__init__()
-            self.key = key
-            self.heading = heading
-            self.result = result
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -120,9 +142,9 @@ class Evidence(Widget, can_focus=False):
             result = request.compute()
         except Exception as exc:  # a preview that fails is shown as such
             result = (None, f"✗ preview failed: {exc}")
-        self.post_message(self.PreviewReady(request.key, request.heading, result))
+        self.post_message(PreviewReady(request.key, request.heading, result))
 
-    def on_evidence_preview_ready(self, message: PreviewReady) -> None:
+    def on_preview_ready(self, message: PreviewReady) -> None:
         message.stop()
         self._preview_cache[message.key] = (message.heading, message.result)
         if message.key == self._preview_key:

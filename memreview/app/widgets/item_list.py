@@ -14,7 +14,6 @@ from rich.style import Style
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -65,19 +64,6 @@ class ItemList(ScrollView, can_focus=True):
         "item-list--empty",
         *(f"item-list--{tone}" for tone in TONES),
     }
-
-    class Highlighted(Message):
-        """The cursor moved to another item (or the list changed under it)."""
-
-        def __init__(self, item_list: ItemList, index: int, item: dict | None) -> None:
-            super().__init__()
-            self.item_list = item_list
-            self.index = index
-            self.item = item
-
-        @property
-        def control(self) -> ItemList:
-            return self.item_list
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -192,7 +178,6 @@ class ItemList(ScrollView, can_focus=True):
     def _announce(self) -> None:
         if self.on_move is not None:
             self.on_move(self.cursor, self.current)
-        self.post_message(self.Highlighted(self, self.cursor, self.current))
 
     def action_cursor(self, delta: int) -> None:
         self.move_to(self.cursor + delta)

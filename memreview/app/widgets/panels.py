@@ -1,4 +1,4 @@
-"""The small panes around the item list: queue list, pending bar, loading pane."""
+"""The small panes around the item list: queue list, pending bar, loading pane, top bar."""
 
 from __future__ import annotations
 
@@ -10,22 +10,18 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from memreview.app.keys import HEALTH, QUEUE_TITLES, QUEUES, Act
+from memreview.app.keys import HEALTH, QUEUE_TITLES, QUEUES, decision_label
+from memreview.app.messages import LoadFailed, LoadProgress, QueueChosen, WorkspaceLoaded
 from memreview.app.widgets import theme_colour
+from memreview.decisions import Decision
 from memreview.display import one_line
 
 
 class QueueRow(Static):
     """One queue in the left pane: key, name, count; a click chooses it."""
-
-    class Chosen(Message):
-        def __init__(self, queue: str) -> None:
-            super().__init__()
-            self.queue = queue
 
     def __init__(self, queue: str, key: str) -> None:
         super().__init__(markup=False, classes="queue-row", id=f"queue-row-{queue}")
@@ -54,7 +50,7 @@ class QueueRow(Static):
             self.set_class(empty, "-empty")
 
     def on_click(self, event: events.Click) -> None:
-        self.post_message(self.Chosen(self.queue))
+        self.post_message(QueueChosen(self.queue))
 
 
 class QueueNav(Vertical, can_focus=False):
@@ -69,6 +65,16 @@ class QueueNav(Vertical, can_focus=False):
     def row(self, queue: str) -> QueueRow:
         return self.query_one(f"#queue-row-{queue}", QueueRow)
 
+    def show_queue(self, queue: str, result, staged: int) -> None:
+        """The row of ``queue``: its items in ``result``, ``staged`` decisions, why it is
+        empty or how many of its items are hidden."""
+        self.row(queue).show(
+            len(result.queues.get(queue, [])),
+            staged,
+            result.missing.get(queue),
+            (getattr(result, "hidden", None) or {}).get(queue, 0),
+        )
+
     def set_current(self, queue: str) -> None:
         for r in self.query(QueueRow):
             current = r.queue == queue
@@ -79,8 +85,9 @@ class QueueNav(Vertical, can_focus=False):
 class PendingBar(Static):
     """The staged decisions, one line: count, then each kind of action with its tally."""
 
-    def show(self, decisions: list[tuple[str, Act, str]], saved: bool) -> None:
-        """``decisions``: (queue, act, label) of every staged decision, oldest first."""
+    def show(self, decisions: list[Decision], saved: bool) -> None:
+        """``decisions``: every staged decision, oldest first; ``saved``: whether they are
+        in pending.yaml."""
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         if not decisions:
             t.append(" No decisions staged.", "dim")
@@ -90,10 +97,11 @@ class PendingBar(Static):
         t.append(f" {len(decisions)} pending ", "bold reverse")
         tally: dict[tuple[str, str], int] = {}
         tones: dict[tuple[str, str], str] = {}
-        for queue, act, label in decisions:
-            k = (queue, label)
+        for d in decisions:
+            label, act = decision_label(d)
+            k = (d.queue, label)
             tally[k] = tally.get(k, 0) + 1
-            tones[k] = act.tone
+            tones[k] = act.tone if act else "defer"
         for (queue, label), n in tally.items():
             t.append(f"  {queue} ", "dim")
             t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
@@ -112,28 +120,11 @@ class PendingBar(Static):
 
 class LoadingPane(Vertical):
     """Loads the workspace in a worker thread, showing a progress bar and the current stage
-    meanwhile; posts :class:`Loaded` or :class:`Failed` (they bubble up).
+    meanwhile; posts :class:`WorkspaceLoaded` or :class:`LoadFailed` (they bubble up).
 
     No spinner: its animation redraws many times a second on the same GIL as the scan, which
     made loading a 25,000-entry workspace half a second slower. The bar moves with the
     stages."""
-
-    class Progress(Message):
-        def __init__(self, stage: str, fraction: float) -> None:
-            super().__init__()
-            self.stage = stage
-            self.fraction = fraction
-
-    class Loaded(Message):
-        def __init__(self, result, seconds: float) -> None:
-            super().__init__()
-            self.result = result
-            self.seconds = seconds
-
-    class Failed(Message):
-        def __init__(self, reason: str) -> None:
-            super().__init__()
-            self.reason = reason
 
     def compose(self) -> ComposeResult:
         yield Label("Loading the workspace…", id="loading-title")
@@ -154,7 +145,7 @@ class LoadingPane(Vertical):
         def progress(stage: str, fraction: float) -> None:
             if stage != last[1] or fraction - last[0] >= 0.02:  # not a message per file
                 last[0], last[1] = fraction, stage
-                self.post_message(self.Progress(stage, fraction))
+                self.post_message(LoadProgress(stage, fraction))
 
         start = time.perf_counter()
         worker = get_current_worker()
@@ -162,16 +153,33 @@ class LoadingPane(Vertical):
             result = scan(root, today=today, progress=progress)
         except Exception as exc:  # shown in the pane: no traceback reaches the user
             if not worker.is_cancelled:
-                self.post_message(self.Failed(str(exc) or type(exc).__name__))
+                self.post_message(LoadFailed(str(exc) or type(exc).__name__))
             return
         if not worker.is_cancelled:  # a newer load is under way: its result wins
-            self.post_message(self.Loaded(result, time.perf_counter() - start))
+            self.post_message(WorkspaceLoaded(result, time.perf_counter() - start))
 
-    def on_loading_pane_progress(self, message: Progress) -> None:
+    def on_load_progress(self, message: LoadProgress) -> None:
         message.stop()
         self.query_one(ProgressBar).update(progress=round(message.fraction * 100, 1))
         self.query_one("#loading-stage", Static).update(one_line(message.stage))
 
-    def on_loading_pane_failed(self, message: Failed) -> None:
+    def on_load_failed(self, message: LoadFailed) -> None:
         self.query_one("#loading-title", Label).update("Could not load the workspace")
         self.query_one("#loading-stage", Static).update(one_line(message.reason))
+
+
+class TopBar(Static):
+    """The first line: the workspace, its review date and how many warnings it raised."""
+
+    def show(self, root: Path, result) -> None:
+        t = Text(no_wrap=True, overflow="ellipsis", end="")
+        t.append(" memreview ", "bold reverse")
+        t.append(f"  {one_line(str(root))}")
+        if result is not None:
+            t.append(f"   review date {result.today.isoformat()}")
+            n = len(result.warnings)
+            if n:
+                t.append(f"   {n} warning(s): h shows them", "bold")
+        else:
+            t.append("   loading…", "dim")
+        self.update(t, layout=False)

@@ -1,0 +1,83 @@
+"""Every message the app's widgets, screens and workers post, in one place.
+
+A widget or a worker posts one of these; whoever shows its consequence handles it by name
+(``on_workspace_loaded``…). Keeping them here shows at a glance what travels between the
+parts of the app, and lets a screen handle a widget's message without importing the widget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from memreview.app.backend import Outcome, Preview
+
+# What the preview of a decision shows: the diffs by file (or None) and a note.
+PreviewResult = tuple[dict[str, str] | None, str]
+
+
+@dataclass
+class QueueChosen(Message):
+    """A queue was clicked in the left pane."""
+
+    queue: str
+
+
+@dataclass
+class LoadProgress(Message):
+    """The scan of the workspace reached ``stage``; ``fraction`` of it is done."""
+
+    stage: str
+    fraction: float
+
+
+@dataclass
+class WorkspaceLoaded(Message):
+    """The scan finished: ``result`` is the workspace's model and queues."""
+
+    result: Any
+    seconds: float
+
+
+@dataclass
+class LoadFailed(Message):
+    """The scan raised; ``reason`` is one line for the user."""
+
+    reason: str
+
+
+@dataclass
+class PreviewReady(Message):
+    """A worker computed what the decision named by ``key`` would write."""
+
+    key: tuple
+    heading: str
+    result: PreviewResult
+
+
+@dataclass
+class DiffPreviewed(Message):
+    """The diff of every pending decision is ready (or ``problem`` says why not)."""
+
+    preview: Preview | None
+    problem: str | None
+
+
+@dataclass
+class BatchWritten(Message):
+    """The pending decisions were written (or ``problem`` says why nothing was)."""
+
+    outcome: Outcome | None
+    problem: str | None
+
+
+@dataclass
+class UndoDone(Message):
+    """The last written batch was undone, or not (``diff``: what stopped it)."""
+
+    summary: str
+    ok: bool
+    diff: str = ""

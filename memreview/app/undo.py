@@ -1,0 +1,65 @@
+"""Undoing the last written batch: asked first, run in a worker thread, then reported.
+
+The worker only calls the backend and posts :class:`UndoDone` to the node that started it,
+which reports it with :func:`report_undo` and loads the workspace again when files changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from textual.app import App
+from textual.dom import DOMNode
+from textual.worker import Worker
+
+from memreview.app.backend import Backend
+from memreview.app.messages import UndoDone
+from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
+
+
+def ask_undo(app: App, undo: Callable[[], object]) -> None:
+    """Ask before undoing; ``undo()`` runs only on yes."""
+
+    def answer(yes: bool | None) -> None:
+        if yes:
+            undo()
+
+    app.push_screen(
+        ConfirmDialog(
+            "Undo the last written batch?",
+            "Files it wrote are restored from their backups; its items show again.",
+            yes="Undo",
+            no="Keep",
+        ),
+        answer,
+    )
+
+
+def start_undo(node: DOMNode, backend: Backend) -> Worker[None]:
+    """Undo the last batch in a thread; ``node`` receives the :class:`UndoDone`."""
+    return node.run_worker(
+        partial(_undo, node, backend), name="undo", group="undo", exclusive=True, thread=True
+    )
+
+
+def _undo(node: DOMNode, backend: Backend) -> None:
+    try:
+        res = backend.undo_last()
+    except Exception as exc:  # a held lock or an unreadable journal: shown, not raised
+        node.post_message(UndoDone(str(exc) or type(exc).__name__, False))
+        return
+    node.post_message(UndoDone(res.message, res.ok, res.diff))
+
+
+def report_undo(app: App, message: UndoDone) -> None:
+    """Show how the undo went: a notification, or the diff of what stopped it."""
+    if message.diff:
+        app.push_screen(DiffDialog("Undo stopped", message.summary, message.diff))
+        return
+    app.notify(
+        message.summary,
+        title="Undo" if message.ok else "Undo failed",
+        severity="information" if message.ok else "error",
+        markup=False,
+    )

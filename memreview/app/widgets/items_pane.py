@@ -1,0 +1,85 @@
+"""The middle column: the queue's header line, its items, and the filter box under them."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Input, Static
+
+from memreview.app.widgets.item_list import ItemList
+from memreview.display import one_line
+
+
+class ListHeader(Static):
+    """Above the item list: the queue's title, the cursor's place and the filter."""
+
+    def show(self, title: str, cursor: int, count: int, filter_text: str, total: int) -> None:
+        t = Text(no_wrap=True, overflow="ellipsis", end="")
+        t.append(title, "bold")
+        if count:
+            t.append(f"   {cursor + 1:,} of {count:,}")
+        else:
+            t.append("   0 of 0")
+        if filter_text:
+            t.append(f"   filter “{one_line(filter_text)}” · {total:,} in all", "dim")
+        self.update(t, layout=False)
+
+
+class ItemsPane(Vertical):
+    """The items of the current queue; ``/`` opens the filter box, which filters as it is
+    typed; enter keeps the filter (an empty one closes the box)."""
+
+    def compose(self) -> ComposeResult:
+        yield ListHeader(id="list-header", markup=False)
+        yield ItemList(id="items")
+        yield Input(placeholder="filter…", id="filter")
+
+    def on_mount(self) -> None:
+        self.filter_box.display = False
+
+    @property
+    def items(self) -> ItemList:
+        return self.query_one(ItemList)
+
+    @property
+    def filter_box(self) -> Input:
+        return self.query_one("#filter", Input)
+
+    @property
+    def filtering(self) -> bool:
+        """Whether the filter box shows."""
+        return bool(self.filter_box.display)
+
+    def show_header(self, title: str) -> None:
+        lst = self.items
+        self.query_one(ListHeader).show(title, lst.cursor, lst.count, lst.filter_text, lst.total)
+
+    def open_filter(self) -> None:
+        box = self.filter_box
+        box.display = True
+        box.value = self.items.filter_text
+        self.screen.set_focus(box)  # now, not after the keys already queued
+
+    def clear_filter(self) -> None:
+        """No filter: every item shows, the box closes and the list has the focus."""
+        self.items.set_filter("")
+        self.hide_filter()
+        self.items.focus()
+
+    def hide_filter(self) -> None:
+        box = self.filter_box
+        box.value = ""
+        box.display = False
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.items.set_filter(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        # the message bubbles on to the screen, which refreshes its keys
+        if not event.value.strip():
+            self.hide_filter()
+        self.items.focus()
