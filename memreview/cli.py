@@ -12,19 +12,12 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
-from memreview.workspace.dates import parse_date
+from memreview.workspace.dates import parse_date_arg
 from memreview.workspace.loader import NotAWorkspace
 
 
 class UsageError(Exception):
     """Bad arguments: one line on stderr, exit 2."""
-
-
-def _date(text: str) -> date:
-    d = parse_date(text)
-    if d is None or len(text.strip()) != 10:
-        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}")
-    return d
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a workspace, several, or a directory with one workspace per agent",
     )
     s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
+    s.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
     from memreview.report import add_report_parser
 
@@ -61,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--decisions", type=Path, required=True, metavar="FILE.yaml")
     a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
     a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
-    a.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
+    a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     u = sub.add_parser("undo", help="undo the last applied batch")
     u.add_argument("path", type=Path)
     return p
@@ -77,7 +70,7 @@ def app_parser() -> argparse.ArgumentParser:
         type=Path,
         help="the workspace (default: $OPENCLAW_WORKSPACE, ~/.openclaw/workspace, .)",
     )
-    p.add_argument("--today", type=_date, help="review date (YYYY-MM-DD)")
+    p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     p.add_argument("--theme", help="theme name")
     return p
 

@@ -2,16 +2,13 @@
 
 Memory files are written by agents and may hold anything: markup-looking brackets, terminal
 escape sequences, bidi overrides. Everything read from the workspace goes through
-:func:`visible` (plain strings) or :func:`safe_text` (Rich ``Text``) before it reaches a
-terminal, so no control character is ever emitted and no markup is ever parsed.
+:func:`visible` before it reaches a terminal, so no control character is ever emitted; the
+app shows it as Rich ``Text`` built from plain strings, so no markup is ever parsed.
 """
 
 from __future__ import annotations
 
-from rich.style import Style
-from rich.text import Text
-
-__all__ = ["visible", "safe_text", "one_line"]
+__all__ = ["visible", "one_line"]
 
 
 def _escape_table() -> dict[int, str]:
@@ -49,8 +46,3 @@ def visible(text: str) -> str:
 def one_line(text: str) -> str:
     """:func:`visible` on one line: newlines and tabs become spaces (for list rows)."""
     return visible(text).replace("\n", " ").replace("\t", " ")
-
-
-def safe_text(text: str, style: str | Style | None = None) -> Text:
-    """A Rich ``Text`` holding ``text`` literally (never parsed as markup), made visible."""
-    return Text(visible(text), style=style or "", end="")

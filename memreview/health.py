@@ -19,6 +19,7 @@ TODO_RE = re.compile(r"^\s*[-*] \[( |x|X)\] (.*)$")
 STAMP_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*自动沉淀\s*[）)]")
 PROMOTED_RE = re.compile(r"promoted from short-term memory \((\d{4}-\d{2}-\d{2})\)", re.I)
 GROWTH_WEEKS = 14
+SCHEMA = 1  # the version of the JSON that ``scan --json`` and the report card print
 
 
 CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -57,26 +58,38 @@ def entry_dates(ws: Workspace) -> list[date]:
     return out
 
 
+def week_starts(today: date, weeks: int = GROWTH_WEEKS) -> tuple[date, list[str]]:
+    """The first day of the oldest week, and each week's first day (the last week ends on
+    the review date)."""
+    first = today - timedelta(days=7 * weeks - 1)
+    return first, [(first + timedelta(days=7 * k)).isoformat() for k in range(weeks)]
+
+
 def weekly_growth(dates: list[date], today: date, weeks: int = GROWTH_WEEKS) -> dict:
     """Entries added per week, oldest week first, the last week ending on the review date."""
     counts = [0] * weeks
-    first = today - timedelta(days=7 * weeks - 1)
+    first, starts = week_starts(today, weeks)
     for d in dates:
         if first <= d <= today:
             counts[(d - first).days // 7] += 1
-    starts = [(first + timedelta(days=7 * k)).isoformat() for k in range(weeks)]
-    slope = _slope(counts[-4:])
-    prev = _slope(counts[-8:-4])
+    return summarize_weeks(counts, starts)
+
+
+def summarize_weeks(weeks: list[int], starts: list[str]) -> dict:
+    """Weekly counts with the four-week slope (least squares) and whether it accelerates:
+    the slope of the last four weeks is positive and steeper than that of the four before."""
+    slope, prev = slope_of(weeks[-4:]), slope_of(weeks[-8:-4])
     return {
-        "weeks": counts,
-        "week_starts": starts,
+        "weeks": list(weeks),
+        "week_starts": list(starts),
         "slope_4w": round(slope, 2),
         "slope_prev_4w": round(prev, 2),
         "accelerating": slope > 0 and slope > prev,
     }
 
 
-def _slope(values: list[int]) -> float:
+def slope_of(values: list[int]) -> float:
+    """The least-squares slope of equally spaced values (0 for fewer than two)."""
     n = len(values)
     if n < 2:
         return 0.0
@@ -88,6 +101,7 @@ def _slope(values: list[int]) -> float:
 
 
 def health(ws: Workspace, today: date) -> dict:
+    """Every health figure of the workspace on the review date (JSON-able)."""
     cfg = ws.config
     out: dict = {}
     main = ws.main_memory()

@@ -9,15 +9,15 @@ from datetime import date
 from pathlib import Path
 
 from memreview.decisions.state import State, load_state
+from memreview.health import SCHEMA
 from memreview.health import health as compute_health
+from memreview.judge_card import report_card
 from memreview.queues import QUEUES
 from memreview.queues.common import QUEUE_NAMES
 from memreview.workspace.loader import check_workspace, load_workspace, review_date
 from memreview.workspace.model import Workspace
 
 SLOW_QUEUE = "archived"  # computed in a thread beside the others
-
-SCHEMA = 1
 
 
 @dataclass
@@ -96,12 +96,7 @@ def _judge_card(ws: Workspace) -> dict | None:
     """The judge's report card (how often the human approved it, by confidence)."""
     if ws.proposals is None:
         return None
-    from memreview.report import report_card  # the report module builds on this one
-
-    card = report_card(ws)
-    for w in card.pop("warnings", []):
-        ws.warn(w.get("file"), w.get("line"), w.get("message", ""))
-    return card
+    return report_card(ws)
 
 
 def compute(

@@ -12,7 +12,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from memreview.app.backend import Backend
-from memreview.app.commands import MemreviewCommands
+from memreview.app.commands import MemReviewCommands
 from memreview.app.config import UserConfig
 from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.screens.help import HelpScreen, help_markdown
@@ -25,7 +25,7 @@ class MemReviewApp(App):
 
     CSS_PATH = "memreview.tcss"
     TITLE = "memreview"
-    COMMANDS = App.COMMANDS | {MemreviewCommands}
+    COMMANDS = App.COMMANDS | {MemReviewCommands}
     BINDINGS = [
         Binding(
             "question_mark,f1",

@@ -73,7 +73,7 @@ class Backend(PendingFile):
         return outcome_of(_decisions.apply(result, list(decisions)), decisions)
 
     def undo_last(self) -> UndoSummary:
-        res = _decisions.undo_last(self.root)
+        res = _decisions.undo(self.root)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
 

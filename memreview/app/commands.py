@@ -10,7 +10,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from memreview.app.keys import HEALTH, QUEUE_ACTIONS, QUEUE_TITLES, QUEUES
 
 
-class MemreviewCommands(Provider):
+class MemReviewCommands(Provider):
     """Prefixed names, so that typing "queue" or "decision" lists a family."""
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:

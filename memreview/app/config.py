@@ -11,18 +11,17 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from platformdirs import user_config_dir
 from ruamel.yaml import YAML
+
+from memreview.store import atomic_write
 
 
 def default_config_path() -> Path:
+    """``$MEMREVIEW_CONFIG``, else ``config.yaml`` in the user's config directory."""
     env = os.environ.get("MEMREVIEW_CONFIG")
     if env:
         return Path(env)
-    try:
-        from platformdirs import user_config_dir
-    except ImportError:  # pragma: no cover - platformdirs ships with Textual's usual installs
-        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-        return base / "memreview" / "config.yaml"
     return Path(user_config_dir("memreview")) / "config.yaml"
 
 
@@ -47,11 +46,16 @@ class UserConfig:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             buf = io.StringIO()
             yaml.dump(doc, buf)
-            tmp = self.path.with_name(f".{self.path.name}.tmp")
-            tmp.write_text(buf.getvalue(), encoding="utf-8")
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            return f"cannot save the theme to {self.path}: {exc.strerror or exc}"
+            # a symlinked config file (dotfiles repositories do this) stays a symlink: the
+            # file it points to is the one replaced
+            real = self.path.resolve()
+            try:
+                mode = real.stat().st_mode & 0o7777
+            except FileNotFoundError:
+                mode = None
+            atomic_write(real, buf.getvalue().encode("utf-8"), mode=mode, new_mode=0o666)
+        except (OSError, RuntimeError) as exc:
+            return f"cannot save the theme to {self.path}: {getattr(exc, 'strerror', None) or exc}"
         self._doc = doc
         return None
 

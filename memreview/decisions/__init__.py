@@ -12,7 +12,6 @@ from memreview.decisions.apply import (
     commit_message,
     preview,
     undo,
-    undo_last,
 )
 from memreview.decisions.model import ACTIONS, Decision, DecisionError, check_decision
 from memreview.decisions.pending import (
@@ -42,5 +41,4 @@ __all__ = [
     "save_pending",
     "skill_slug",
     "undo",
-    "undo_last",
 ]

@@ -414,6 +414,3 @@ def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.
             store.write_private(root, _STATE_NAME, state.to_bytes())
         out.unhidden = taken
     return out
-
-
-undo_last = undo

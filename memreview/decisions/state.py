@@ -10,7 +10,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 
-from memreview.store.paths import PathEscape, safe_read_bytes
+from memreview.store import PathEscape, safe_read_bytes
 from memreview.workspace.dates import parse_date
 
 STATE_FILE = ".memreview/state.yaml"

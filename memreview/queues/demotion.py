@@ -8,8 +8,7 @@ from datetime import date, timedelta
 
 from memreview.queues.common import item_id
 from memreview.workspace.dates import parse_date
-from memreview.workspace.markdown import is_closed_status
-from memreview.workspace.model import Anchor, Workspace
+from memreview.workspace.model import Anchor, Workspace, is_closed_status
 
 INCIDENT_RE = re.compile(r"incident|事故|postmortem|复盘", re.I)
 IMPORTANCE_COMMENT_RE = re.compile(r"<!--\s*importance:\s*(\d+(?:\.\d+)?)\s*-->", re.I)

@@ -6,6 +6,7 @@ import re
 from collections import defaultdict
 from datetime import date
 
+import numpy as np
 from rapidfuzz import fuzz, process
 
 from memreview.queues.common import item_id, short
@@ -121,11 +122,6 @@ def _all_near_pairs(norms: list[str], cutoff: float) -> dict[tuple[int, int], fl
     when min/max ≥ cutoff / (200 − cutoff): rows are taken in order of length, in chunks,
     and each chunk is scored only against the columns whose length allows it.
     """
-    try:
-        import numpy as np
-    except ImportError:  # rapidfuzz's cdist needs numpy; its extract loop does not
-        members = list(range(len(norms)))
-        return {(i, j): s for i, j, s in _near_pairs_big_block(norms, members, cutoff)}
     out: dict[tuple[int, int], float] = {}
     order = sorted(range(len(norms)), key=lambda i: len(norms[i]))
     by_len = [norms[i] for i in order]

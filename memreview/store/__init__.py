@@ -1,8 +1,10 @@
 """The only code that writes workspace files (DESIGN §4): atomic whole-file rewrites with
 backups, an append-only journal, locks, undo, and memreview's own files under .memreview/."""
 
-from memreview.store.git import commit_batch, is_git_repo
+from memreview.store.atomic import atomic_write
+from memreview.store.git import commit_batch, is_git_repo, run_git
 from memreview.store.journal import (
+    RECENT_DAYS,
     BatchRecord,
     InterruptedBatch,
     InterruptedFile,
@@ -11,6 +13,7 @@ from memreview.store.journal import (
     interrupted_batches,
     last_batch,
     read_journal,
+    recent_decisions,
 )
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
@@ -31,6 +34,7 @@ from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_last
 
 __all__ = [
     "DEFAULT_LOCK_FILES",
+    "RECENT_DAYS",
     "STEPS",
     "VERDICTS_FILES",
     "BatchRecord",
@@ -48,6 +52,7 @@ __all__ = [
     "PathEscape",
     "UndoResult",
     "append_line",
+    "atomic_write",
     "apply_batch",
     "batches",
     "commit_batch",
@@ -56,7 +61,9 @@ __all__ = [
     "last_batch",
     "read_journal",
     "read_private",
+    "recent_decisions",
     "resolve_inside",
+    "run_git",
     "safe_read_bytes",
     "undo_last",
     "unified_diff",

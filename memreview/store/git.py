@@ -1,4 +1,5 @@
-"""Committing an applied batch when the workspace is a git repository (DESIGN §4).
+"""git for the workspace's repository: the one runner (commits here, the growth history in
+:mod:`memreview.growth`) and committing an applied batch (DESIGN §4).
 
 Only the files the batch wrote (and memreview's journal and ``.gitignore``) are staged and
 committed: whatever else the owner has staged or changed stays out of the commit. memreview
@@ -19,14 +20,44 @@ from memreview.store.undo import UndoResult
 _OWN_FILES = (f"{PRIVATE_DIR}/journal.jsonl", f"{PRIVATE_DIR}/.gitignore")
 
 
-def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+# Variables that point git at another repository, index or work tree: set in
+# the caller's environment (a git hook, a shell inside another repository), they would make
+# memreview read or commit somewhere else.
+_REPOSITORY_ENV = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+    "GIT_CEILING_DIRECTORIES",
+)
+GIT_TIMEOUT = 60.0
+
+
+def _git_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _REPOSITORY_ENV}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
+    return env
+
+
+def run_git(
+    root: Path, *args: str, timeout: float = GIT_TIMEOUT, text: bool = True
+) -> subprocess.CompletedProcess:
+    """Run ``git -C root args…`` for the repository that holds ``root`` and nothing else.
+
+    Never prompts, never reads stdin, never colours; raises OSError (git missing) and
+    subprocess.TimeoutExpired like subprocess.run.
+    """
     return subprocess.run(
-        ["git", "-C", str(root), *args],
+        ["git", "-c", "core.quotepath=off", "-c", "color.ui=never", "-C", str(root), *args],
         capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
+        text=text,
+        env=_git_env(),
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
         check=False,
     )
 
@@ -34,7 +65,7 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def is_git_repo(root: Path | str) -> bool:
     """True when ``root`` is inside a git work tree (and git is installed)."""
     try:
-        proc = _git(Path(root), "rev-parse", "--is-inside-work-tree")
+        proc = run_git(Path(root), "rev-parse", "--is-inside-work-tree")
     except (OSError, subprocess.SubprocessError):
         return False
     return proc.returncode == 0 and proc.stdout.strip() == "true"
@@ -67,29 +98,29 @@ def commit_batch(
         if (real / rel).exists():
             if not _ignored(real, rel):
                 present.append(rel)
-        elif _git(real, "ls-files", "--error-unmatch", "--", rel).returncode == 0:
+        elif run_git(real, "ls-files", "--error-unmatch", "--", rel).returncode == 0:
             gone.append(rel)  # a tracked file the batch removed: commit its removal
     if present:
-        proc = _git(real, "add", "--", *present)
+        proc = run_git(real, "add", "--", *present)
         if proc.returncode != 0:
             return f"git add failed: {_first_line(proc.stderr)}"
     paths = present + gone
     if not paths or not _differs(real, paths):
         return "nothing to commit"
     # A pathspec commits exactly these paths, whatever else is staged.
-    proc = _git(real, "commit", "--quiet", "-m", message, "--", *paths)
+    proc = run_git(real, "commit", "--quiet", "-m", message, "--", *paths)
     if proc.returncode != 0:
         return f"git commit failed: {_first_line(proc.stderr or proc.stdout)}"
-    head = _git(real, "rev-parse", "--short", "HEAD").stdout.strip()
+    head = run_git(real, "rev-parse", "--short", "HEAD").stdout.strip()
     return f"committed {head}: {_first_line(message)}"
 
 
 def _ignored(root: Path, rel: str) -> bool:
-    return _git(root, "check-ignore", "--quiet", "--", rel).returncode == 0
+    return run_git(root, "check-ignore", "--quiet", "--", rel).returncode == 0
 
 
 def _differs(root: Path, paths: list[str]) -> bool:
     """Do these paths differ from HEAD (in the index or the work tree)?"""
-    if _git(root, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
+    if run_git(root, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
         return True  # no commit yet
-    return _git(root, "diff", "HEAD", "--quiet", "--", *paths).returncode != 0
+    return run_git(root, "diff", "HEAD", "--quiet", "--", *paths).returncode != 0

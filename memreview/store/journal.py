@@ -4,18 +4,20 @@ The journal is append-only. Each batch writes an ``intent`` line (its decisions 
 file, the sha256 before and after and where the backup goes), then a ``file`` line per file
 written (or a ``failed`` line), then a ``commit`` line. Undo batches look the same with
 ``"kind": "undo"`` and ``"undoes": <batch id>``. A line that doesn't parse (torn by a crash)
-is skipped.
+is skipped. :func:`recent_decisions` replays the batches for the weekly report.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
 
 from memreview.store.paths import PathEscape, safe_read_bytes
-from memreview.store.private import read_private
+from memreview.store.private import PRIVATE_DIR, read_private
+from memreview.workspace.dates import parse_date_prefix
+from memreview.workspace.jsonl import parse_jsonl, problem_lines
 
 JOURNAL = "journal.jsonl"
 
@@ -45,6 +47,7 @@ class BatchRecord:
     decisions: list
     files: list[JournalFile]
     committed: bool = False
+    committed_ts: str | None = None
     undoes: str | None = None
     applied: list[str] = field(default_factory=list)
     conflicts: list[dict] = field(default_factory=list)
@@ -89,20 +92,14 @@ class InterruptedBatch:
 
 def read_journal(root: Path | str) -> list[dict]:
     """Every well-formed line of the journal, oldest first (torn lines are skipped)."""
-    data = read_private(root, JOURNAL)
-    if not data:
-        return []
-    records = []
-    for raw in data.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(record, dict) and isinstance(record.get("batch"), str):
-            records.append(record)
-    return records
+    return _records(read_private(root, JOURNAL))
+
+
+def _records(data: bytes | None, problems: list | None = None) -> list[dict]:
+    rows, bad = parse_jsonl(data or b"")
+    if problems is not None:
+        problems.extend(bad)
+    return [r for _no, r in rows if isinstance(r.get("batch"), str)]
 
 
 def _journal_file(entry: dict) -> JournalFile | None:
@@ -122,11 +119,19 @@ def _journal_file(entry: dict) -> JournalFile | None:
 
 def batches(root: Path | str) -> list[BatchRecord]:
     """Every batch in the journal, oldest first."""
+    return _batches(read_journal(root))
+
+
+def _batches(records: list[dict]) -> list[BatchRecord]:
     by_id: dict[str, BatchRecord] = {}
     order: list[BatchRecord] = []
-    for record in read_journal(root):
+    taken_back: list[tuple[str, object]] = []
+    for record in records:
         kind = record.get("type")
         bid = record["batch"]
+        if kind == "undo":  # a one-line undo record
+            taken_back.append((bid, record.get("undoes")))
+            continue
         if kind == "intent":
             files = [f for f in map(_journal_file, record.get("files") or []) if f]
             batch = BatchRecord(
@@ -153,6 +158,7 @@ def batches(root: Path | str) -> list[BatchRecord]:
             batch.failed_files.append(str(record.get("file")))
         elif kind == "commit":
             batch.committed = True
+            batch.committed_ts = str(record.get("ts") or "") or None
             batch.applied = list(record.get("applied") or [])
             batch.conflicts = list(record.get("conflicts") or [])
             batch.failures = list(record.get("failures") or [])
@@ -161,6 +167,10 @@ def batches(root: Path | str) -> list[BatchRecord]:
             target = by_id.get(batch.undoes)
             if target is not None:
                 target.undone_by = batch.batch_id
+    for undo_id, undoes in taken_back:
+        target = by_id.get(undoes) if isinstance(undoes, str) else None
+        if target is not None and target.undone_by is None:
+            target.undone_by = undo_id
     return order
 
 
@@ -216,3 +226,79 @@ def last_batch(root: Path | str, *, undoable: bool = False) -> BatchRecord | Non
             continue
         return batch
     return None
+
+
+RECENT_DAYS = 7
+
+
+def _failed_keys(batch: BatchRecord) -> set[str]:
+    return {
+        c["decision"]
+        for c in (*batch.conflicts, *batch.failures)
+        if isinstance(c, dict) and isinstance(c.get("decision"), str) and c["decision"]
+    }
+
+
+def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> dict:
+    """The decisions applied in the ``days`` days up to ``today``, replayed from the batches.
+
+    An apply batch counts when it committed in the window and no committed undo took it
+    back; its decisions are its intent line's, less those that conflicted or failed. An apply
+    batch with an intent but no commit was cut short and is listed. Damaged lines and an
+    unreadable journal become warnings (JSON-able dicts), never errors.
+    """
+    rel = f"{PRIVATE_DIR}/{JOURNAL}"
+    warnings: list[dict] = []
+    try:
+        data = read_private(root, JOURNAL)
+    except PathEscape:
+        data = None
+        warnings.append(
+            {"file": rel, "line": None, "message": "skipped: leads outside the workspace"}
+        )
+    except OSError as exc:
+        data = None
+        warnings.append(
+            {"file": rel, "line": None, "message": f"cannot read: {exc.strerror or exc}"}
+        )
+    problems: list[tuple[int, str]] = []
+    records = _records(data, problems)
+    warnings += [{"file": rel, "line": no, "message": msg} for no, msg in problem_lines(problems)]
+    start = today - timedelta(days=days - 1)
+    decisions: list[dict] = []
+    undone: list[str] = []
+    interrupted: list[dict] = []
+    done = []
+    for batch in _batches(records):
+        if batch.kind != "apply":
+            continue
+        if not batch.committed:
+            day = parse_date_prefix(batch.ts)
+            if day is not None and start <= day <= today:
+                interrupted.append({"date": day.isoformat(), "batch": batch.batch_id})
+            continue
+        day = parse_date_prefix(batch.committed_ts) or parse_date_prefix(batch.ts)
+        if day is not None and start <= day <= today:
+            done.append((day, batch))
+    for day, batch in sorted(done, key=lambda t: (t[0], t[1].batch_id)):
+        if batch.undone_by:
+            undone.append(batch.batch_id)
+            continue
+        failed = _failed_keys(batch)
+        seen: set[tuple] = set()
+        for d in batch.decisions:
+            if not isinstance(d, dict) or not isinstance(d.get("item"), str) or not d["item"]:
+                continue
+            if failed & {d.get(k) for k in ("item", "key", "id")}:
+                continue
+            key = (d["item"], str(d.get("action")))
+            if key not in seen:
+                seen.add(key)
+                decisions.append({"date": day.isoformat(), "batch": batch.batch_id, **d})
+    return {
+        "has_journal": data is not None,
+        "decisions": decisions,
+        "undone_batches": undone,
+        "interrupted": interrupted,
+        "warnings": warnings,
+    }

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from pathlib import Path
 
+from memreview.store.atomic import atomic_write, write_all
 from memreview.store.paths import (
     PathEscape,
     check_rel,
@@ -45,7 +45,7 @@ def private_dir(root: Path | str) -> Path:
     gitignore = real / ".gitignore"
     if not gitignore.exists():
         data = "".join(line + "\n" for line in GITIGNORE_LINES).encode("utf-8")
-        _atomic_write(resolve_inside(root, f"{PRIVATE_DIR}/.gitignore"), data, mode=None)
+        atomic_write(resolve_inside(root, f"{PRIVATE_DIR}/.gitignore"), data)
     return real
 
 
@@ -59,7 +59,7 @@ def write_private(root: Path | str, name: str, data: bytes) -> Path:
     mode = None
     if real.exists():
         mode = real.stat().st_mode & 0o7777
-    _atomic_write(real, data, mode=mode)
+    atomic_write(real, data, mode=mode)
     return real
 
 
@@ -104,38 +104,3 @@ def append_line(root: Path | str, name: str, line: str) -> None:
         os.close(fd)
     if not existed:
         fsync_dir(real.parent)
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """``os.write`` until every byte is written (a short write is not an error)."""
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
-
-
-def temp_name(real: Path) -> Path:
-    """A fresh temp file name next to ``real``: ``.<name>.<random>.tmp``."""
-    return real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
-
-
-def _atomic_write(real: Path, data: bytes, *, mode: int | None) -> None:
-    tmp = temp_name(real)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(tmp, flags, 0o644 if mode is None else 0o600)
-    try:
-        try:
-            if mode is not None:
-                os.fchmod(fd, mode)
-            write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, real)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    fsync_dir(real.parent)

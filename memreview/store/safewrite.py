@@ -30,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
+from memreview.store.atomic import atomic_write, write_all
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.paths import (
     PathEscape,
@@ -40,7 +41,7 @@ from memreview.store.paths import (
     resolve_inside,
     safe_open_read,
 )
-from memreview.store.private import PRIVATE_DIR, append_line, temp_name, write_all
+from memreview.store.private import PRIVATE_DIR, append_line
 from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes, is_binary
 
 __all__ = [
@@ -387,38 +388,16 @@ class _Writer:
         assert plan.new is not None
         if "/" in plan.rel:
             make_dirs_inside(self.root, plan.rel.rsplit("/", 1)[0])
-        tmp = temp_name(plan.real)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(tmp, flags, 0o666 if plan.st is None else 0o600)
-        try:
-            try:
-                if plan.st is not None:
-                    os.fchmod(fd, stat.S_IMODE(plan.st.st_mode))
-                    if (plan.st.st_uid, plan.st.st_gid) != (os.getuid(), os.getgid()):
-                        try:
-                            os.fchown(fd, plan.st.st_uid, plan.st.st_gid)
-                        except OSError:
-                            pass
-                write_all(fd, plan.new)
-                self.fault("temp-written")
-                os.fsync(fd)
-                self.fault("temp-fsynced")
-            finally:
-                os.close(fd)
-            if self._changed_since(plan):
-                os.unlink(tmp)
-                return False
-            os.replace(tmp, plan.real)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        self.fault("replaced")
-        fsync_dir(plan.real.parent)
-        self.fault("dir-fsynced")
-        return True
+        st = plan.st
+        return atomic_write(
+            plan.real,
+            plan.new,
+            mode=None if st is None else stat.S_IMODE(st.st_mode),
+            new_mode=0o666,
+            owner=None if st is None else (st.st_uid, st.st_gid),
+            unchanged=lambda: not self._changed_since(plan),
+            fault=self.fault,
+        )
 
     def write(self, plan: _Plan) -> _Plan:
         """Back up, write and journal one changed file; return the plan that was written."""

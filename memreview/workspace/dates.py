@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 from datetime import date
 
@@ -26,3 +27,11 @@ def parse_date_prefix(text: object) -> date | None:
     if not isinstance(text, str):
         return None
     return parse_date(text[:10])
+
+
+def parse_date_arg(text: str) -> date:
+    """A ``--today`` argument: exactly ``YYYY-MM-DD`` and a real date (argparse type)."""
+    d = parse_date(text)
+    if d is None or len(text.strip()) != 10:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}")
+    return d

@@ -5,28 +5,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memreview.workspace.model import Anchor, ChronicleRow, Entry, MemoryFile
+from memreview.workspace.model import REF_RE, Anchor, ChronicleRow, Entry, MemoryFile
 from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
 
 HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
 ANCHOR_RE = re.compile(r"^(#{2,3})[ \t]+\[([A-Z][A-Z0-9_-]*):([^\]\s]+)\]")
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*(.*)$")
-REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")
 PROJECT_MARK_RE = re.compile(r"<!--\s*project:\s*([^\s>]+)\s*-->")
 PROMOTION_RE = re.compile(r"^<!--\s*openclaw-memory-promotion:")
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-CLOSED_WORDS = ("done", "archived", "已完成", "归档")
-
-
-def is_closed_status(status: str | None) -> bool:
-    if not status:
-        return False
-    first = status.strip().lower()
-    return any(first.startswith(w) for w in CLOSED_WORDS)
 
 
 @dataclass

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from memreview.workspace.config import Config
+from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.textfile import TextFile
+
+REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")  # an [[id]] reference
+CLOSED_WORDS = ("done", "archived", "已完成", "归档")
+VERDICTS = ("approved", "rejected", "kept-both")  # a verdict line may also say "undone"
+
+
+def is_closed_status(status: str | None) -> bool:
+    """Whether a ``Status:`` value says the thing is finished (done, archived, 已完成, 归档)."""
+    if not status:
+        return False
+    first = status.strip().lower()
+    return any(first.startswith(w) for w in CLOSED_WORDS)
 
 
 @dataclass(frozen=True)
-class Warning:
+class LoadWarning:
     """Something wrong with an input file: shown to the user, never raised."""
 
     file: str | None
@@ -96,8 +110,6 @@ class Anchor:
 
 
 def _refs(value: str) -> list[str]:
-    from memreview.workspace.markdown import REF_RE
-
     return REF_RE.findall(value)
 
 
@@ -146,8 +158,6 @@ class Fragment:
     date: str | None = None
 
     def last_seen_date(self) -> date | None:
-        from memreview.workspace.dates import parse_date_prefix
-
         return parse_date_prefix(self.last_seen)
 
 
@@ -180,6 +190,16 @@ class Proposal:
     line: int
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """One line of ``verdicts.jsonl``: the human's ruling on a judge proposal."""
+
+    line: int
+    proposal: str  # the proposal's id
+    verdict: str  # approved | rejected | kept-both | undone (takes back the one before)
+    relation: str | None
+
+
 @dataclass
 class Project:
     key: str
@@ -193,8 +213,6 @@ class Project:
 
     @property
     def closed(self) -> bool:
-        from memreview.workspace.markdown import is_closed_status
-
         return is_closed_status(self.status)
 
 
@@ -208,15 +226,16 @@ class Workspace:
     fragments: list[Fragment] | None = None  # None: no dreams.db
     skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
     recalls: list[Recall] | None = None  # None: no recall log
-    proposals: list[Proposal] | None = None
+    proposals: list[Proposal] | None = None  # None: no proposals.jsonl
+    verdicts: list[Verdict] | None = None  # None: no verdicts.jsonl
     projects: dict[str, Project] = field(default_factory=dict)
     boot_ids: set[str] = field(default_factory=set)
     other_files: dict[str, TextFile] = field(default_factory=dict)  # NOW.md, HEARTBEAT.md, …
     mtimes: dict[str, float] = field(default_factory=dict)
-    warnings: list[Warning] = field(default_factory=list)
+    warnings: list[LoadWarning] = field(default_factory=list)
 
     def warn(self, file: str | None, line: int | None, message: str) -> None:
-        self.warnings.append(Warning(file, line, message))
+        self.warnings.append(LoadWarning(file, line, message))
 
     def all_anchors(self) -> list[Anchor]:
         out: list[Anchor] = []

@@ -5,19 +5,13 @@ from __future__ import annotations
 from app_helpers import SIZE, loaded, screen_text
 
 from memreview.app.widgets.item_list import ItemList
-from memreview.display import one_line, safe_text, visible
+from memreview.display import one_line, visible
 
 
 def test_visible_escapes_controls_bidi_and_zero_width_but_keeps_tab_and_newline():
     raw = "a\x1b]0;title\x07b\u202ec\u2066d\x7fe\x85f\u200bg\ufeffh\ti\nj"
     assert visible(raw) == ("a␛]0;title␇b<U+202E>c<U+2066>d␡e<U+0085>f<U+200B>g<U+FEFF>h\ti\nj")
     assert one_line("x\ny\tz") == "x y z"
-
-
-def test_safe_text_is_never_markup():
-    t = safe_text("[@click=app.quit]x[/bold] [red]y")
-    assert t.plain == "[@click=app.quit]x[/bold] [red]y"
-    assert not t.spans
 
 
 async def test_markup_and_escape_sequences_in_memory_are_shown_as_text(make):

@@ -62,13 +62,13 @@ async def test_help_opens_on_question_mark_and_f1_and_never_follows_links(make):
 
 
 async def test_palette_offers_queues_decisions_apply_undo_and_theme(make, backend):
-    from memreview.app.commands import MemreviewCommands
+    from memreview.app.commands import MemReviewCommands
 
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         await pilot.press("7", "a")
-        provider = MemreviewCommands(app.screen)
+        provider = MemReviewCommands(app.screen)
         names = [name for name, _run, _help in provider._commands()]
         assert "queue: Dormant" in names and "queue: Health" in names
         assert "decision: demote" in names and "decision: pin" in names

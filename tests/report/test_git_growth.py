@@ -7,7 +7,8 @@ import shutil
 import pytest
 from report_helpers import TODAY, commit_files, git_init, write_files
 
-from memreview.report import git_growth, is_memory_path, weekly_report
+from memreview.growth import git_growth, is_memory_path
+from memreview.report import weekly_report
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -6,7 +6,8 @@ import json
 
 from report_helpers import TODAY, write_files
 
-from memreview.report import confidence_bucket, render_report_card, report_card, weekly_report
+from memreview.judge_card import confidence_bucket, report_card
+from memreview.report import render_report_card, weekly_report
 from memreview.workspace.loader import load_workspace
 
 PROPOSALS = [
@@ -97,7 +98,16 @@ def test_card_counts_latest_verdicts_per_relation_and_band(tmp_path):
     assert card["by_bucket"]["n/a"] == cell(approved=1, rejected=1)
     assert card["total"] == cell(approved=4, rejected=2, kept_both=1)
     assert card["undone"] == 2 and card["unmatched"] == 1
-    assert [w["line"] for w in card["warnings"]] == [13, 14]
+
+
+def test_bad_verdict_lines_are_load_warnings_and_left_out(tmp_path):
+    ws = load_workspace(card_workspace(tmp_path))
+    bad = [w for w in ws.warnings if w.file == "memory/review/verdicts.jsonl"]
+    assert [(w.line, w.message) for w in bad] == [
+        (13, "not valid JSON; line skipped"),
+        (14, "verdict without a proposal id or a known verdict; skipped"),
+    ]
+    assert len(ws.verdicts) == 12 and report_card(ws)["verdict_lines"] == 12
 
 
 def test_card_is_json_and_the_same_from_a_path_or_a_loaded_workspace(tmp_path):

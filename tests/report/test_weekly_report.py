@@ -8,15 +8,10 @@ from pathlib import Path
 import pytest
 from report_helpers import EXPECTED_LAST_WEEKS, HOSTILE, TODAY, write_files
 
-from memreview.health import weekly_growth
-from memreview.report import (
-    add_report_parser,
-    md_text,
-    recent_decisions,
-    summarize_weeks,
-    weekly_report,
-)
+from memreview.health import summarize_weeks, weekly_growth
+from memreview.report import add_report_parser, md_text, weekly_report
 from memreview.scan import scan_workspace
+from memreview.store import recent_decisions
 
 
 def section(report: str, title: str) -> str:

@@ -1,0 +1,85 @@
+"""The one atomic whole-file write: temp file next to the target, fsync, rename, fsync the
+directory (DESIGN §4, step 4).
+
+Every file memreview replaces — memory files, its own ``.memreview/`` files, the weekly
+report's ``--out`` file, the user's config — goes through :func:`atomic_write`, so a crash
+leaves either the old file or the new one, never half of one, and never a stray temp file.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from memreview.store.paths import fsync_dir
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is written (a short write is not an error)."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def temp_name(real: Path) -> Path:
+    """A fresh temp file name next to ``real``: ``.<name>.<random>.tmp``."""
+    return real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
+
+
+def _no_fault(step: str) -> None:
+    return None
+
+
+def atomic_write(
+    real: Path,
+    data: bytes,
+    *,
+    mode: int | None = None,
+    new_mode: int = 0o644,
+    owner: tuple[int, int] | None = None,
+    unchanged: Callable[[], bool] | None = None,
+    fault: Callable[[str], None] = _no_fault,
+) -> bool:
+    """Replace the file at the real (symlink-free) path ``real`` with ``data`` whole.
+
+    The temp file gets permissions ``mode`` (the replaced file's, kept) or, for a new file,
+    ``new_mode`` less the umask; with ``owner`` (uid, gid) it is handed to that owner when
+    we may. ``unchanged`` is asked just before the rename: when it says False the temp file
+    is removed, nothing is replaced and False is returned. On any error the temp file is
+    removed and the error raised. ``fault`` is called after each step (for crash tests).
+    """
+    tmp = temp_name(real)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(tmp, flags, new_mode if mode is None else 0o600)
+    try:
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            if owner is not None and owner != (os.getuid(), os.getgid()):
+                try:
+                    os.fchown(fd, *owner)
+                except OSError:
+                    pass
+            write_all(fd, data)
+            fault("temp-written")
+            os.fsync(fd)
+            fault("temp-fsynced")
+        finally:
+            os.close(fd)
+        if unchanged is not None and not unchanged():
+            os.unlink(tmp)
+            return False
+        os.replace(tmp, real)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fault("replaced")
+    fsync_dir(real.parent)
+    fault("dir-fsynced")
+    return True

@@ -1,0 +1,96 @@
+"""Reading one workspace file for the loader: the safe-read primitives of
+:mod:`memreview.workspace.paths`, with every problem turned into a warning on the workspace."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from memreview.workspace.jsonl import parse_jsonl, problem_lines
+from memreview.workspace.model import Workspace
+from memreview.workspace.paths import (
+    NotARegularFile,
+    PathEscape,
+    SymlinkLoop,
+    read_regular,
+    real_inside,
+)
+from memreview.workspace.textfile import TextFile, decode_bytes, is_binary
+
+MAX_WARNINGS_PER_FILE = 20
+
+
+class Reader:
+    """Reads files of the workspace at ``root`` (resolved), warning on ``ws`` for each problem."""
+
+    def __init__(self, root: Path, ws: Workspace):
+        self.root = root
+        self.ws = ws
+
+    def rel(self, p: Path) -> str:
+        return p.relative_to(self.root).as_posix()
+
+    def locate(self, rel: str) -> Path | None:
+        """The real path of workspace file ``rel``, or None when it must not be read.
+
+        The whole path is resolved first, so a symlink anywhere on the way (a linked
+        ``memory/review/`` directory, say) and a configured path with ``..`` or an absolute
+        one are refused, with a warning, when they end outside the workspace.
+        """
+        p = self.root / rel
+        try:
+            return real_inside(self.root, p, rel)
+        except SymlinkLoop:
+            self.ws.warn(rel, None, "skipped: symlink loop")
+        except PathEscape:
+            via = "path" if os.path.normpath(p) == str(p.resolve()) else "symlink"
+            self.ws.warn(rel, None, f"skipped: {via} leads outside the workspace")
+        return None
+
+    def read(self, rel: str) -> bytes | None:
+        """Bytes of a workspace file (None, silently, when it isn't there).
+
+        Opened without following a symlink swapped in after the check and without blocking
+        on a named pipe; anything but a regular file is skipped with a warning.
+        """
+        real = self.locate(rel)
+        if real is None:
+            return None
+        try:
+            return read_regular(real, rel)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except SymlinkLoop:
+            self.ws.warn(rel, None, "skipped: symlink loop")
+        except NotARegularFile:
+            self.ws.warn(rel, None, "skipped: not a regular file")
+        except OSError as exc:
+            self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
+        return None
+
+    def text(self, rel: str) -> TextFile | None:
+        data = self.read(rel)
+        if data is None:
+            return None
+        if is_binary(data):
+            self.ws.warn(rel, None, "skipped: binary file, not text")
+            return None
+        tf = decode_bytes(rel, data)
+        for w in tf.warnings:
+            line = None
+            m = re.match(r"line (\d+): (.*)", w)
+            if m:
+                line, w = int(m[1]), m[2]
+            self.ws.warn(rel, line, w)
+        return tf
+
+    def jsonl(self, rel: str) -> list[tuple[int, dict]] | None:
+        """(line number, object) for each good line; a warning for each of the others."""
+        data = self.read(rel)
+        if data is None:
+            return None
+        rows, bad = parse_jsonl(data)
+        for line, message in problem_lines(bad):
+            self.ws.warn(rel, line, message)
+        return rows

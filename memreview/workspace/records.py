@@ -1,0 +1,247 @@
+"""The pipeline's own files beside the Markdown: the dreaming database (fragments), the
+recall log, the judge's proposals and the human's verdicts, the skill candidates.
+
+Every problem becomes a warning on the workspace; nothing here raises for a broken file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from memreview.workspace.dates import parse_date_prefix
+from memreview.workspace.model import (
+    VERDICTS,
+    Fragment,
+    Proposal,
+    Recall,
+    SkillCandidate,
+    Verdict,
+    Workspace,
+)
+from memreview.workspace.reader import Reader
+
+
+def read_dreams(rd: Reader, ws: Workspace, rel: str) -> None:
+    p = rd.root / rel
+    if not (p.exists() or p.is_symlink()):
+        return
+    real = rd.locate(rel)
+    if real is None:
+        return
+    if not real.is_file():
+        ws.warn(rel, None, "skipped: not a regular file")
+        return
+    with tempfile.TemporaryDirectory(prefix="memreview-db-") as tmp:
+        src = _wal_copy(rd, rel, real, Path(tmp)) or real
+        try:
+            con = sqlite3.connect(src.as_uri() + "?mode=ro", uri=True)
+        except (sqlite3.Error, OSError, RuntimeError) as exc:
+            ws.warn(rel, None, f"cannot open SQLite database: {exc}")
+            return
+        _read_fragments(con, ws, rel)
+
+
+def _wal_copy(rd: Reader, rel: str, real: Path, tmp: Path) -> Path | None:
+    """A copy (in ``tmp``) of a database in WAL mode, with its ``-wal`` file; else None.
+
+    Even read-only, SQLite creates ``-wal`` and ``-shm`` files next to a WAL database; the
+    agent's workspace must not gain files from a read, so such a database is read from a
+    copy of its bytes.
+    """
+    try:
+        with open(real, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None
+    if not head.startswith(b"SQLite format 3\x00") or 2 not in head[18:20]:
+        return None
+    data = rd.read(rel)
+    if data is None:
+        return None
+    copy = tmp / "dreams.db"
+    copy.write_bytes(data)
+    wal_rel = rel + "-wal"
+    if (rd.root / wal_rel).exists():
+        wal = rd.read(wal_rel)
+        if wal is not None:
+            (tmp / "dreams.db-wal").write_bytes(wal)
+    return copy
+
+
+def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
+    try:
+        cols = {row[1] for row in con.execute("PRAGMA table_info(dreams)")}
+        need = {"id", "content", "status", "last_seen"}
+        if not cols:
+            ws.warn(rel, None, "no 'dreams' table; fragments not read")
+            return
+        if not need <= cols:
+            missing = ", ".join(sorted(need - cols))
+            ws.warn(rel, None, f"unexpected schema: table 'dreams' lacks {missing}")
+            return
+        extra = [c for c in ("theme", "category", "date") if c in cols]
+        sql = "SELECT id, content, status, last_seen" + "".join(f", {c}" for c in extra)
+        frags: list[Fragment] = []
+        for row in con.execute(sql + " FROM dreams"):
+            ext = dict(zip(extra, row[4:], strict=True))
+            frags.append(
+                Fragment(
+                    id=str(row[0]),
+                    content=row[1]
+                    if isinstance(row[1], str)
+                    else ("" if row[1] is None else str(row[1])),
+                    status=str(row[2] or ""),
+                    last_seen=row[3]
+                    if isinstance(row[3], str)
+                    else (None if row[3] is None else str(row[3])),
+                    theme=_str_or_none(ext.get("theme")),
+                    category=_str_or_none(ext.get("category")),
+                    date=_str_or_none(ext.get("date")),
+                )
+            )
+        ws.fragments = frags
+        undated = [f.id for f in frags if f.status == "archived" and f.last_seen_date() is None]
+        if undated:
+            more = f" and {len(undated) - 5} more" if len(undated) > 5 else ""
+            ws.warn(
+                rel,
+                None,
+                f"archived fragment(s) {', '.join(undated[:5])}{more} have no valid last_seen "
+                "date; left out of the archived queue",
+            )
+    except sqlite3.Error as exc:
+        ws.warn(rel, None, f"cannot read SQLite database: {exc}")
+    finally:
+        con.close()
+
+
+def _str_or_none(v) -> str | None:
+    return None if v is None else str(v)
+
+
+def read_recalls(rd: Reader, ws: Workspace, rel: str) -> None:
+    rows = rd.jsonl(rel)
+    if rows is None:
+        return
+    recalls: list[Recall] = []
+    bad = 0
+    days: dict[str, date | None] = {}  # timestamps share few distinct dates
+    for no, obj in rows:
+        ts = obj.get("ts")
+        if isinstance(ts, str):
+            key = ts[:10]
+            day = days[key] if key in days else days.setdefault(key, parse_date_prefix(key))
+        else:
+            day = None
+        rid = obj.get("id")
+        if day is None or not isinstance(rid, str):
+            bad += 1
+            if bad <= 5:
+                ws.warn(rel, no, "recall without a valid 'ts' date and 'id'; skipped")
+            continue
+        channel = obj.get("channel")
+        query = obj.get("query")
+        recalls.append(
+            Recall(
+                day,
+                rid,
+                channel if isinstance(channel, str) else "",
+                query if isinstance(query, str) else "",
+            )
+        )
+    ws.recalls = recalls
+
+
+def read_proposals(rd: Reader, ws: Workspace, rel: str) -> None:
+    rows = rd.jsonl(rel)
+    if rows is None:
+        return
+    by_id: dict[str, Proposal] = {}
+    for no, obj in rows:
+        pid, relation, new, old = (obj.get(k) for k in ("id", "relation", "new", "old"))
+        if not all(isinstance(v, str) and v for v in (pid, relation, new, old)):
+            ws.warn(rel, no, "proposal lacks id, relation, new or old; skipped")
+            continue
+        conf = obj.get("confidence")
+        if isinstance(conf, bool) or not isinstance(conf, int | float):
+            conf = None
+        reason = obj.get("reason")
+        ts = obj.get("ts")
+        by_id.pop(pid, None)  # a later line with the same id replaces (and reorders) it
+        by_id[pid] = Proposal(
+            pid,
+            ts if isinstance(ts, str) else None,
+            relation,
+            new,
+            old,
+            float(conf) if conf is not None else None,
+            reason if isinstance(reason, str) else None,
+            no,
+        )
+    ws.proposals = list(by_id.values())
+
+
+def _text(v: object) -> str | None:
+    return v if isinstance(v, str) and v else None
+
+
+def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
+    """The human's verdicts on judge proposals (DESIGN §1.3), in file order."""
+    rows = rd.jsonl(rel)
+    if rows is None:
+        return
+    verdicts: list[Verdict] = []
+    for no, obj in rows:
+        pid, verdict = _text(obj.get("proposal")), obj.get("verdict")
+        if pid is None or verdict not in (*VERDICTS, "undone"):
+            ws.warn(rel, no, "verdict without a proposal id or a known verdict; skipped")
+            continue
+        verdicts.append(Verdict(no, pid, verdict, _text(obj.get("relation"))))
+    ws.verdicts = verdicts
+
+
+def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
+    data = rd.read(rel)
+    if data is None:
+        return
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        line = getattr(exc, "lineno", None)
+        ws.warn(rel, line, "not valid JSON; skill candidates not read")
+        return
+    if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
+        ws.warn(rel, None, 'expected an object with a "candidates" list; skill candidates not read')
+        return
+    out: list[SkillCandidate] = []
+    for k, c in enumerate(doc["candidates"]):
+        if not isinstance(c, dict) or not isinstance(c.get("theme"), str):
+            ws.warn(rel, None, f"candidate {k + 1} has no theme; skipped")
+            continue
+        content = c.get("content")
+        count = c.get("count")
+        reason = c.get("reason")
+        out.append(
+            SkillCandidate(
+                k,
+                c["theme"],
+                content if isinstance(content, str) else "",
+                count if isinstance(count, int) and not isinstance(count, bool) else None,
+                reason if isinstance(reason, str) else None,
+            )
+        )
+    ws.skills = out
+
+
+def check_json(rd: Reader, ws: Workspace, rel: str) -> None:
+    data = rd.read(rel)
+    if data is None:
+        return
+    try:
+        json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        ws.warn(rel, None, "not valid JSON")
