@@ -30,7 +30,7 @@ from memreview.app.keys import (
 from memreview.app.messages import LoadFailed, QueueChosen, UndoDone, WorkspaceLoaded
 from memreview.app.screens.apply import ApplyScreen, outcome_note
 from memreview.app.screens.merge import MergeEditor, merge_proposal
-from memreview.app.undo import ask_undo, report_undo, start_undo
+from memreview.app.screens.undo import ask_undo, report_undo, start_undo
 from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
