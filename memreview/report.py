@@ -15,101 +15,38 @@ Markdown structure, a link or HTML.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from memreview.display import one_line
 from memreview.fleet import expand_fleet, sum_counts
 from memreview.growth import GIT_TIMEOUT, git_growth
 from memreview.health import GROWTH_WEEKS, summarize_weeks
-from memreview.judge_card import CONFIDENCE_BUCKETS, merge_cards, pct, report_card
+from memreview.judge_card import merge_cards, report_card
 from memreview.queues.common import QUEUE_NAMES
+from memreview.report_sections import (
+    TOTAL_LABELS,
+    md_text,
+    plural,
+    render_decisions,
+    render_growth,
+    render_health,
+    render_report_card,
+    render_totals,
+    render_warnings,
+)
 from memreview.scan import ScanResult, scan_workspace
 from memreview.store import RECENT_DAYS, atomic_write, recent_decisions
 from memreview.workspace.dates import parse_date_arg
 from memreview.workspace.loader import OTHER_ROOT_FILES, ROOT_MEMORY_FILES, NotAWorkspace
 
 TOP_ITEMS = 5
-LIST_LIMIT = 10
-NEAR_BUDGET = 0.9
 
 
 class ReportError(Exception):
     """A problem with the report's arguments or output file: one line, exit 2."""
-
-
-# --- untrusted text -------------------------------------------------------------------------
-
-_MD_INLINE_RE = re.compile(r"([\\`*_\[\]<>|~&])")
-_MD_LEADING_RE = re.compile(r"^([#+\-=]|\d+[.)])")
-
-
-def md_text(text: object, width: int | None = None) -> str:
-    """Untrusted text made safe for one line of Markdown (list item or table cell).
-
-    Controls are made visible, then every character that could start emphasis, code, a link,
-    an HTML tag or entity, a table cell or strikethrough is backslash-escaped, and so is a
-    leading character that would open a heading, a list or a quote.
-    """
-    s = " ".join(one_line(str(text)).split())
-    if width is not None and len(s) > width:
-        s = s[: width - 1] + "…"
-    s = _MD_INLINE_RE.sub(r"\\\1", s)
-    m = _MD_LEADING_RE.match(s)
-    if m:
-        tok = m.group(1)
-        s = (tok[:-1] + "\\" + tok[-1] if len(tok) > 1 else "\\" + tok) + s[len(tok) :]
-    return s
-
-
-# --- the judge's report card ------------------------------------------------------------
-
-
-def render_report_card(card: dict, level: int = 2) -> list[str]:
-    """The report card as Markdown lines: a table and the one-sentence verdict."""
-    h = "#" * level
-    out = [f"{h} The judge's report card", ""]
-    if not card["has_verdicts"]:
-        out += ["No verdicts yet (no `verdicts.jsonl`): the human hasn't ruled on a proposal.", ""]
-        return out
-    if not card["total"]["decided"]:
-        out += ["No verdict stands (every one was undone, or none was recorded).", ""]
-        return out
-    out += [
-        "How often the human approved the judge's proposals, by the judge's confidence "
-        "(the latest verdict per proposal; undone verdicts don't count).",
-        "",
-        "| relation | confidence | approved | rejected | kept both | approval rate |",
-        "|---|---|---:|---:|---:|---:|",
-    ]
-
-    def row(rel: str, bucket: str, c: dict) -> str:
-        return (
-            f"| {rel} | {bucket} | {c['approved']} | {c['rejected']} | {c['kept-both']} "
-            f"| {pct(c['approval_rate'])} |"
-        )
-
-    for rel, buckets in card["relations"].items():
-        for b, c in buckets.items():
-            out.append(row(md_text(rel, 40), b, c))
-    for b in CONFIDENCE_BUCKETS:
-        c = card["by_bucket"][b]
-        if c["decided"]:
-            out.append(row("**all**", b, c))
-    out.append(row("**all**", "**all**", card["total"]))
-    out += ["", card["summary"]]
-    if card["unmatched"]:
-        out += [
-            "",
-            f"{card['unmatched']} verdict(s) name a proposal no longer in the judge's file "
-            "(confidence shown as n/a).",
-        ]
-    out.append("")
-    return out
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -145,47 +82,18 @@ def build_agent_report(
     )
 
 
-def _plural(n: object, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _n(value: object) -> str:
-    return f"{value:,}" if isinstance(value, int) else "–"
-
-
-_SPARK = "▁▂▃▄▅▆▇█"
-
-
-def sparkline(values: list[int]) -> str:
-    top = max(values, default=0)
-    if top <= 0:
-        return _SPARK[0] * len(values)
-    return "".join(_SPARK[min(7, round(v / top * 7))] for v in values)
-
-
-def _budget_status(value: int, budget: int) -> str:
-    if budget <= 0:
-        return "–"
-    share = value / budget
-    if value > budget:
-        return f"**over budget** ({share:.0%})"
-    if share >= NEAR_BUDGET:
-        return f"**near budget** ({share:.0%})"
-    return f"ok ({share:.0%})"
-
-
 def _item_note(queue: str, it: dict) -> str:
     if queue == "dormant":
         days = it.get("days_dormant")
-        return " — never mentioned" if days is None else f" — dormant {_plural(days, 'day')}"
+        return " — never mentioned" if days is None else f" — dormant {plural(days, 'day')}"
     if queue == "duplicates":
         return f" — {len(it.get('refs') or [])} entries ({it.get('kind')})"
     if queue == "archived":
-        return f" — archived {_plural(it.get('days_since_last_seen'), 'day')} ago, still in memory"
+        return f" — archived {plural(it.get('days_since_last_seen'), 'day')} ago, still in memory"
     if queue == "demotion":
         return (
-            f" — {_plural(it.get('recalls_90d'), 'recall')} in 90 days, "
-            f"{_plural(it.get('age_days'), 'day')} old"
+            f" — {plural(it.get('recalls_90d'), 'recall')} in 90 days, "
+            f"{plural(it.get('age_days'), 'day')} old"
         )
     if queue == "skills" and it.get("count") is not None:
         return f" — seen {it['count']} times"
@@ -223,200 +131,15 @@ def _render_queues(r: AgentReport, h: str) -> list[str]:
     return out
 
 
-def _more(listed: list, limit: int = LIST_LIMIT) -> list[str]:
-    return [f"- … and {len(listed) - limit} more"] if len(listed) > limit else []
-
-
-def _render_health(r: AgentReport, h: str) -> list[str]:
-    health, cfg = r.scan.health, r.scan.workspace.config
-    out = [f"{h} Health", "", "| figure | now | budget | status |", "|---|---:|---:|---|"]
-    mem = health.get("memory")
-    if mem:
-        label = md_text(mem["file"])
-        out.append(
-            f"| {label} lines | {_n(mem['lines'])} | {_n(mem['max_lines'])} "
-            f"| {_budget_status(mem['lines'], mem['max_lines'])} |"
-        )
-        out.append(
-            f"| {label} tokens (estimated) | {_n(mem['tokens'])} | {_n(mem['max_tokens'])} "
-            f"| {_budget_status(mem['tokens'], mem['max_tokens'])} |"
-        )
-    else:
-        out.append("| MEMORY.md | not read | – | – |")
-    hb = health.get("heartbeat")
-    if hb:
-        out.append(
-            f"| {md_text(hb['file'])} lines | {_n(hb['lines'])} | {_n(hb['max_lines'])} "
-            f"| {_budget_status(hb['lines'], hb['max_lines'])} |"
-        )
-    else:
-        out.append(
-            f"| {md_text(cfg.heartbeat)} lines | absent | {_n(cfg.heartbeat_max_lines)} | – |"
-        )
-    out.append("")
-
-    stale = health.get("stale_todos") or []
-    out.append(
-        f"- Todos in {md_text(cfg.now)} open for more than {cfg.stale_todo_days} days: {len(stale)}"
-    )
-    for t in stale[:LIST_LIMIT]:
-        out.append(f"  - {md_text(t['text'], 100)} ({_plural(t['days'], 'day')}, line {t['line']})")
-    out += ["  " + x for x in _more(stale)]
-
-    logs = health.get("daily_logs") or {}
-    missing, empty = logs.get("missing") or [], logs.get("empty") or []
-    out.append(
-        f"- Daily logs: {_n(logs.get('count', 0))} in all, the last on {logs.get('last') or 'none yet'}; "
-        f"missing in the last {RECENT_DAYS} days: {', '.join(missing) if missing else 'none'}"
-    )
-    out.append(f"- Empty daily logs: {len(empty)}")
-    out += [f"  - {md_text(e)}" for e in empty[:LIST_LIMIT]]
-    out += ["  " + x for x in _more(empty)]
-
-    dream = health.get("dreaming") or {}
-    if dream.get("last_run"):
-        out.append(
-            f"- Dreaming diary: last run {dream['last_run']} "
-            f"({_plural(dream['days_since'], 'day')} before the review date)"
-        )
-    else:
-        out.append("- Dreaming diary: no run found")
-
-    untouched = health.get("untouched") or []
-    out.append(f"- Knowledge files untouched for {cfg.untouched_days} days: {len(untouched)}")
-    for u in untouched[:LIST_LIMIT]:
-        out.append(f"  - {md_text(u['file'])} ({_plural(u['days'], 'day')})")
-    out += ["  " + x for x in _more(untouched)]
-
-    totals = health.get("totals") or {}
-    if totals:
-        out += ["", _render_totals(totals)]
-    out.append("")
-    return out
-
-
-_TOTAL_LABELS = (
-    ("memory_files", "memory files"),
-    ("entries", "entries"),
-    ("anchors", "anchors"),
-    ("archived_anchors", "archived anchors"),
-    ("fragments", "fragments"),
-    ("recalls", "recalls"),
-    ("proposals", "judge proposals"),
-    ("projects", "projects"),
-)
-
-
-def _render_totals(totals: dict) -> str:
-    parts = [f"{label} {_n(totals[k])}" for k, label in _TOTAL_LABELS if totals.get(k) is not None]
-    return "In all: " + " · ".join(parts) + "."
-
-
-def _trend_sentence(g: dict) -> str:
-    verdict = "**accelerating**" if g["accelerating"] else "not accelerating"
-    return (
-        f"over the last four weeks the weekly count changed by {g['slope_4w']:+.2f} a week "
-        f"(the four weeks before: {g['slope_prev_4w']:+.2f}) — {verdict}"
-    )
-
-
-def _render_growth(dated: dict, git: dict, h: str) -> list[str]:
-    out = [
-        f"{h} Growth",
-        "",
-        f"Entries added per week over the last {len(dated['weeks'])} weeks, the last week "
-        "ending on the review date. *Dated*: entries by their `Added:` line, the date of their "
-        "promotion section or their dreaming stamp.",
-    ]
-    has_git = git.get("available") and git.get("commits")
-    if has_git:
-        out[-1] += " *Git*: entry lines added to memory files by the commits of that week."
-    out += [
-        "",
-        "| week from | dated |" + (" git |" if has_git else ""),
-        "|---|---:|" + ("---:|" if has_git else ""),
-    ]
-    for k, start in enumerate(dated["week_starts"]):
-        row = f"| {start} | {dated['weeks'][k]} |"
-        if has_git:
-            row += f" {git['weeks'][k]} |"
-        out.append(row)
-    out += ["", f"- Dated: {sparkline(dated['weeks'])} {_trend_sentence(dated)}."]
-    if has_git:
-        out.append(f"- Git: {sparkline(git['weeks'])} {_trend_sentence(git)}.")
-    elif git.get("available"):
-        out.append(
-            f"- Git history: no commit in these {len(dated['weeks'])} weeks touched a memory file."
-        )
-    else:
-        out.append(f"- Git history not used: {md_text(git.get('reason') or 'unavailable')}.")
-    out.append("")
-    return out
-
-
-def _decision_text(d: dict) -> str:
-    extra = []
-    for key in ("queue", "keep", "kept"):
-        if d.get(key) is not None and not isinstance(d.get(key), dict | list):
-            extra.append(f"{key} {md_text(d[key], 40)}")
-    title = d.get("title") if isinstance(d.get("title"), str) and d.get("title") else None
-    label = md_text(title, 80) if title else md_text(d["item"], 60)
-    tail = f" ({', '.join(extra)})" if extra else ""
-    return f"- {d['date']} · {md_text(d.get('action', '?'), 30)} · {label}{tail}"
-
-
-def _render_decisions(journal: dict, h: str) -> list[str]:
-    out = [f"{h} Decisions in the last {RECENT_DAYS} days", ""]
-    if not journal["has_journal"]:
-        out += ["None recorded (no journal yet).", ""]
-        return out
-    decisions = journal["decisions"]
-    batches = len({d["batch"] for d in decisions})
-    if decisions:
-        out.append(f"{len(decisions)} decision(s) in {batches} batch(es):")
-        out.append("")
-        out += [_decision_text(d) for d in decisions]
-    else:
-        out.append("None.")
-    if journal["undone_batches"]:
-        out += ["", f"{len(journal['undone_batches'])} batch(es) were undone and are left out."]
-    for b in journal["interrupted"]:
-        out += [
-            "",
-            f"A batch started on {b['date']} ({md_text(b['batch'], 40)}) was cut short before "
-            "it committed; the app shows which of its files were left old or new.",
-        ]
-    out.append("")
-    return out
-
-
-def _render_warnings(warnings: list[dict], h: str) -> list[str]:
-    if not warnings:
-        return []
-    out = [f"{h} Warnings ({len(warnings)})", ""]
-    for w in warnings[:LIST_LIMIT]:
-        where = md_text(w.get("file") or "")
-        if w.get("line"):
-            where += f":{w['line']}"
-        out.append(
-            f"- {where}: {md_text(w.get('message', ''), 160)}"
-            if where
-            else f"- {md_text(w.get('message', ''), 160)}"
-        )
-    out += _more(warnings)
-    out.append("")
-    return out
-
-
 def _render_agent(r: AgentReport, level: int) -> list[str]:
     h = "#" * level
     out: list[str] = []
     out += _render_queues(r, h)
-    out += _render_health(r, h)
-    out += _render_growth(r.scan.health["growth"], r.git, h)
-    out += _render_decisions(r.journal, h)
+    out += render_health(r.scan.health, r.scan.workspace.config, h)
+    out += render_growth(r.scan.health["growth"], r.git, h)
+    out += render_decisions(r.journal, h)
     out += render_report_card(r.card, level)
-    out += _render_warnings(r.warnings, h)
+    out += render_warnings(r.warnings, h)
     return out
 
 
@@ -430,7 +153,7 @@ def _sum_weeks(series: list[dict]) -> dict | None:
 
 def _sum_totals(reports: list[AgentReport]) -> dict:
     out: dict = {}
-    for key, _ in _TOTAL_LABELS:
+    for key, _ in TOTAL_LABELS:
         values = [r.scan.health.get("totals", {}).get(key) for r in reports]
         values = [v for v in values if isinstance(v, int)]
         out[key] = sum(values) if values else None
@@ -452,7 +175,7 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
         out.append(f"| {q} | {cells} | {counts[q]} |")
     cells = " | ".join(str(sum(r.scan.counts.values())) for r in reports)
     out += [f"| **all** | {cells} | {sum(counts.values())} |", ""]
-    out += [_render_totals(_sum_totals(reports)), ""]
+    out += [render_totals(_sum_totals(reports)), ""]
     over = []
     for r in reports:
         mem = r.scan.health.get("memory")
@@ -467,7 +190,7 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
         if git
         else {"available": False, "reason": "no agent's workspace is in a git repository"}
     )
-    out += _render_growth(dated, git_total, h + "#")
+    out += render_growth(dated, git_total, h + "#")
     decisions = sum(len(r.journal["decisions"]) for r in reports)
     out += [f"Decisions in the last {RECENT_DAYS} days: {decisions}.", ""]
     out += render_report_card(merge_cards(r.card for r in reports), level + 1)

@@ -22,6 +22,9 @@ SLOW_QUEUE = "archived"  # computed in a thread beside the others
 
 @dataclass
 class ScanResult:
+    """A workspace loaded and its queues computed on a review date (what ``scan --json``
+    prints and the app shows)."""
+
     root: Path
     today: date
     workspace: Workspace
@@ -75,6 +78,7 @@ class ScanResult:
 
 
 def _missing(ws: Workspace) -> dict[str, str]:
+    """Why a queue can't have items in this workspace (its input is absent)."""
     cfg = ws.config
     out = {}
     if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
@@ -106,6 +110,8 @@ def compute(
     all_dormant: bool = False,
     progress: Callable[[str, float], None] | None = None,
 ) -> ScanResult:
+    """Every queue and the health figures of a loaded workspace; decisions in ``state``
+    hide items (``all_dormant`` lifts the dormant queue's limit)."""
     report = progress or (lambda stage, frac: None)
     all_queues: dict[str, list[dict]] = {}
     queues: dict[str, list[dict]] = {}

@@ -2,6 +2,14 @@
 
 Nothing here imports Textual. The flow is ``Decision`` → ``build_plan`` (pure) → ``rewrite``
 (pure, per file, on its current content) → ``store.apply_batch`` (the only writer).
+
+The decisions sit one floor above the store and reach it only through the interface
+``memreview.store`` exports (file jobs and ``apply_batch`` for edit plans, ``read_private`` /
+``write_private`` for state and pending decisions, ``commit_batch``, ``undo_last``), never
+through its modules: the import contracts in pyproject.toml check it. Orchestrating an
+apply stays here rather than a floor up because it is the decisions' own sequence (plan,
+write, record the hidden items, keep the failed decisions pending); what a scan must offer
+for it is :class:`~memreview.decisions.scanned.ScannedWorkspace`, a type of this floor.
 """
 
 from memreview.decisions.apply import (

@@ -18,6 +18,7 @@ from memreview.decisions.model import Decision
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
 from memreview.decisions.plan import AppendBlock, EditPlan, PlannedDecision, build_plan
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
+from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.textfile import TextFile, decode_bytes
@@ -161,7 +162,7 @@ def _config(root: Path) -> Config:
 
 
 def _run(
-    result,
+    result: ScannedWorkspace,
     decisions: Sequence[Decision | dict],
     *,
     dry_run: bool,
@@ -269,7 +270,9 @@ def _keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
         )
 
 
-def preview(result, decisions: Sequence[Decision | dict], *, now: datetime | None = None):
+def preview(
+    result: ScannedWorkspace, decisions: Sequence[Decision | dict], *, now: datetime | None = None
+):
     """{relative path: unified diff} of what ``decisions`` would write; nothing is written."""
     outcome = apply(result, decisions, dry_run=True, now=now)
     out = {f.rel: f.diff for f in outcome.files if f.diff}
@@ -279,7 +282,7 @@ def preview(result, decisions: Sequence[Decision | dict], *, now: datetime | Non
 
 
 def apply(
-    result,
+    result: ScannedWorkspace,
     decisions: Sequence[Decision | dict],
     *,
     dry_run: bool = False,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from memreview.decisions.model import Decision, DecisionError, check_decision, merge_lines
+from memreview.decisions.scanned import ScannedWorkspace
 from memreview.workspace.model import Anchor, Entry, MemoryFile, Workspace
 
 SUPERSEDED_TITLE = "# Superseded"
@@ -323,7 +324,7 @@ def verdict_line(ts: str, proposal, verdict: str, kept: str | None = None) -> st
 
 
 class _Builder:
-    def __init__(self, result, now: datetime) -> None:
+    def __init__(self, result: ScannedWorkspace, now: datetime) -> None:
         self.ws: Workspace = result.workspace
         self.cfg = self.ws.config
         self.today: date = result.today
@@ -510,7 +511,9 @@ class _Builder:
         self.move(pd, target, self.cfg.demoted_file, DEMOTED_TITLE)
 
 
-def build_plan(result, decisions: Sequence[Decision | dict], *, now: datetime | None = None):
+def build_plan(
+    result: ScannedWorkspace, decisions: Sequence[Decision | dict], *, now: datetime | None = None
+):
     """The EditPlan of ``decisions`` on the workspace ``result`` was scanned from.
 
     Invalid decisions (unknown item, wrong action, keep out of range, a merge text that is

@@ -1,5 +1,9 @@
 """The only code that writes workspace files (DESIGN §4): atomic whole-file rewrites with
-backups, an append-only journal, locks, undo, and memreview's own files under .memreview/."""
+backups, an append-only journal, locks, undo, and memreview's own files under .memreview/.
+
+What is exported here is the store's interface; the floors above import ``memreview.store``,
+never its modules (checked by the import contracts in pyproject.toml).
+"""
 
 from memreview.store.atomic import atomic_write
 from memreview.store.git import commit_batch, is_git_repo, run_git

@@ -1,0 +1,314 @@
+"""The sections of the weekly report, each rendered as Markdown lines: health, growth,
+decisions, the judge's report card and warnings (the queues are rendered by
+:mod:`memreview.report`, which puts the sections together).
+
+Everything shown here is memory text written by agents: :func:`md_text` escapes it twice,
+once so that no control or bidi character reaches a terminal (DESIGN §5) and once so that it
+cannot become Markdown structure, a link or HTML.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memreview.display import one_line
+from memreview.judge_card import CONFIDENCE_BUCKETS, pct
+from memreview.store import RECENT_DAYS
+from memreview.workspace.config import Config
+
+LIST_LIMIT = 10
+NEAR_BUDGET = 0.9
+
+# --- untrusted text -------------------------------------------------------------------------
+
+_MD_INLINE_RE = re.compile(r"([\\`*_\[\]<>|~&])")
+_MD_LEADING_RE = re.compile(r"^([#+\-=]|\d+[.)])")
+
+
+def md_text(text: object, width: int | None = None) -> str:
+    """Untrusted text made safe for one line of Markdown (list item or table cell).
+
+    Controls are made visible, then every character that could start emphasis, code, a link,
+    an HTML tag or entity, a table cell or strikethrough is backslash-escaped, and so is a
+    leading character that would open a heading, a list or a quote.
+    """
+    s = " ".join(one_line(str(text)).split())
+    if width is not None and len(s) > width:
+        s = s[: width - 1] + "…"
+    s = _MD_INLINE_RE.sub(r"\\\1", s)
+    m = _MD_LEADING_RE.match(s)
+    if m:
+        tok = m.group(1)
+        s = (tok[:-1] + "\\" + tok[-1] if len(tok) > 1 else "\\" + tok) + s[len(tok) :]
+    return s
+
+
+# --- sections -------------------------------------------------------------------------------
+
+
+def render_report_card(card: dict, level: int = 2) -> list[str]:
+    """The report card as Markdown lines: a table and the one-sentence verdict."""
+    h = "#" * level
+    out = [f"{h} The judge's report card", ""]
+    if not card["has_verdicts"]:
+        out += ["No verdicts yet (no `verdicts.jsonl`): the human hasn't ruled on a proposal.", ""]
+        return out
+    if not card["total"]["decided"]:
+        out += ["No verdict stands (every one was undone, or none was recorded).", ""]
+        return out
+    out += [
+        "How often the human approved the judge's proposals, by the judge's confidence "
+        "(the latest verdict per proposal; undone verdicts don't count).",
+        "",
+        "| relation | confidence | approved | rejected | kept both | approval rate |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+
+    def row(rel: str, bucket: str, c: dict) -> str:
+        return (
+            f"| {rel} | {bucket} | {c['approved']} | {c['rejected']} | {c['kept-both']} "
+            f"| {pct(c['approval_rate'])} |"
+        )
+
+    for rel, buckets in card["relations"].items():
+        for b, c in buckets.items():
+            out.append(row(md_text(rel, 40), b, c))
+    for b in CONFIDENCE_BUCKETS:
+        c = card["by_bucket"][b]
+        if c["decided"]:
+            out.append(row("**all**", b, c))
+    out.append(row("**all**", "**all**", card["total"]))
+    out += ["", card["summary"]]
+    if card["unmatched"]:
+        out += [
+            "",
+            f"{card['unmatched']} verdict(s) name a proposal no longer in the judge's file "
+            "(confidence shown as n/a).",
+        ]
+    out.append("")
+    return out
+
+
+def plural(n: object, word: str) -> str:
+    """``1 day``, ``2 days``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def number(value: object) -> str:
+    """An integer with thousands separators; ``–`` for anything else."""
+    return f"{value:,}" if isinstance(value, int) else "–"
+
+
+_SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[int]) -> str:
+    """The values as a row of block characters, the largest a full block."""
+    top = max(values, default=0)
+    if top <= 0:
+        return _SPARK[0] * len(values)
+    return "".join(_SPARK[min(7, round(v / top * 7))] for v in values)
+
+
+def budget_status(value: int, budget: int) -> str:
+    """ok, near budget or over budget, with the share of the budget used."""
+    if budget <= 0:
+        return "–"
+    share = value / budget
+    if value > budget:
+        return f"**over budget** ({share:.0%})"
+    if share >= NEAR_BUDGET:
+        return f"**near budget** ({share:.0%})"
+    return f"ok ({share:.0%})"
+
+
+def more_lines(listed: list, limit: int = LIST_LIMIT) -> list[str]:
+    """``… and N more`` when a list was cut at ``limit``."""
+    return [f"- … and {len(listed) - limit} more"] if len(listed) > limit else []
+
+
+def render_health(health: dict, cfg: Config, h: str) -> list[str]:
+    """The health section: budgets, stale todos, daily logs, dreaming, untouched files."""
+    out = [f"{h} Health", "", "| figure | now | budget | status |", "|---|---:|---:|---|"]
+    mem = health.get("memory")
+    if mem:
+        label = md_text(mem["file"])
+        out.append(
+            f"| {label} lines | {number(mem['lines'])} | {number(mem['max_lines'])} "
+            f"| {budget_status(mem['lines'], mem['max_lines'])} |"
+        )
+        out.append(
+            f"| {label} tokens (estimated) | {number(mem['tokens'])} | {number(mem['max_tokens'])} "
+            f"| {budget_status(mem['tokens'], mem['max_tokens'])} |"
+        )
+    else:
+        out.append("| MEMORY.md | not read | – | – |")
+    hb = health.get("heartbeat")
+    if hb:
+        out.append(
+            f"| {md_text(hb['file'])} lines | {number(hb['lines'])} | {number(hb['max_lines'])} "
+            f"| {budget_status(hb['lines'], hb['max_lines'])} |"
+        )
+    else:
+        out.append(
+            f"| {md_text(cfg.heartbeat)} lines | absent | {number(cfg.heartbeat_max_lines)} | – |"
+        )
+    out.append("")
+
+    stale = health.get("stale_todos") or []
+    out.append(
+        f"- Todos in {md_text(cfg.now)} open for more than {cfg.stale_todo_days} days: {len(stale)}"
+    )
+    for t in stale[:LIST_LIMIT]:
+        out.append(f"  - {md_text(t['text'], 100)} ({plural(t['days'], 'day')}, line {t['line']})")
+    out += ["  " + x for x in more_lines(stale)]
+
+    logs = health.get("daily_logs") or {}
+    missing, empty = logs.get("missing") or [], logs.get("empty") or []
+    out.append(
+        f"- Daily logs: {number(logs.get('count', 0))} in all, the last on {logs.get('last') or 'none yet'}; "
+        f"missing in the last {RECENT_DAYS} days: {', '.join(missing) if missing else 'none'}"
+    )
+    out.append(f"- Empty daily logs: {len(empty)}")
+    out += [f"  - {md_text(e)}" for e in empty[:LIST_LIMIT]]
+    out += ["  " + x for x in more_lines(empty)]
+
+    dream = health.get("dreaming") or {}
+    if dream.get("last_run"):
+        out.append(
+            f"- Dreaming diary: last run {dream['last_run']} "
+            f"({plural(dream['days_since'], 'day')} before the review date)"
+        )
+    else:
+        out.append("- Dreaming diary: no run found")
+
+    untouched = health.get("untouched") or []
+    out.append(f"- Knowledge files untouched for {cfg.untouched_days} days: {len(untouched)}")
+    for u in untouched[:LIST_LIMIT]:
+        out.append(f"  - {md_text(u['file'])} ({plural(u['days'], 'day')})")
+    out += ["  " + x for x in more_lines(untouched)]
+
+    totals = health.get("totals") or {}
+    if totals:
+        out += ["", render_totals(totals)]
+    out.append("")
+    return out
+
+
+TOTAL_LABELS = (
+    ("memory_files", "memory files"),
+    ("entries", "entries"),
+    ("anchors", "anchors"),
+    ("archived_anchors", "archived anchors"),
+    ("fragments", "fragments"),
+    ("recalls", "recalls"),
+    ("proposals", "judge proposals"),
+    ("projects", "projects"),
+)
+
+
+def render_totals(totals: dict) -> str:
+    """The workspace's totals in one sentence."""
+    parts = [
+        f"{label} {number(totals[k])}" for k, label in TOTAL_LABELS if totals.get(k) is not None
+    ]
+    return "In all: " + " · ".join(parts) + "."
+
+
+def _trend_sentence(g: dict) -> str:
+    verdict = "**accelerating**" if g["accelerating"] else "not accelerating"
+    return (
+        f"over the last four weeks the weekly count changed by {g['slope_4w']:+.2f} a week "
+        f"(the four weeks before: {g['slope_prev_4w']:+.2f}) — {verdict}"
+    )
+
+
+def render_growth(dated: dict, git: dict, h: str) -> list[str]:
+    """The growth section: entries per week, dated and from git, and the trend."""
+    out = [
+        f"{h} Growth",
+        "",
+        f"Entries added per week over the last {len(dated['weeks'])} weeks, the last week "
+        "ending on the review date. *Dated*: entries by their `Added:` line, the date of their "
+        "promotion section or their dreaming stamp.",
+    ]
+    has_git = git.get("available") and git.get("commits")
+    if has_git:
+        out[-1] += " *Git*: entry lines added to memory files by the commits of that week."
+    out += [
+        "",
+        "| week from | dated |" + (" git |" if has_git else ""),
+        "|---|---:|" + ("---:|" if has_git else ""),
+    ]
+    for k, start in enumerate(dated["week_starts"]):
+        row = f"| {start} | {dated['weeks'][k]} |"
+        if has_git:
+            row += f" {git['weeks'][k]} |"
+        out.append(row)
+    out += ["", f"- Dated: {sparkline(dated['weeks'])} {_trend_sentence(dated)}."]
+    if has_git:
+        out.append(f"- Git: {sparkline(git['weeks'])} {_trend_sentence(git)}.")
+    elif git.get("available"):
+        out.append(
+            f"- Git history: no commit in these {len(dated['weeks'])} weeks touched a memory file."
+        )
+    else:
+        out.append(f"- Git history not used: {md_text(git.get('reason') or 'unavailable')}.")
+    out.append("")
+    return out
+
+
+def _decision_text(d: dict) -> str:
+    extra = []
+    for key in ("queue", "keep", "kept"):
+        if d.get(key) is not None and not isinstance(d.get(key), dict | list):
+            extra.append(f"{key} {md_text(d[key], 40)}")
+    title = d.get("title") if isinstance(d.get("title"), str) and d.get("title") else None
+    label = md_text(title, 80) if title else md_text(d["item"], 60)
+    tail = f" ({', '.join(extra)})" if extra else ""
+    return f"- {d['date']} · {md_text(d.get('action', '?'), 30)} · {label}{tail}"
+
+
+def render_decisions(journal: dict, h: str) -> list[str]:
+    """The decisions of the last days, batches undone, batches cut short."""
+    out = [f"{h} Decisions in the last {RECENT_DAYS} days", ""]
+    if not journal["has_journal"]:
+        out += ["None recorded (no journal yet).", ""]
+        return out
+    decisions = journal["decisions"]
+    batches = len({d["batch"] for d in decisions})
+    if decisions:
+        out.append(f"{len(decisions)} decision(s) in {batches} batch(es):")
+        out.append("")
+        out += [_decision_text(d) for d in decisions]
+    else:
+        out.append("None.")
+    if journal["undone_batches"]:
+        out += ["", f"{len(journal['undone_batches'])} batch(es) were undone and are left out."]
+    for b in journal["interrupted"]:
+        out += [
+            "",
+            f"A batch started on {b['date']} ({md_text(b['batch'], 40)}) was cut short before "
+            "it committed; the app shows which of its files were left old or new.",
+        ]
+    out.append("")
+    return out
+
+
+def render_warnings(warnings: list[dict], h: str) -> list[str]:
+    """The first warnings about input files, and how many more."""
+    if not warnings:
+        return []
+    out = [f"{h} Warnings ({len(warnings)})", ""]
+    for w in warnings[:LIST_LIMIT]:
+        where = md_text(w.get("file") or "")
+        if w.get("line"):
+            where += f":{w['line']}"
+        out.append(
+            f"- {where}: {md_text(w.get('message', ''), 160)}"
+            if where
+            else f"- {md_text(w.get('message', ''), 160)}"
+        )
+    out += more_lines(warnings)
+    out.append("")
+    return out
