@@ -1,0 +1,118 @@
+"""When two texts say the same thing: the comparison form and the differing spans (DESIGN §2).
+
+Parallel facts differ in the one token that matters (``<145`` vs ``<148``, ``一期`` vs
+``二期``, ``posts`` vs ``pins``), so a high similarity ratio alone does not make two entries
+duplicates. Two texts are the *same fact* when every span where they differ (rapidfuzz's
+opcodes on their comparison forms, widened to whole words and numbers) is whitespace,
+punctuation or a function word; a number, date, time, path, URL, e-mail, code span, name or
+content word in a differing span makes them different facts.
+
+The *comparison form* of a normalized text drops Markdown emphasis, a leading emphasis label
+(``**重要：**``, ``Note:``), a list number, trailing sentence punctuation and the spaces
+between CJK and other characters, and writes listed synonyms one way (``不然`` → ``否则``,
+``prior to`` → ``before``), so that the ratio measures the words, not the dress.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import Indel
+
+from memreview.workspace.fields import EMPHASIS_LABELS, width
+
+# written one way before comparing (longest first where one contains another)
+SYNONYMS: tuple[tuple[str, str], ...] = (
+    ("之前", "前"),
+    ("以前", "前"),
+    ("不然", "否则"),
+    ("要不然", "否则"),
+    ("需要", "要"),
+    ("必须", "要"),
+    ("prior to", "before"),
+    ("in order to", "to"),
+)
+FUNCTION_WORDS = frozenset(
+    "the a an to of in on at for and or is are be it its this that with by as so then just "
+    "also very really please".split()
+)
+FUNCTION_CHARS = frozenset("的了之前就会也都还并再着地得呢吧啊请很")
+
+_EMPH = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
+_LEAD_NUMBER = re.compile(r"^\d{1,3}[.)]\s+")
+_LEAD_LABEL = re.compile(r"^\s*([^\s:：]{1,12})\s*[:：!！]\s*")
+_TRAIL = re.compile(r"[\s。.!！~～]+$")
+_CJK = r"\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
+_CJK_SPACE = re.compile(rf"(?<=[{_CJK}])\s+|\s+(?=[{_CJK}])")
+_SPACES = re.compile(r"\s+")
+_DIGITS = re.compile(r"\d+")
+_SYN_RE = [
+    (re.compile(rf"\b{re.escape(a)}\b") if a.isascii() else re.compile(re.escape(a)), b)
+    for a, b in SYNONYMS
+]
+
+
+def comparison_form(norm: str) -> str:
+    """The text two entries are compared by (see the module docstring)."""
+    s = _EMPH.sub("", norm)
+    s = _LEAD_NUMBER.sub("", s)
+    m = _LEAD_LABEL.match(s)
+    if m and m.group(1).lower() in EMPHASIS_LABELS:
+        s = s[m.end() :]
+    s = _TRAIL.sub("", s)
+    s = _CJK_SPACE.sub("", s)
+    s = _SPACES.sub(" ", s).strip()
+    for rx, repl in _SYN_RE:
+        s = rx.sub(repl, s)
+    return s
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_'’]+|\S")
+
+
+def tokens(text: str) -> list[str]:
+    """Words and numbers whole, every other character (CJK, punctuation) alone; no spaces."""
+    return _TOKEN.findall(text)
+
+
+def _filler(token: str) -> bool:
+    if token[0].isascii() and (token[0].isalnum() or token[0] == "_"):
+        return token.lower() in FUNCTION_WORDS
+    return token in FUNCTION_CHARS or not token.isalnum()
+
+
+def differing_spans(a: str, b: str) -> list[tuple[str, str]]:
+    """The spans where ``a`` and ``b`` differ, aligned word by word (rapidfuzz's opcodes on
+    the token sequences), each side's tokens joined with spaces."""
+    ta, tb = tokens(a), tokens(b)
+    spans: list[list[int]] = []
+    for op in Indel.opcodes(ta, tb):
+        if op.tag == "equal":
+            continue
+        if spans and spans[-1][1] == op.src_start and spans[-1][3] == op.dest_start:
+            spans[-1][1], spans[-1][3] = op.src_end, op.dest_end
+        else:
+            spans.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
+    return [(" ".join(ta[a0:a1]), " ".join(tb[b0:b1])) for a0, a1, b0, b1 in spans]
+
+
+def same_fact(a: str, b: str) -> bool:
+    """True when every token where the comparison forms ``a`` and ``b`` differ is filler:
+    whitespace, punctuation, a function word."""
+    if a == b:
+        return True
+    if _DIGITS.findall(a) != _DIGITS.findall(b):
+        return False  # a number changed, appeared or went: always substance
+    ta, tb = tokens(a), tokens(b)
+    for op in Indel.opcodes(ta, tb):
+        if op.tag == "equal":
+            continue
+        if not all(_filler(t) for t in ta[op.src_start : op.src_end]):
+            return False
+        if not all(_filler(t) for t in tb[op.dest_start : op.dest_end]):
+            return False
+    return True
+
+
+def long_enough(text: str, min_width: int) -> bool:
+    return width(text) >= min_width
