@@ -402,7 +402,12 @@ def test_scan_without_json_prints_a_table_of_queues_with_counts(tmp_path, capsys
 
 
 def test_scan_table_shows_untrusted_text_with_escapes(tmp_path, capsys):
-    root = write(tmp_path / "ws", {"MEMORY.md": "## S\n- evil \x1b[31mred\n- evil \x1b[31mred\n"})
+    root = write(
+        tmp_path / "ws",
+        {
+            "MEMORY.md": "## S\n- evil \x1b[31mred and long enough\n- evil \x1b[31mred and long enough\n"
+        },
+    )
     code, out, _err = run(capsys, "scan", str(root), "--today", TODAY)
     assert code == 0
     assert "\x1b" not in out

@@ -462,15 +462,22 @@ class _Builder:
             return
         refs = item.get("refs") or []
         keep = (d.keep or 1) - 1
-        targets = [self.entry(ref) for ref in refs]
-        for k, target in enumerate(targets):
+        # a copied block or record is one ref naming each of its entries' lines
+        runs = [
+            [self.entry({**ref, "line": ln}) for ln in ref.get("lines") or [ref.get("line")]]
+            for ref in refs
+        ]
+        for k, run in enumerate(runs):
             if k == keep:
                 if d.action == "merge":
                     text = d.text if d.text is not None else str(item.get("merged") or "")
                     lines = tuple(merge_lines(text))
-                    self.plan.add(target.file, ReplaceEntry(pd.key, target, lines), pd)
+                    self.plan.add(run[0].file, ReplaceEntry(pd.key, run[0], lines), pd)
+                    for target in run[1:]:
+                        self.plan.add(target.file, DeleteEntry(pd.key, target), pd)
                 continue
-            self.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+            for target in run:
+                self.plan.add(target.file, DeleteEntry(pd.key, target), pd)
 
     def _dormant(self, pd: PlannedDecision, d: Decision, item: dict) -> None:
         if d.action == "defer":

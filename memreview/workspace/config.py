@@ -47,6 +47,14 @@ class Config:
     archived_partial_ratio: float = 90.0
     min_match_chars: int = 8
     near_ratio: float = 90.0
+    # duplicates (DESIGN §2); also written as ``duplicates: {scope: all, min_width: 20, …}``
+    duplicates_scope: str = "curated"  # curated: one side in a curated file; all: any files
+    duplicates_min_width: int = 20  # near and fingerprint pairs: display width, CJK counts 2
+    duplicates_confirm_beyond: int = 60  # longer fingerprint groups must agree beyond it
+    duplicates_value_min_width: int = 12  # a value shared under two labels
+    duplicates_block_lines: int = 3  # consecutive lines copied elsewhere: one item
+    duplicates_candidates: int = 16  # near partners kept per text (bounds the work)
+    curated: list[str] = field(default_factory=list)  # globs of curated files, e.g. notes/*.md
     demotion_age_days: int = 30
     demotion_max_recalls: int = 1
     recall_window_days: int = 90
@@ -97,6 +105,8 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
     for key, value in doc.items():
         if isinstance(value, dict) and key in ("paths", "thresholds", "sections"):
             flat.update(value)
+        elif isinstance(value, dict) and key == "duplicates":
+            flat.update({f"duplicates_{k}": v for k, v in value.items()})
         else:
             flat[key] = value
     for key, value in flat.items():

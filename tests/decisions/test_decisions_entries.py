@@ -100,6 +100,77 @@ def test_duplicates_merge_replaces_the_kept_entry_with_the_text(make_ws):
     )
 
 
+def test_keep_on_a_copy_removes_the_copy_in_the_other_file(make_ws):
+    root = make_ws(
+        {
+            "MEMORY.md": "# Memory\n- Config lives in ~/.agent/config.toml, not in the repo\n",
+            "memory/facts-tools.md": (
+                "# Tools\n- Config lives in ~/.agent/config.toml, not in the repo\n- stays\n"
+            ),
+        }
+    )
+    item = only(scan(root), "duplicates", kind="copy")
+    assert [r["file"] for r in item["refs"]] == ["MEMORY.md", "memory/facts-tools.md"]
+    assert decide(root, "duplicates", "keep", {"kind": "copy"}, keep=1).ok
+    assert (
+        text(root, "MEMORY.md")
+        == "# Memory\n- Config lives in ~/.agent/config.toml, not in the repo\n"
+    )
+    assert text(root, "memory/facts-tools.md") == "# Tools\n- stays\n"
+
+
+BLOCK = (
+    "- Pull main and run the smoke tests before tagging\n"
+    "- Bump the version in pyproject.toml and the changelog\n"
+    "- Tag as vX.Y.Z and push the tag, never the branch\n"
+)
+
+
+def test_keep_on_a_copied_block_removes_every_line_of_the_other_copy(make_ws):
+    root = make_ws(
+        {
+            "MEMORY.md": "# Memory\n## Deploy\n" + BLOCK + "\n## Other\n- x\n",
+            "memory/facts-deploy.md": "# Deploy\n- before\n\n## Copied\n" + BLOCK + "- after\n",
+        }
+    )
+    item = only(scan(root), "duplicates", kind="block")
+    assert [(r["file"], r["lines"]) for r in item["refs"]] == [
+        ("MEMORY.md", [3, 4, 5]),
+        ("memory/facts-deploy.md", [5, 6, 7]),
+    ]
+    assert decide(root, "duplicates", "keep", {"kind": "block"}, keep=1).ok
+    assert text(root, "memory/facts-deploy.md") == "# Deploy\n- before\n\n## Copied\n- after\n"
+    assert "Bump the version" in text(root, "MEMORY.md")
+
+
+def test_merge_on_a_record_replaces_the_kept_record_lines_and_removes_the_copy(make_ws):
+    record = (
+        "### 2026-11-03 选择向量库\n- **时间**: 10:01\n- **结论**: 用 pgvector，不上独立向量库\n"
+    )
+    root = make_ws(
+        {
+            "MEMORY.md": "# M\n" + record,
+            "memory/facts-decisions.md": "# 备份\n" + record + "- 其他\n",
+        }
+    )
+    item = only(scan(root), "duplicates", kind="record")
+    assert [r["file"] for r in item["refs"]] == ["MEMORY.md", "memory/facts-decisions.md"]
+    outcome = decide(
+        root,
+        "duplicates",
+        "merge",
+        {"kind": "record"},
+        keep=1,
+        text="- 2026-11-03 10:01 选 pgvector\n",
+    )
+    assert outcome.ok, outcome
+    assert (
+        text(root, "MEMORY.md")
+        == "# M\n### 2026-11-03 选择向量库\n- 2026-11-03 10:01 选 pgvector\n"
+    )
+    assert text(root, "memory/facts-decisions.md") == "# 备份\n### 2026-11-03 选择向量库\n- 其他\n"
+
+
 CHRONICLE = (
     "# Memory\n"
     "\n"

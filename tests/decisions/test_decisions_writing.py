@@ -95,9 +95,9 @@ def test_a_gbk_crlf_file_changes_only_the_lines_decided(make_ws):
         return s.encode("gb18030")
 
     head = "# 记忆\r\n\r\n## 规则\r\n- 所有日志只能追加\r\n\r\n## 教训\r\n"
-    first = "- 网关重启要主人确认（2026-05-02）\r\n"
+    first = "- 网关重启要主人确认并在场（2026-05-02）\r\n"
     middle = "- 技术社区每天最多发三篇\r\n"
-    second = "- 网关重启要主人确认（2026-06-01）\r\n"
+    second = "- 网关重启要主人确认并在场（2026-06-01）\r\n"
     tail = "- 结尾没有换行"
     root = make_ws(
         {

@@ -251,6 +251,7 @@ BROKEN_UTF16 = (
 def _utf16(ws: Path, out: Path) -> None:
     base(ws)
     put(ws, "memory/notes.md", UTF16_NOTES)
+    put(ws, "memreview.yaml", "curated: [memory/notes.md]\n")  # so its pair is compared
     put(ws, "memory/broken16.md", BROKEN_UTF16)
 
 
@@ -685,7 +686,7 @@ def _names(ws: Path, out: Path) -> None:
 def _markup(ws: Path, out: Path) -> None:
     base(
         ws,
-        BASE_MEMORY + HOSTILE_LINE + " one\n" + HOSTILE_LINE + " two\n"
+        BASE_MEMORY + HOSTILE_LINE + " one\n" + HOSTILE_LINE + " one!\n"
         f"\n## [FACT:evil-{MARKUP.replace(' ', '')}]\nAdded: 2020-01-01\n"
         f"Summary: {ESCAPES}\nCONFLICTS-WITH: [[win11-gbk]]\n---\n",
     )

@@ -6,11 +6,12 @@ import random
 from datetime import date
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
-from memreview.queues.duplicates import _all_near_pairs, duplicates
+from memreview.queues.duplicates import duplicates, near_candidates
 
 TODAY = date(2026, 11, 29)
 
@@ -139,8 +140,8 @@ def test_same_normalized_text_in_one_section_is_a_fingerprint_group(make_ws):
 def test_dated_settle_stamps_do_not_stop_a_fingerprint_match(make_ws):
     ws = make_ws(
         {
-            "memory/MEMORY.md": "### 情绪\n- 内容（开心）（2026-05-01 自动沉淀）\n"
-            "- 内容（开心）（2026-05-03 自动沉淀）\n"
+            "memory/MEMORY.md": "### 情绪\n- 主人今天很开心（开心）（2026-05-01 自动沉淀）\n"
+            "- 主人今天很开心（开心）（2026-05-03 自动沉淀）\n"
         }
     )
     (item,) = duplicates(ws, TODAY)
@@ -159,14 +160,33 @@ def test_same_text_in_two_sections_is_not_a_fingerprint_group(make_ws):
 
 
 def test_level_4_headings_do_not_split_a_section(make_ws):
-    ws = make_ws({"MEMORY.md": "### S\n#### a\n- same entry here\n#### b\n- same entry here\n"})
+    ws = make_ws(
+        {
+            "MEMORY.md": "### S\n#### a\n- the same entry here, twice\n#### b\n- the same entry here, twice\n"
+        }
+    )
     assert [i["kind"] for i in duplicates(ws, TODAY)] == ["fingerprint"]
 
 
-def test_same_text_in_two_files_is_not_a_duplicate(make_ws):
+def test_same_text_in_a_curated_and_another_file_is_a_copy_listing_the_curated_one_first(make_ws):
     ws = make_ws(
         {
-            "MEMORY.md": "## Notes\n- Gateway uses port 18789\n",
+            "memory/notes.md": "## Notes\n- Gateway uses port 18789\n",
+            "MEMORY.md": "## Notes\n- x\n- Gateway uses port 18789\n",
+        }
+    )
+    (item,) = duplicates(ws, TODAY)
+    assert item["kind"] == "copy"
+    assert [(r["file"], r["line"]) for r in item["refs"]] == [
+        ("MEMORY.md", 3),
+        ("memory/notes.md", 2),
+    ]
+
+
+def test_same_text_in_two_files_neither_curated_is_not_a_duplicate(make_ws):
+    ws = make_ws(
+        {
+            "memory/a.md": "## Notes\n- Gateway uses port 18789\n",
             "memory/notes.md": "## Notes\n- Gateway uses port 18789\n",
         }
     )
@@ -199,30 +219,50 @@ def test_archive_files_are_not_compared(make_ws):
 
 
 # -- near duplicates -----------------------------------------------------------------------
-
-BASE = "abcdefghijklmnopqrst"  # 20 characters
-ONE_OFF = "0bcdefghijklmnopqrst"  # 1 substitution from BASE: ratio 95
-TWO_OFF = "abcdefghij1lmnopqrs2"  # 2 substitutions from BASE: ratio 90; 3 from ONE_OFF: 85
+# 44 characters; without its two "the" 36: ratio 2·36 / 80 = 90, and only filler differs
+AT_90 = ("keep the gateway log and the digest for days", "keep gateway log and digest for days")
 
 
-def test_a_pair_with_ratio_exactly_90_is_a_near_duplicate(make_ws):
-    ws = make_ws({"MEMORY.md": "- abcdefghij\n- abcdefghiX\n"})
+def test_a_filler_pair_with_ratio_exactly_90_is_a_near_duplicate(make_ws):
+    assert fuzz.ratio(*AT_90) == 90
+    ws = make_ws({"MEMORY.md": f"- {AT_90[0]}\n- {AT_90[1]}\n"})
     (item,) = duplicates(ws, TODAY)
     assert (item["kind"], item["score"], item["merged"]) == ("near", 90.0, None)
 
 
-def test_a_pair_just_under_90_is_not_a_near_duplicate(make_ws):
-    ws = make_ws({"MEMORY.md": "- abcdefghi\n- abcdefghX\n"})  # ratio 88.9
+def test_a_filler_pair_just_under_90_is_not_a_near_duplicate(make_ws):
+    a = "keep the gateway log and the digest for the days"
+    assert fuzz.ratio(a, AT_90[1]) < 90
+    ws = make_ws({"MEMORY.md": f"- {a}\n- {AT_90[1]}\n"})
     assert duplicates(ws, TODAY) == []
 
 
-def test_near_duplicates_need_8_normalized_characters_on_both_sides(make_ws):
-    ws = make_ws({"MEMORY.md": "- abcdefg\n- abcdefgh\n"})  # ratio 93.3 but 7 chars
-    assert duplicates(ws, TODAY) == []
+def test_near_and_fingerprint_pairs_need_20_columns_a_cjk_character_counting_two(make_ws):
+    short = "- 重启网关前要通知主人\n- 重启网关要通知主人\n"  # 9 CJK characters: 18 columns
+    assert duplicates(make_ws({"MEMORY.md": short}), TODAY) == []
+    wide = "- 重启网关前要通知主人啊\n- 重启网关要通知主人啊\n"  # 10: 20 columns
+    (item,) = duplicates(make_ws({"MEMORY.md": wide}), TODAY)
+    assert item["kind"] == "near"
+    same = "- Daily dashboard\n- Daily dashboard\n"  # 15 columns: a list item, not a fact
+    assert duplicates(make_ws({"MEMORY.md": same}), TODAY) == []
 
 
-def test_near_duplicates_are_only_looked_for_within_one_file(make_ws):
-    ws = make_ws({"MEMORY.md": f"- {BASE}\n", "memory/notes.md": f"- {ONE_OFF}\n"})
+def test_the_minimum_width_is_a_setting(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "- Daily dashboard\n- Daily dashboard\n",
+            "memreview.yaml": "duplicates:\n  min_width: 10\n",
+        }
+    )
+    assert [i["kind"] for i in duplicates(ws, TODAY)] == ["fingerprint"]
+
+
+def test_near_pairs_across_files_need_a_curated_side(make_ws):
+    a, b = AT_90
+    ws = make_ws({"MEMORY.md": f"- {a}\n", "memory/notes.md": f"- {b}\n"})
+    (item,) = duplicates(ws, TODAY)
+    assert (item["kind"], item["score"]) == ("copy", 90.0)
+    ws = make_ws({"memory/other.md": f"- {a}\n", "memory/notes.md": f"- {b}\n"})
     assert duplicates(ws, TODAY) == []
 
 
@@ -233,20 +273,24 @@ def test_members_of_one_fingerprint_group_are_not_also_a_near_pair(make_ws):
 
 
 def test_near_pairs_chain_into_one_group_scored_by_its_lowest_pair(make_ws):
-    ws = make_ws({"MEMORY.md": f"- {ONE_OFF}\n- unrelated text entirely\n- {BASE}\n- {TWO_OFF}\n"})
+    a = "keep the gateway log and the digest for the days"
+    mid = "keep gateway log and the digest for days"
+    b = "keep gateway log and digest for days"  # under 90 from a: joined through mid
+    assert fuzz.ratio(a, b) < 90
+    ws = make_ws({"MEMORY.md": f"- {a}\n- unrelated text entirely here\n- {mid}\n- {b}\n"})
     (item,) = duplicates(ws, TODAY)
     assert item["kind"] == "near"
-    assert lines(item) == [1, 3, 4]  # ONE_OFF and TWO_OFF (ratio 85) joined through BASE
-    assert item["score"] == 90.0
+    assert lines(item) == [1, 3, 4]
+    assert item["score"] == round(min(fuzz.ratio(a, mid), fuzz.ratio(mid, b)), 1)
 
 
 def test_a_near_pair_differing_at_both_ends_is_found_among_many_entries(make_ws):
-    common = "the nightly pipeline writes its summary to the daily log"
+    common = "nightly pipeline writes its summary to the daily log"
     rng = random.Random(7)
     others = [
         f"- m{k:02d} " + "".join(rng.choice("qwrtpsdfgh ") for _ in range(40)) for k in range(30)
     ]
-    text = "\n".join([f"- a{common}x", *others, f"- z{common}y"]) + "\n"
+    text = "\n".join([f"- the {common}.", *others, f"- a {common}!"]) + "\n"
     ws = make_ws({"MEMORY.md": text})
     near = of_kind(duplicates(ws, TODAY), "near")
     assert [lines(i) for i in near] == [[1, 32]]
@@ -254,7 +298,7 @@ def test_a_near_pair_differing_at_both_ends_is_found_among_many_entries(make_ws)
 
 def test_near_and_fingerprint_ids_are_stable_across_lines_inserted_above(make_ws):
     body = (
-        "## S\n- Gateway uses port 18789\n- Gateway uses port 18789\n- abcdefghij\n- abcdefghiX\n"
+        f"## S\n- Gateway uses port 18789\n- Gateway uses port 18789\n- {AT_90[0]}\n- {AT_90[1]}\n"
     )
     first = {i["kind"]: i["id"] for i in duplicates(make_ws({"MEMORY.md": body}), TODAY)}
     moved = "# Top\n- unrelated inserted line\n\n" + body
@@ -268,10 +312,11 @@ def test_near_and_fingerprint_ids_are_stable_across_lines_inserted_above(make_ws
     base=st.lists(st.text("ab灵犀 -", min_size=8, max_size=60), min_size=5, max_size=8),
     tails=st.lists(st.text("abx日", max_size=8), min_size=60, max_size=80),
 )
-def test_length_chunked_near_pairs_equal_scoring_every_pair(base, tails):
+def test_length_chunked_near_candidates_equal_scoring_every_pair(base, tails):
     # 300+ near-equal strings (a base plus a short tail) of spread lengths, so that the
     # length window and the row chunks (256 rows) both matter
     norms = [b + t for b in base for t in tails]
     full = process.cdist(norms, norms, scorer=fuzz.ratio, score_cutoff=90, dtype=np.float64)
     expected = {(i, j): float(full[i, j]) for i, j in zip(*np.nonzero(full), strict=True) if i < j}
-    assert _all_near_pairs(norms, 90) == expected
+    found = near_candidates(norms, list(range(len(norms))), 90, cap=len(norms))
+    assert found == pytest.approx(expected)

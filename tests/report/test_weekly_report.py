@@ -57,7 +57,9 @@ def test_queue_counts_and_top_items_match_the_scan(report_ws):
 
 
 def test_only_the_top_five_items_of_a_queue_are_listed(tmp_path):
-    bullets = "".join(f"- note {w} {w}\n- note {w} {w}\n" for w in "abcdefg")
+    bullets = "".join(
+        f"- a note about topic {w} {w}\n- a note about topic {w} {w}\n" for w in "abcdefg"
+    )
     root = write_files(tmp_path / "ws", {"MEMORY.md": "# M\n\n" + bullets})
     report = weekly_report(root, TODAY)
     queues = section(report, "Queues")
