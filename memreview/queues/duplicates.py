@@ -35,7 +35,7 @@ from rapidfuzz import fuzz, process
 
 from memreview.queues.common import item_id, short
 from memreview.queues.sameness import comparison_form, same_fact
-from memreview.workspace.fields import FileFields, file_fields, width
+from memreview.workspace.fields import FileFields, file_fields, wide_enough, width
 from memreview.workspace.model import ChronicleRow, Entry, Workspace
 from memreview.workspace.normalize import confirmed_key, fingerprint, without_parentheticals
 
@@ -268,21 +268,15 @@ def _near_edges(units: list[Entry], canon: dict[int, str], scope: _Scope, cfg):
             members.append([])
         members[t].append(k)
     edges: list[tuple[int, int, float]] = []
-    for ms in members:  # one text, several places: chained, file by file
+    for ms in members:  # one text, several places: each joined to the first curated one
         if len(ms) < 2:
             continue
-        first_curated = next((k for k in ms if scope.allows(units[k].file, units[k].file)), None)
-        last_in: dict[str, int] = {}
+        hub = next((k for k in ms if scope.allows(units[k].file, units[k].file)), None)
+        if hub is None:
+            continue
         for k in ms:
-            f = units[k].file
-            prev = last_in.get(f)
-            if prev is not None and scope.allows(f, f):
-                edges.append((prev, k, _score(units[prev], units[k])))
-            elif prev is None and first_curated is not None and first_curated != k:
-                edges.append((first_curated, k, _score(units[first_curated], units[k])))
-            last_in.setdefault(f, k)
-            if prev is not None:
-                last_in[f] = k
+            if k != hub:
+                edges.append((hub, k, _score(units[hub], units[k])))
     queries = [
         t
         for t, ms in enumerate(members)
@@ -358,7 +352,7 @@ def _run_item(kind: str, runs: list[list[Entry]], scope: _Scope, title: str) -> 
 
 def _blocks(ws: Workspace, units_by_file, canon, scope: _Scope, cfg) -> list[list[list[Entry]]]:
     """Runs of ``duplicates_block_lines`` or more consecutive entries (one section, nothing
-    between them) found again, line for line, in another section or file."""
+    between them) found again, line for line, in one other section or file."""
     need = max(2, cfg.duplicates_block_lines)
     seqs: list[list[Entry]] = []
     for rel, units in units_by_file.items():
@@ -411,7 +405,8 @@ def _blocks(ws: Workspace, units_by_file, canon, scope: _Scope, cfg) -> list[lis
                 for r in (ra, rb):
                     if not any(r[0] is o[0] for o in runs):
                         runs.append(r)
-    return list(found.values())
+    # the same run in three or more places is a template (a weekly checklist), not a copy
+    return [runs for runs in found.values() if len(runs) == 2]
 
 
 def _records(ws: Workspace, fields: dict[str, FileFields], canon, scope: _Scope, cfg):
@@ -569,7 +564,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:
     in_group: dict[int, tuple[str, int]] = {}
     pool: list[Entry] = []
     for rel, us in units_by_file.items():
-        wide = [e for e in us if id(e) not in covered and width(e.norm) >= min_w]
+        wide = [e for e in us if id(e) not in covered and wide_enough(e.norm, min_w)]
         pool.extend(wide)
         if not scope.allows(rel, rel):
             continue

@@ -25,11 +25,15 @@ from memreview.workspace.fields import EMPHASIS_LABELS, width
 SYNONYMS: tuple[tuple[str, str], ...] = (
     ("之前", "前"),
     ("以前", "前"),
-    ("不然", "否则"),
+    ("之后", "后"),
+    ("以后", "后"),
     ("要不然", "否则"),
+    ("不然", "否则"),
     ("需要", "要"),
-    ("必须", "要"),
+    ("首先", "先"),
+    ("的时候", "时"),
     ("prior to", "before"),
+    ("or else", "otherwise"),
     ("in order to", "to"),
 )
 FUNCTION_WORDS = frozenset(
@@ -54,16 +58,20 @@ _SYN_RE = [
 
 def comparison_form(norm: str) -> str:
     """The text two entries are compared by (see the module docstring)."""
-    s = _EMPH.sub("", norm)
-    s = _LEAD_NUMBER.sub("", s)
+    # (each pattern only where its telltale character is: most texts have none of them)
+    s = _EMPH.sub("", norm) if "*" in norm or "_" in norm else norm
+    if s[:1].isdigit():
+        s = _LEAD_NUMBER.sub("", s)
     m = _LEAD_LABEL.match(s)
     if m and m.group(1).lower() in EMPHASIS_LABELS:
         s = s[m.end() :]
     s = _TRAIL.sub("", s)
-    s = _CJK_SPACE.sub("", s)
+    if not s.isascii():
+        s = _CJK_SPACE.sub("", s)
     s = _SPACES.sub(" ", s).strip()
-    for rx, repl in _SYN_RE:
-        s = rx.sub(repl, s)
+    for (word, _repl), (rx, repl) in zip(SYNONYMS, _SYN_RE, strict=True):
+        if word in s:
+            s = rx.sub(repl, s)
     return s
 
 

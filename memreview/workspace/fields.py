@@ -38,9 +38,22 @@ _DATE_CELL = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER_CELL = re.compile(r"^[\d\s.,:/%+-]*$")
 
 
+_MAYBE_WIDE = re.compile(r"[\u1100-\U0003fffd]")
+
+
 def width(text: str) -> int:
     """Display width: a wide (CJK) character counts two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    if text.isascii():
+        return len(text)
+    extra = sum(
+        1 for ch in _MAYBE_WIDE.findall(text) if unicodedata.east_asian_width(ch) in "WF"
+    )
+    return len(text) + extra
+
+
+def wide_enough(text: str, columns: int) -> bool:
+    """``width(text) >= columns``, without counting when the length alone says so."""
+    return len(text) >= columns or width(text) >= columns
 
 
 def label_of(entry: Entry) -> tuple[str, str] | None:

@@ -21,7 +21,7 @@ MEMORY = f"""# Memory
 - The gateway listens on port 18789 for local clients
 - The gateway listens on port 18789 for local clients (2026-10-01)
 - {HOSTILE} one
-- {HOSTILE} two
+- {HOSTILE} one!
 
 ### Chronicle
 | Date | Events |

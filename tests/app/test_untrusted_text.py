@@ -32,7 +32,7 @@ async def test_markup_and_escape_sequences_in_memory_are_shown_as_text(make):
         await pilot.press("5", "end")
         text = screen_text(app)
         assert "#1  MEMORY.md:12" in text and "#2  MEMORY.md:13" in text
-        assert "[/bold] ␛]0;title␇ and <U+202E>reversed two" in text
+        assert "[/bold] ␛]0;title␇ and <U+202E>reversed one!" in text
         # the merge editor holds the visible form, not the raw escape
         await pilot.press("m")
         assert "\x1b" not in app.screen.query_one("#merge-text").text

@@ -136,6 +136,14 @@ def test_a_fact_copied_into_a_facts_file_is_one_copy_item(make_ws):
     assert shown(ws) == [("copy", ("MEMORY.md:2", "memory/facts-health.md:3"))]
 
 
+def test_every_copy_of_a_curated_fact_is_in_its_item(make_ws):
+    fact = "- 晨起静息心率超过 60 说明没恢复好\n"
+    ws = make_ws({"MEMORY.md": "# M\n" + fact, "memory/facts-health.md": "# F\n" + fact + fact})
+    assert shown(ws) == [
+        ("copy", ("MEMORY.md:2", "memory/facts-health.md:2", "memory/facts-health.md:3"))
+    ]
+
+
 # -- shape 11: the same fact in other dress --------------------------------------------------
 
 
@@ -196,6 +204,12 @@ BLOCK = (
 def test_a_copied_block_is_reported_once(make_ws):
     ws = make_ws({"MEMORY.md": "## Deploy\n" + BLOCK + "## Copy\n- intro line\n" + BLOCK})
     assert shown(ws) == [("block", ("MEMORY.md:2", "MEMORY.md:7"))]
+
+
+def test_a_run_repeated_in_three_sections_is_a_template_not_a_copy(make_ws):
+    weeks = "".join(f"## Week {n}\n" + BLOCK for n in (1, 2, 3))
+    ws = make_ws({"MEMORY.md": weeks})
+    assert [k for k, _ in shown(ws)] == ["near"] * 3  # each line: one group of three
 
 
 def test_two_lines_in_common_are_not_a_block(make_ws):
