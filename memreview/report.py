@@ -5,11 +5,13 @@ memory's health against its budgets (seed 002: past 12,000 tokens the nightly pi
 longer settle anything into MEMORY.md), how fast the memory grows and whether that growth
 accelerates (:mod:`memreview.growth`, from git history), what the human decided in the last
 seven days (:func:`memreview.store.journal.recent_decisions`) and the judge's report card
-(:mod:`memreview.judge_card`). This module only gathers those figures and renders them.
+(:mod:`memreview.judge_card`). This module gathers those figures per agent, renders the
+queues, puts the sections of :mod:`memreview.report_sections` together (for one workspace or
+a fleet with a total) and runs the command, writing ``--out`` through the store's atomic
+writer.
 
-Everything shown here is memory text written by agents: it is escaped twice, once so that no
-control or bidi character reaches a terminal (DESIGN §5) and once so that it cannot become
-Markdown structure, a link or HTML.
+Everything shown here is memory text written by agents: every piece goes through
+:func:`~memreview.report_sections.md_text`.
 """
 
 from __future__ import annotations

@@ -78,3 +78,24 @@ def test_commit_batch_with_nothing_changed_says_so(repo: Path) -> None:
 def test_commit_batch_outside_a_repository_returns_none(ws: Path) -> None:
     result = apply_batch(ws, [replace_line("MEMORY.md", "- beta", "- B")], [])
     assert commit_batch(ws, result, "x") is None
+
+
+def test_git_ignores_a_repository_named_by_the_environment(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # run from a git hook of another repository, GIT_DIR and GIT_INDEX_FILE point there
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other / ".git" / "index"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    result = apply_batch(repo, [replace_line("MEMORY.md", "- beta", "- B")], [])
+    message = commit_batch(repo, result, "memreview: in the right repository")
+    assert message is not None and message.startswith("committed ")
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    monkeypatch.delenv("GIT_WORK_TREE")
+    assert git(repo, "log", "-1", "--format=%s") == "memreview: in the right repository\n"
+    no_commit = subprocess.run(["git", "-C", str(other), "rev-parse", "--verify", "HEAD"])
+    assert no_commit.returncode != 0  # nothing was committed there
