@@ -48,6 +48,9 @@ EXACT_PAIRS = 4_000_000
 MAX_SAME = 8  # members of one identical text paired one by one with another text's
 _DATE_CELL = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PARTS = re.compile(r"\s*[:：|]\s*")
+_SUBJECT_VALUE = re.compile(r"[^\W\d_]")  # a value with a letter or a CJK character
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_WHEN = re.compile(r"[\d\s:/.,%+~-]*(?:[年月日号点时分秒周]|am|pm)?[\d\s:/.,%+~-]*", re.I)
 _EMPTY_CELLS = ("", "-", "—", "–", "/")
 MAIN_FILES = ("MEMORY.md", "memory/MEMORY.md", "memory.md")
 
@@ -431,7 +434,8 @@ def _records(ws: Workspace, fields: dict[str, FileFields], canon, scope: _Scope,
 def _value_pairs(ws, fields, units_ok, scope: _Scope, cfg) -> list[list[Entry]]:
     """The same value under two different labels in two places (shape: ``Config file:`` and
     ``配置:``). A value held by more than two label lines is a shared attribute of different
-    records (one e-mail for four accounts), not a duplicate."""
+    records (one e-mail for four accounts), not a duplicate; nor is an e-mail address or a
+    date and time alone, which different things share."""
     by_value: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
     heading_of = {}
     for rel, ff in fields.items():
@@ -441,10 +445,10 @@ def _value_pairs(ws, fields, units_ok, scope: _Scope, cfg) -> list[list[Entry]]:
             if lv is None:
                 continue
             value = comparison_form(lv[1].lower())
-            if width(value) < cfg.duplicates_value_min_width or not any(
-                ch.isalnum() for ch in value
-            ):
+            if width(value) < cfg.duplicates_value_min_width or not _SUBJECT_VALUE.search(value):
                 continue
+            if _EMAIL.fullmatch(value) or _WHEN.fullmatch(value):
+                continue  # an address or a date is shared by different things
             by_value[value].append((e, lv[0]))
             heading_of[id(e)] = (rel, e.heading_path[-1:] if e.heading_path else ())
     out = []

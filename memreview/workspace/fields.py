@@ -45,9 +45,7 @@ def width(text: str) -> int:
     """Display width: a wide (CJK) character counts two."""
     if text.isascii():
         return len(text)
-    extra = sum(
-        1 for ch in _MAYBE_WIDE.findall(text) if unicodedata.east_asian_width(ch) in "WF"
-    )
+    extra = sum(1 for ch in _MAYBE_WIDE.findall(text) if unicodedata.east_asian_width(ch) in "WF")
     return len(text) + extra
 
 

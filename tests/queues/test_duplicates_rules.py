@@ -167,6 +167,16 @@ def test_a_value_shared_by_more_than_two_label_lines_is_not_a_duplicate(make_ws)
     assert shown(ws) == []
 
 
+def test_an_e_mail_or_a_date_under_two_labels_is_not_one_fact(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## A\n- GitHub login: dana@northwind.dev\n## B\n- Deadline: 2026-12-01 18:00\n",
+            "memory/notes.md": "## C\n- npm account: dana@northwind.dev\n## D\n- 上线：2026-12-01 18:00\n",
+        }
+    )
+    assert shown(ws) == []
+
+
 def test_two_fields_of_one_record_sharing_a_value_are_not_a_duplicate(make_ws):
     ws = make_ws(
         {"MEMORY.md": "## GitHub\n- Login: ops@northwind.dev\n- Email: ops@northwind.dev\n"}
