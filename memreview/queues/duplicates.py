@@ -25,6 +25,7 @@ only neighbours in prefix and suffix order are scored, so time and memory stay l
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import defaultdict
 from datetime import date
@@ -34,7 +35,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from memreview.queues.common import item_id, short
-from memreview.queues.sameness import comparison_form, same_fact
+from memreview.queues.sameness import comparison_form, numbers, same_fact
 from memreview.workspace.fields import FileFields, file_fields, wide_enough, width
 from memreview.workspace.model import ChronicleRow, Entry, Workspace
 from memreview.workspace.normalize import confirmed_key, fingerprint, without_parentheticals
@@ -165,9 +166,12 @@ def _fingerprint_groups(entries: list[Entry], canon: dict[int, str], cfg) -> lis
         distinct = list(first)
         cap = max(1, cfg.duplicates_candidates)
         pairs = near_candidates(distinct, list(range(len(distinct))), cfg.near_ratio, cap)
+        nums = [numbers(f) for f in distinct]
         for a, b in sorted(pairs):
             fa, fb = distinct[a], distinct[b]
-            if u.find(first[fa]) != u.find(first[fb]) and same_fact(fa, fb):
+            if nums[a] != nums[b] or u.find(first[fa]) == u.find(first[fb]):
+                continue
+            if same_fact(fa, fb, numbers_differ=False):
                 u.join(first[fa], first[fb])
         parts: dict[int, list[Entry]] = defaultdict(list)
         for x, e in enumerate(g):
@@ -189,7 +193,16 @@ def near_candidates(
         return _all_candidates(texts, queries, cutoff, cap)
     want = set(queries)
     ratio = fuzz.ratio
-    found: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    # each text's best partners so far, a heap bounded to ``cap`` (memory: texts × cap)
+    best: dict[int, list[tuple[float, int]]] = defaultdict(list)
+
+    def offer(i: int, s: float, j: int) -> None:
+        heap = best[i]
+        if len(heap) < cap:
+            heapq.heappush(heap, (s, -j))
+        elif (s, -j) > heap[0]:
+            heapq.heapreplace(heap, (s, -j))
+
     for key in (lambda k: texts[k], lambda k: texts[k][::-1]):
         order = sorted(range(len(texts)), key=key)
         for x, i in enumerate(order):
@@ -199,10 +212,11 @@ def near_candidates(
                     continue
                 s = ratio(texts[i], texts[j], score_cutoff=cutoff)
                 if s:
-                    found[i].append((s, j))
-                    found[j].append((s, i))
-    for i, partners in found.items():
-        for s, j in sorted(partners, key=lambda p: (-p[0], p[1]))[:cap]:
+                    offer(i, s, j)
+                    offer(j, s, i)
+    for i, heap in best.items():
+        for s, neg_j in heap:
+            j = -neg_j
             out[(i, j) if i < j else (j, i)] = s
     return out
 
@@ -287,10 +301,11 @@ def _near_edges(units: list[Entry], canon: dict[int, str], scope: _Scope, cfg):
     ]
     pairs = near_candidates(texts, queries, cfg.near_ratio, max(1, cfg.duplicates_candidates))
     u = _Union()
-    for (ti, tj), _s in sorted(pairs.items()):
-        if u.find(ti) == u.find(tj):
-            continue  # already one group: the pair adds nothing
-        if not same_fact(texts[ti], texts[tj]):
+    nums = [numbers(t) for t in texts]
+    for ti, tj in sorted(pairs):
+        if nums[ti] != nums[tj] or u.find(ti) == u.find(tj):
+            continue  # another number: another fact; or already one group
+        if not same_fact(texts[ti], texts[tj], numbers_differ=False):
             continue
         joined = False
         for a in members[ti][:MAX_SAME]:

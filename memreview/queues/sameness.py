@@ -104,12 +104,20 @@ def differing_spans(a: str, b: str) -> list[tuple[str, str]]:
     return [(" ".join(ta[a0:a1]), " ".join(tb[b0:b1])) for a0, a1, b0, b1 in spans]
 
 
-def same_fact(a: str, b: str) -> bool:
+def numbers(text: str) -> tuple[str, ...]:
+    """The numbers of a text in order: two texts whose numbers differ are different facts."""
+    return tuple(_DIGITS.findall(text))
+
+
+def same_fact(a: str, b: str, numbers_differ: bool | None = None) -> bool:
     """True when every token where the comparison forms ``a`` and ``b`` differ is filler:
-    whitespace, punctuation, a function word."""
+    whitespace, punctuation, a function word. ``numbers_differ`` may be given when the
+    caller knows it (``numbers`` of each, computed once per text)."""
     if a == b:
         return True
-    if _DIGITS.findall(a) != _DIGITS.findall(b):
+    if numbers_differ is None:
+        numbers_differ = numbers(a) != numbers(b)
+    if numbers_differ:
         return False  # a number changed, appeared or went: always substance
     ta, tb = tokens(a), tokens(b)
     for op in Indel.opcodes(ta, tb):
