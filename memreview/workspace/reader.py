@@ -29,6 +29,7 @@ class Reader:
         self.ws = ws
 
     def rel(self, p: Path) -> str:
+        """The workspace-relative name of a path under the root, with ``/``."""
         return p.relative_to(self.root).as_posix()
 
     def locate(self, rel: str) -> Path | None:
@@ -70,6 +71,7 @@ class Reader:
         return None
 
     def text(self, rel: str) -> TextFile | None:
+        """A text file decoded line by line (a binary file is skipped with a warning)."""
         data = self.read(rel)
         if data is None:
             return None

@@ -26,6 +26,7 @@ from memreview.workspace.reader import Reader
 
 
 def read_dreams(rd: Reader, ws: Workspace, rel: str) -> None:
+    """The fragments of the dreaming database (SQLite, opened read-only, never changed)."""
     p = rd.root / rel
     if not (p.exists() or p.is_symlink()):
         return
@@ -124,6 +125,7 @@ def _str_or_none(v) -> str | None:
 
 
 def read_recalls(rd: Reader, ws: Workspace, rel: str) -> None:
+    """The recall log: which anchor was recalled when, over which channel."""
     rows = rd.jsonl(rel)
     if rows is None:
         return
@@ -157,6 +159,7 @@ def read_recalls(rd: Reader, ws: Workspace, rel: str) -> None:
 
 
 def read_proposals(rd: Reader, ws: Workspace, rel: str) -> None:
+    """The judge's proposals; a later line with the same id replaces the earlier one."""
     rows = rd.jsonl(rel)
     if rows is None:
         return
@@ -205,6 +208,7 @@ def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
 
 
 def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
+    """The skill candidates (``{"candidates": [...]}``)."""
     data = rd.read(rel)
     if data is None:
         return
@@ -238,6 +242,7 @@ def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
 
 
 def check_json(rd: Reader, ws: Workspace, rel: str) -> None:
+    """Only a warning when the file is not valid JSON (memreview doesn't use its content)."""
     data = rd.read(rel)
     if data is None:
         return
