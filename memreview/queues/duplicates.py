@@ -570,7 +570,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:
     covered: set[int] = set()
     block_items = []
     for runs in _blocks(ws, units_by_file, canon, scope, cfg):
-        block_items.append(_run_item("block", runs, scope, f"{len(runs[0])} lines copied"))
+        title = f"{len(runs[0])} lines copied: {runs[0][0].first_line}"
+        block_items.append(_run_item("block", runs, scope, title))
         covered.update(id(e) for r in runs for e in r)
     record_items = []
     for runs in _records(ws, fields, canon, scope, cfg):
