@@ -142,6 +142,15 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
             setattr(cfg, name, value)
         else:
             problems.append((_line_of(doc, key), f"{key} must be a string"))
+    if cfg.duplicates_scope not in ("curated", "all"):
+        problems.append(
+            (
+                _line_of(doc, "duplicates"),
+                f"duplicates scope {cfg.duplicates_scope!r} is not 'curated' or 'all'; "
+                "curated used",
+            )
+        )
+        cfg.duplicates_scope = "curated"
     return cfg, problems
 
 

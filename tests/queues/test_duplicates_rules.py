@@ -226,3 +226,11 @@ def test_two_lines_in_common_are_not_a_block(make_ws):
     two = "".join(BLOCK.splitlines(keepends=True)[:2])
     ws = make_ws({"MEMORY.md": "## Deploy\n" + two + "## Copy\n" + two})
     assert [k for k, _ in shown(ws)] == ["near", "near"]
+
+
+def test_an_unknown_scope_is_warned_about_and_curated_used(make_ws):
+    ws = make_ws(
+        {"memory/research/bm25.md": SUMMARY, "memreview.yaml": "duplicates: {scope: everything}\n"}
+    )
+    assert shown(ws) == []
+    assert any("duplicates scope 'everything'" in w.message for w in ws.warnings)
