@@ -239,6 +239,8 @@ def cmd_apply(args) -> int:
     files = [f.rel for f in outcome.files if args.dry_run or f.written]
     summary = f"{verb} {len(outcome.applied)} of {len(entries)} decision(s)"
     summary += f", {len(files)} file(s)" + (f" (batch {outcome.batch})" if outcome.batch else "")
+    if outcome.skipped:
+        summary += f"; {len(outcome.skipped)} already applied, skipped"
     if outcome.pending and not args.dry_run:
         summary += f"; {len(outcome.pending)} left pending in .memreview/pending.yaml"
     err.write(summary + "\n")

@@ -16,7 +16,15 @@ from pathlib import Path
 from memreview import store
 from memreview.decisions.model import Decision
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
-from memreview.decisions.plan import AppendBlock, EditPlan, PlannedDecision, build_plan
+from memreview.decisions.plan import (
+    AppendBlock,
+    DeleteEntry,
+    EditPlan,
+    MoveBlock,
+    PlannedDecision,
+    RemoveCandidate,
+    build_plan,
+)
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
@@ -24,6 +32,7 @@ from memreview.workspace.config import Config, load_config
 from memreview.workspace.textfile import TextFile, decode_bytes
 
 _STATE_NAME = STATE_FILE.split("/", 1)[1]
+_LOSING = (MoveBlock, DeleteEntry, RemoveCandidate)  # operations that take text out of a file
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,7 @@ class ApplyOutcome:
     files: list[store.FileResult] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # item ids now hidden by state.yaml
     pending: list[Decision] = field(default_factory=list)  # still staged afterwards
+    skipped: list[Decision] = field(default_factory=list)  # applied by an earlier batch
     state_diff: str = ""
     messages: list[str] = field(default_factory=list)
 
@@ -71,6 +81,8 @@ class _PlanJob:
         self.run = run
         self.rel = rel
         self.decisions = list(dict.fromkeys(op.key for op in run.plan.files[rel]))
+        # written after the files that receive text (DESIGN §4, "Order and repeat")
+        self.loses_text = any(isinstance(op, _LOSING) for op in run.plan.files[rel])
 
     def compute(self, current: TextFile | None) -> store.FileOutcome:
         return self.run.compute(self.rel, current)
@@ -153,6 +165,28 @@ class _BatchRun:
         return store.FileOutcome(result.new_bytes, applied=applied, conflicts=conflicts)
 
 
+def _applied_before(root: Path) -> dict[str, str]:
+    """{decision key: batch id} of the journal's apply batches not taken back by an undo
+    (an interrupted batch counts: what it wrote is on disk)."""
+    done: dict[str, str] = {}
+    try:
+        found = store.batches(root)
+    except (OSError, store.PathEscape):
+        return done
+    for batch in found:
+        if batch.kind != "apply" or batch.undone_by:
+            continue
+        keys = (
+            batch.applied
+            if batch.committed
+            else [d.get("key") for d in batch.decisions if isinstance(d, dict)]
+        )
+        for key in keys:
+            if isinstance(key, str):
+                done[key] = batch.batch_id
+    return done
+
+
 def _config(root: Path) -> Config:
     try:
         data = store.safe_read_bytes(root, "memreview.yaml")
@@ -174,7 +208,13 @@ def _run(
     now = now or datetime.now().astimezone()  # local time names the backups, as the store does
     plan = build_plan(result, decisions, now=now)
     outcome = ApplyOutcome(dry_run=dry_run)
+    done = _applied_before(root) if plan.invalid else {}
     for d, reason in plan.invalid:
+        if d.key in done and result.item(d.item) is None:
+            # a decision applies once: its item left the queues when it was applied
+            outcome.skipped.append(d)
+            outcome.messages.append(f"{d.key}: already applied (batch {done[d.key]}); skipped")
+            continue
         outcome.failures.append(DecisionProblem(d, None, reason, stays_pending=False))
     acting = [p for p in plan.decisions if p.files or p.hide]
     if not acting:

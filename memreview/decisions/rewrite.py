@@ -338,16 +338,37 @@ class _LineEdit:
         block = imports[op.move]
         if block is None:  # the same block, already carried by another decision's move
             return
+        if self._archived_already(block):  # a move cut short after its archive was written
+            return
         if not self._titled and not any(ln.text.strip() for ln in self.lines):
             self.tail.append((False, [self.line(op.title)]))
         self._titled = True
         self.tail.append((True, [self.line(text) for text in block]))
 
+    def _archived_already(self, block: list[str]) -> bool:
+        """Does this file already hold ``block`` (as a re-applied move would append it)?
+
+        Compared without the metadata a move adds (``Superseded-By``, ``Demoted``), whose
+        date is the review date, so a move finished on another day is recognised too."""
+        if self.cur is None or not block:
+            return False
+        want = _moved_body(block)
+        texts = [ln.text for ln in self.lines]
+        for a in self.parsed().anchors:
+            if texts[a.line - 1] == block[0]:
+                if _moved_body(texts[a.line - 1 : a.end_line]) == want:
+                    return True
+        return False
+
     def _AppendLine(self, op: AppendLine, _imports) -> None:
+        if _verdict_given(op.line, [ln.text for ln in self.lines]):
+            return  # applied once already (DESIGN §4: a decision applies once)
         self.tail.append((False, [self.line(op.line)]))
 
     def _InsertRule(self, op: InsertRule, _imports) -> None:
         self.need_file()
+        if any(ln.text == op.line for ln in self.lines):
+            return  # the rule is there already
         mf = self.parsed()
         new = self.line(op.line)
         heading = next(((ln, lvl) for ln, lvl, txt in mf.headings if txt in op.headings), None)
@@ -367,6 +388,9 @@ class _LineEdit:
         self.insert(max(ends) if ends else h_line, [new])
 
     def _AddTodo(self, op: AddTodo, _imports) -> None:
+        head = op.line.rsplit(" (", 1)[0] + " ("  # "- [ ] Revisit <title> (", any date
+        if any(ln.text.strip().startswith(head) for ln in self.lines):
+            return  # an open todo for it is there already
         new = self.line(op.line)
         if self._todo_tail is not None:
             self._todo_tail.append(new)
@@ -458,6 +482,44 @@ class _LineEdit:
         return data
 
 
+def _verdict_key(text: str) -> tuple | None:
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or "proposal" not in obj:
+        return None
+    return tuple(json.dumps(obj.get(k), sort_keys=True) for k in ("proposal", "verdict", "kept"))
+
+
+def _verdict_given(line: str, texts: list[str]) -> bool:
+    """Is verdict ``line`` (time stamp aside) in ``texts`` and not undone after it?"""
+    want = _verdict_key(line)
+    if want is None:
+        return False
+    given = False
+    for text in texts:
+        if '"proposal"' not in text:
+            continue
+        key = _verdict_key(text)
+        if key == want:
+            given = True
+        elif key is not None and key[0] == want[0] and key[1] == '"undone"':
+            given = False
+    return given
+
+
+_MOVE_META = re.compile(r"^(superseded-by|demoted)\s*:", re.I)
+
+
+def _moved_body(lines: list[str]) -> list[str]:
+    """An anchor block's lines without the metadata a move adds and without trailing blanks."""
+    out = [t for t in lines if not _MOVE_META.match(t)]
+    while out and not out[-1].strip():
+        out.pop()
+    return out
+
+
 def _drop_ref(text: str, token: str) -> str:
     """``text`` without ``token`` and one separator next to it."""
     colon = text.find(":")
@@ -488,6 +550,8 @@ def _create(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrite:
             problems[op.key] = Problem(
                 "conflict", rel, f"{rel} is being created by another decision"
             )
+        elif current is not None and chosen is None and current.data == _utf8(op.content):
+            return FileRewrite(rel, None, [op.key], problems)  # created by this decision before
         elif current is not None:
             problems[op.key] = Problem(
                 "conflict", rel, f"{rel} already exists; memreview does not overwrite it"
@@ -506,6 +570,13 @@ def _create(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrite:
         problems[chosen.key] = Problem("failure", rel, f"{rel}: the skill's text is not valid text")
         return FileRewrite(rel, None, [], problems)
     return FileRewrite(rel, data, [chosen.key], problems)
+
+
+def _utf8(text: str) -> bytes | None:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _candidates(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrite:

@@ -153,7 +153,10 @@ def _batches(records: list[dict]) -> list[BatchRecord]:
             if confirmed is None:
                 continue
             confirmed = JournalFile(**{**confirmed.__dict__, "written": True})
-            batch.files = [f for f in batch.files if f.file != confirmed.file] + [confirmed]
+            if any(f.file == confirmed.file for f in batch.files):  # keep the intent's order
+                batch.files = [confirmed if f.file == confirmed.file else f for f in batch.files]
+            else:
+                batch.files.append(confirmed)
         elif kind == "failed":
             batch.failed_files.append(str(record.get("file")))
         elif kind == "commit":

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -78,6 +79,52 @@ STEPS = (
 
 _RETRIES = 3
 
+# A failpoint for crash tests and bench/storm.py: ``MEMREVIEW_FAILPOINT=N`` kills the process
+# with SIGKILL at the Nth write step of a batch, ``NAME:N`` at the Nth step called NAME.
+FAILPOINT_ENV = "MEMREVIEW_FAILPOINT"
+
+
+def env_failpoint() -> Callable[[str], None] | None:
+    """The failpoint ``MEMREVIEW_FAILPOINT`` asks for, or None when it is unset or unreadable."""
+    spec = os.environ.get(FAILPOINT_ENV, "").strip()
+    if not spec:
+        return None
+    name, _, count = spec.rpartition(":")
+    try:
+        target = int(count)
+    except ValueError:
+        return None
+    seen = [0]
+
+    def fail(step: str) -> None:
+        if name and step != name:
+            return
+        seen[0] += 1
+        if seen[0] == target:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return fail
+
+
+def _steps(*faults: Callable[[str], None] | None) -> Callable[[str], None]:
+    live = [f for f in faults if f is not None]
+
+    def step(name: str) -> None:
+        for f in live:
+            f(name)
+
+    return step
+
+
+def _write_rank(jobs: Sequence[FileJob]) -> int:
+    """0 for a file that receives text or is edited in place, 1 for one that loses text.
+
+    A batch writes every file that receives text (archives, skills, NOW.md, verdicts) before
+    any file that loses text, so a kill between two files leaves a moved entry in two places
+    at worst, never in none. Jobs say so with a ``loses_text`` attribute.
+    """
+    return 1 if any(getattr(job, "loses_text", False) for job in jobs) else 0
+
 
 @dataclass(frozen=True)
 class Conflict:
@@ -114,7 +161,9 @@ class FileJob(Protocol):
     ``compute`` gets the file's current content (None when it doesn't exist, so returning
     bytes creates it) and must find its targets in it by content. A job may also have a
     ``decisions`` attribute (a list of decision keys) used to name the failures when
-    ``compute`` itself fails, e.g. with an EncodeError.
+    ``compute`` itself fails, e.g. with an EncodeError, and a ``loses_text`` attribute
+    (True for a file that text leaves, e.g. the source of a move): such files are written
+    after all the others.
     """
 
     rel: str
@@ -549,7 +598,7 @@ def run_batch(
     """
     real_root = Path(root).resolve()
     now = now or datetime.now().astimezone()
-    step = fault or (lambda _step: None)
+    step = _steps(fault, env_failpoint())
     result = BatchResult(batch_id=_new_batch_id(now), kind=kind, dry_run=dry_run)
     grouped = _group_jobs(jobs)
 
@@ -567,8 +616,7 @@ def run_batch(
             result.applied = []
             return result
         # A job that failed (e.g. EncodeError) contributes nothing; the file's other jobs apply.
-        changed = [p for p in plans if p.changed]
-        to_write = {id(p) for p in changed}
+        changed = sorted((p for p in plans if p.changed), key=lambda p: _write_rank(grouped[p.rel]))
         if not changed and not decisions:
             for plan in plans:
                 _collect(result, plan, written=False)
@@ -604,9 +652,10 @@ def run_batch(
         result.journaled = True
         step("intent")
 
-        for plan in plans:
-            if id(plan) in to_write:
-                plan = writer.write(plan)
+        written = {plan.rel: writer.write(plan) for plan in changed}
+        for plan in plans:  # the result lists the files in job order
+            if plan.rel in written:
+                plan = written[plan.rel]
                 _collect(result, plan, written=plan.written)
             else:
                 _collect(result, plan, written=False)

@@ -324,7 +324,9 @@ def undo_last(
         return UndoResult(False, "nothing to undo: the journal has no applied batch")
     jobs = [
         _UndoJob(real_root, batch.batch_id, jf, jf.file in verdicts_files, now)
-        for jf in _files_to_undo(batch)
+        # the reverse of the order the batch wrote them: the files text left get it back
+        # before the files that received it lose it, so a kill leaves it in two places at worst
+        for jf in reversed(_files_to_undo(batch))
     ]
     result = run_batch(
         real_root,

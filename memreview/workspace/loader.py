@@ -223,12 +223,22 @@ def _check_anchors(ws: Workspace) -> None:
     for a in ws.all_anchors():
         first = index[a.id]
         if first is not a and first.file != a.file:  # the parser warns within one file
-            ws.warn(
-                a.file,
-                a.line,
-                f"anchor id {a.id!r} also defined in {first.file} line {first.line}; "
-                "that one is used",
-            )
+            if a.archived and not first.archived:
+                # archive written, source not yet: a move cut short (DESIGN §4)
+                ws.warn(
+                    a.file,
+                    a.line,
+                    f"anchor {a.id!r} is archived here and still in {first.file} line "
+                    f"{first.line}: a move was cut short; applying the decision again (or "
+                    "`memreview recover --finish`) finishes it",
+                )
+            else:
+                ws.warn(
+                    a.file,
+                    a.line,
+                    f"anchor id {a.id!r} also defined in {first.file} line {first.line}; "
+                    "that one is used",
+                )
         added = a.get("Added")
         if added is not None and parse_date(added) is None:
             ws.warn(a.file, a.line, f"anchor {a.id!r}: Added {added!r} is not a valid date")

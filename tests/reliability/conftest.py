@@ -1,0 +1,42 @@
+"""Fixtures for the reliability tests: copies of the sample workspace, applied or not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from reliability_helpers import apply_cli, comparable, entries, sample_copy, write_decisions
+
+# Two moves (a supersede and a demotion), a delete, a todo, a new skill, two verdicts.
+MOVES = [
+    {"item": "s-1c4fee6897d5", "action": "approve"},
+    {"item": "m-8b9da6b355cc", "action": "approve"},
+]
+MIXED = MOVES + [
+    {"item": "a-5d3185fd20df", "action": "remove"},
+    {"item": "p-02a946511cb7", "action": "revive"},
+    {"item": "k-c43e617f5360", "action": "create-skill"},
+    {"item": "s-ad900f249d91", "action": "approve"},
+]
+
+
+@pytest.fixture(scope="session")
+def applied_states(tmp_path_factory):
+    """{name: (entries before, entries after, files written, live files)} of a clean apply."""
+    out = {}
+    for name, decisions in (("moves", MOVES), ("mixed", MIXED)):
+        base = tmp_path_factory.mktemp(f"full-{name}")
+        ws = sample_copy(base / "ws")
+        before = entries(ws)
+        dec = write_decisions(base / "d.yaml", decisions)
+        proc = apply_cli(ws, dec)
+        assert proc.returncode == 0, proc.stderr
+        commit = json.loads((ws / ".memreview/journal.jsonl").read_text().splitlines()[-1])
+        out[name] = (before, entries(ws), len(commit["files"]), comparable(ws))
+    return out
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Path:
+    return sample_copy(tmp_path / "ws")
