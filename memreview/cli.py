@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     u = sub.add_parser("undo", help="undo the last applied batch")
     u.add_argument("path", type=Path)
+    r = sub.add_parser("recover", help="list, finish or roll back a batch cut short by a crash")
+    r.add_argument("path", type=Path)
+    how = r.add_mutually_exclusive_group()
+    how.add_argument("--finish", action="store_true", help="write what the batch did not")
+    how.add_argument("--rollback", action="store_true", help="take the batch back (an undo)")
     return p
 
 
@@ -132,6 +137,7 @@ def cmd_scan(args) -> int:
             sys.stdout.write("\n")
         return 0
     agents = expand_fleet(args.paths)
+    _report_interrupted(agents[0][1])
     result = scan_workspace(agents[0][1], today=args.today, all_dormant=args.all_dormant)
     if args.json:
         _print_json(result.to_json())
@@ -185,19 +191,65 @@ def _print_scan(result) -> None:
             out.write(f"  {where}: {visible(w['message'])}\n")
 
 
-def _report_interrupted(root: Path) -> None:
-    """Say so when the journal holds an apply that was cut short (DESIGN §4, step 5)."""
+def _report_interrupted(root: Path) -> int:
+    """Remove the temp files of batches cut short, and name those batches (DESIGN §4).
+
+    Returns how many interrupted batches there are."""
     from memreview.display import one_line, visible
-    from memreview.store import PathEscape, interrupted_batches
+    from memreview.store import PathEscape, clean_temp_files, interrupted_batches
 
     try:
+        cleaned = clean_temp_files(root)
         found_batches = interrupted_batches(root)
     except (OSError, PathEscape) as exc:  # what follows says why it can't write, if it can't
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"memreview: warning: journal not read: {one_line(reason)}", file=sys.stderr)
-        return
+        return 0
+    for rel in cleaned:
+        print(
+            f"memreview: removed {visible(rel)}, a temp file of a batch cut short", file=sys.stderr
+        )
     for found in found_batches:
         print(f"memreview: warning: {visible(found.describe())}", file=sys.stderr)
+    return len(found_batches)
+
+
+def cmd_recover(args) -> int:
+    from memreview.decisions import finish, undo
+    from memreview.display import one_line
+    from memreview.store import LockHeld, PathEscape, interrupted_batches, last_batch
+    from memreview.workspace.loader import check_workspace
+
+    root = check_workspace(args.path)
+    count = _report_interrupted(root)
+    if not count:
+        print("memreview: no batch was cut short; nothing to recover", file=sys.stderr)
+        return 0
+    if not (args.finish or args.rollback):
+        return 1
+    try:
+        if args.finish:
+            outcome = finish(root)
+        else:
+            last = last_batch(root, undoable=True)
+            cut = {i.batch.batch_id for i in interrupted_batches(root)}
+            if last is None or last.batch_id not in cut:
+                print(
+                    "memreview: the batch cut short is not the last one; undo the later "
+                    "batches first (`memreview undo`)",
+                    file=sys.stderr,
+                )
+                return 1
+            outcome = undo(root)
+    except LockHeld as exc:
+        print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
+        return 1
+    except (OSError, PathEscape) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"memreview: nothing recovered: {one_line(reason)}", file=sys.stderr)
+        return 1
+    print(f"memreview: {one_line(outcome.message)}", file=sys.stderr)
+    return 0 if outcome.ok else 1
 
 
 def cmd_apply(args) -> int:
@@ -283,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         "report": cmd_report,
         "apply": cmd_apply,
         "undo": cmd_undo,
+        "recover": cmd_recover,
     }
     if argv and argv[0] in commands:
         args = parser.parse_args(argv)

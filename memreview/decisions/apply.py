@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 from memreview import store
@@ -187,6 +187,32 @@ def _applied_before(root: Path) -> dict[str, str]:
     return done
 
 
+def _skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcome) -> None:
+    """Take out of ``plan`` the decisions an earlier batch applied whose item it still hides
+    (a revive or a snooze applied twice): a decision applies once."""
+    if not done:
+        return
+    hidden = load_state(root).hidden
+    repeats = {
+        p.key
+        for p in plan.decisions
+        if p.key in done
+        and p.decision.item in hidden
+        and hidden[p.decision.item].batch == done[p.key]
+    }
+    if not repeats:
+        return
+    for p in plan.decisions:
+        if p.key in repeats:
+            outcome.skipped.append(p.decision)
+            outcome.messages.append(f"{p.key}: already applied (batch {done[p.key]}); skipped")
+    plan.decisions = [p for p in plan.decisions if p.key not in repeats]
+    for rel in list(plan.files):
+        plan.files[rel] = [op for op in plan.files[rel] if op.key not in repeats]
+        if not plan.files[rel]:
+            del plan.files[rel]
+
+
 def _config(root: Path) -> Config:
     try:
         data = store.safe_read_bytes(root, "memreview.yaml")
@@ -208,7 +234,8 @@ def _run(
     now = now or datetime.now().astimezone()  # local time names the backups, as the store does
     plan = build_plan(result, decisions, now=now)
     outcome = ApplyOutcome(dry_run=dry_run)
-    done = _applied_before(root) if plan.invalid else {}
+    done = _applied_before(root)
+    _skip_hidden_repeats(root, plan, done, outcome)
     for d, reason in plan.invalid:
         if d.key in done and result.item(d.item) is None:
             # a decision applies once: its item left the queues when it was applied
@@ -227,7 +254,7 @@ def _run(
         batch = store.apply_batch(
             root,
             jobs,
-            [p.journal() for p in acting],
+            [_journal_record(p) for p in acting],
             lock_files=tuple(cfg.lock_files),
             now=now,
             dry_run=dry_run,
@@ -241,6 +268,16 @@ def _run(
         return plan, outcome, None
     _classify(plan, outcome, batch, run)
     return plan, outcome, batch
+
+
+def _journal_record(p: PlannedDecision) -> dict:
+    """The decision as the journal keeps it, with the state entry it adds (so finishing an
+    interrupted batch can add it too)."""
+    record = p.journal()
+    if p.hide is not None:
+        until = p.hide.until.isoformat() if p.hide.until else None
+        record["hide"] = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+    return record
 
 
 def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: _BatchRun) -> None:
@@ -457,3 +494,52 @@ def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.
             store.write_private(root, _STATE_NAME, state.to_bytes())
         out.unhidden = taken
     return out
+
+
+@dataclass
+class FinishOutcome:
+    """What finishing an interrupted batch did."""
+
+    ok: bool
+    message: str
+    batch: str | None = None
+    hidden: list[str] = field(default_factory=list)
+
+
+def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 2.0):
+    """Finish the interrupted batch ``batch_id`` (default: the last): its files (store), the
+    items its decisions hide (state.yaml) and pending.yaml without its decisions.
+
+    Raises store.LockHeld when a lock stays held.
+    """
+    root = Path(root).resolve()
+    cfg = _config(root)
+    record, result, message = store.finish_batch(
+        root, batch_id, lock_files=tuple(cfg.lock_files), lock_wait=lock_wait
+    )
+    out = FinishOutcome(bool(result is not None and result.ok), message)
+    if record is None or not out.ok:
+        return out
+    out.batch = record.batch_id
+    state = load_state(root)
+    for d in record.decisions:
+        hide = d.get("hide") if isinstance(d, dict) else None
+        if isinstance(hide, dict) and isinstance(hide.get("item"), str):
+            until = _day(hide.get("until"))
+            state.hidden[hide["item"]] = Hidden(until, str(hide.get("reason")), record.batch_id)
+            out.hidden.append(hide["item"])
+    if out.hidden:
+        store.write_private(root, _STATE_NAME, state.to_bytes())
+    items = {d.get("item") for d in record.decisions if isinstance(d, dict)}
+    existing, _warnings = load_pending(root)
+    keep = [d for d in existing if d.item not in items]
+    if keep != existing:
+        save_pending(root, keep)
+    return out
+
+
+def _day(text) -> date | None:
+    try:
+        return date.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

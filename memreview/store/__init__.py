@@ -22,6 +22,7 @@ from memreview.store.journal import (
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
+from memreview.store.recover import clean_temp_files, finish_batch
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
@@ -59,7 +60,9 @@ __all__ = [
     "atomic_write",
     "apply_batch",
     "batches",
+    "clean_temp_files",
     "commit_batch",
+    "finish_batch",
     "interrupted_batches",
     "is_git_repo",
     "last_batch",

@@ -42,6 +42,7 @@ def atomic_write(
     owner: tuple[int, int] | None = None,
     unchanged: Callable[[], bool] | None = None,
     fault: Callable[[str], None] = _no_fault,
+    tmp: Path | None = None,
 ) -> bool:
     """Replace the file at the real (symlink-free) path ``real`` with ``data`` whole.
 
@@ -50,8 +51,9 @@ def atomic_write(
     we may. ``unchanged`` is asked just before the rename: when it says False the temp file
     is removed, nothing is replaced and False is returned. On any error the temp file is
     removed and the error raised. ``fault`` is called after each step (for crash tests).
+    ``tmp`` names the temp file (one the journal already names), else a fresh name is made.
     """
-    tmp = temp_name(real)
+    tmp = tmp or temp_name(real)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(tmp, flags, new_mode if mode is None else 0o600)
     try:

@@ -35,6 +35,7 @@ class JournalFile:
     removed: bool = False
     size_after: int | None = None
     written: bool = False  # a ``file`` line confirms it was written
+    tmp: str | None = None  # the temp file it is written through
 
 
 @dataclass
@@ -49,11 +50,14 @@ class BatchRecord:
     committed: bool = False
     committed_ts: str | None = None
     undoes: str | None = None
+    finishes: str | None = None  # a "finish" batch: the interrupted batch it completes
     applied: list[str] = field(default_factory=list)
     conflicts: list[dict] = field(default_factory=list)
     failures: list[dict] = field(default_factory=list)
     failed_files: list[str] = field(default_factory=list)
     undone_by: str | None = None  # the committed undo batch that took it back
+    finished_by: str | None = None  # the committed batch that finished it after a kill
+    temps: list[str] = field(default_factory=list)  # every temp file name it journaled
 
 
 @dataclass(frozen=True)
@@ -75,15 +79,34 @@ class InterruptedBatch:
     batch: BatchRecord
     files: list[InterruptedFile]
 
+    @property
+    def done(self) -> int:
+        """How many of its files hold what the batch meant to write."""
+        return sum(1 for f in self.files if f.state == "new")
+
+    def headline(self) -> str:
+        """``batch B stopped after 3 of 9 files``, with what can be done about it."""
+        b = self.batch
+        what = "an undo of batch " + str(b.undoes) if b.kind == "undo" else b.kind
+        head = (
+            f"batch {b.batch_id} ({what}, {b.ts}) stopped after {self.done} of "
+            f"{len(self.files)} files"
+        )
+        if b.kind == "undo":
+            return head + "; run `memreview undo` again to finish it"
+        return (
+            head + "; finish it (`memreview recover --finish`) or roll it back "
+            "(`memreview recover --rollback`)"
+        )
+
     def describe(self) -> str:
-        """One line per file, for the user."""
+        """The headline, then one line per file, for the user."""
         words = {
             "old": "left as it was",
             "new": "fully written",
             "neither": "changed by someone else since (neither old nor new)",
         }
-        head = f"{self.batch.kind} batch {self.batch.batch_id} ({self.batch.ts}) was interrupted"
-        lines = [head]
+        lines = [self.headline()]
         for f in self.files:
             backup = f"; backup at {f.backup}" if f.backup else ""
             lines.append(f"  {f.file}: {words[f.state]}{backup}")
@@ -114,6 +137,7 @@ def _journal_file(entry: dict) -> JournalFile | None:
         created=bool(entry.get("created")),
         removed=bool(entry.get("removed")),
         size_after=entry.get("size_after"),
+        tmp=entry.get("tmp") if isinstance(entry.get("tmp"), str) else None,
     )
 
 
@@ -142,17 +166,21 @@ def _batches(records: list[dict]) -> list[BatchRecord]:
                 files=files,
                 undoes=record.get("undoes"),
             )
+            batch.temps = [f.tmp for f in files if f.tmp]
+            batch.finishes = record.get("finishes")
             by_id[bid] = batch
             order.append(batch)
             continue
         batch = by_id.get(bid)
         if batch is None:
             continue
-        if kind == "file":
+        if kind in ("file", "replan"):  # replan: re-read after a writer without the lock
             confirmed = _journal_file(record)
             if confirmed is None:
                 continue
-            confirmed = JournalFile(**{**confirmed.__dict__, "written": True})
+            if confirmed.tmp:
+                batch.temps.append(confirmed.tmp)
+            confirmed = JournalFile(**{**confirmed.__dict__, "written": kind == "file"})
             if any(f.file == confirmed.file for f in batch.files):  # keep the intent's order
                 batch.files = [confirmed if f.file == confirmed.file else f for f in batch.files]
             else:
@@ -170,6 +198,10 @@ def _batches(records: list[dict]) -> list[BatchRecord]:
             target = by_id.get(batch.undoes)
             if target is not None:
                 target.undone_by = batch.batch_id
+        if batch.kind == "finish" and batch.committed and not batch.failures and batch.finishes:
+            target = by_id.get(batch.finishes)
+            if target is not None:
+                target.finished_by = batch.batch_id
     for undo_id, undoes in taken_back:
         target = by_id.get(undoes) if isinstance(undoes, str) else None
         if target is not None and target.undone_by is None:
@@ -206,7 +238,7 @@ def interrupted_batches(root: Path | str) -> list[InterruptedBatch]:
     """
     found = []
     for batch in batches(root):
-        if batch.committed:
+        if batch.committed or batch.undone_by or batch.finished_by:
             continue
         files = []
         for jf in batch.files:

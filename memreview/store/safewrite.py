@@ -236,6 +236,7 @@ class _Plan:
     backup: str | None = None
     after_copy: str | None = None
     written: bool = False
+    tmp: str | None = None  # workspace-relative name of its temp file, chosen before the intent
 
     @property
     def changed(self) -> bool:
@@ -446,27 +447,40 @@ class _Writer:
             owner=None if st is None else (st.st_uid, st.st_gid),
             unchanged=lambda: not self._changed_since(plan),
             fault=self.fault,
+            tmp=plan.real.with_name(plan.tmp.rsplit("/", 1)[-1]) if plan.tmp else None,
         )
 
+    def copies(self, plan: _Plan) -> None:
+        """Name the temp file and copy the old and the new bytes under backups/ (fsynced).
+
+        Done for every file before the intent line, so a journal that names a batch always
+        has both copies of each of its files: an interrupted batch can be finished or rolled
+        back from any kill point."""
+        plan.tmp = _temp_rel(plan.rel)
+        mode = None if plan.st is None else stat.S_IMODE(plan.st.st_mode)
+        if plan.old is not None:
+            plan.backup = f"{BACKUPS}/{self.backup_name()}/{plan.rel}"
+            self._copy_to(plan.backup, plan.old, mode)
+        if plan.new is not None and not plan.remove:
+            plan.after_copy = f"{BACKUPS}/{self.backup_name()}.after/{plan.rel}"
+            self._copy_to(plan.after_copy, plan.new, mode)
+        self.fault("backup")
+
     def write(self, plan: _Plan) -> _Plan:
-        """Back up, write and journal one changed file; return the plan that was written."""
-        for _attempt in range(_RETRIES):
-            what = "backing up"
+        """Write and journal one changed file whose copies are made; return the plan written."""
+        for attempt in range(_RETRIES):
+            what = f"writing {plan.rel}"
             try:
-                mode = None if plan.st is None else stat.S_IMODE(plan.st.st_mode)
-                if plan.old is not None:
-                    plan.backup = f"{BACKUPS}/{self.backup_name()}/{plan.rel}"
-                    self._copy_to(plan.backup, plan.old, mode)
-                if plan.new is not None and not plan.remove:
-                    plan.after_copy = f"{BACKUPS}/{self.backup_name()}.after/{plan.rel}"
-                    self._copy_to(plan.after_copy, plan.new, mode)
-                self.fault("backup")
-                what = f"writing {plan.rel}"
+                if attempt:
+                    what = "backing up"
+                    self.copies(plan)
+                    self.journal({"type": "replan", **_file_record(plan)})
+                    what = f"writing {plan.rel}"
                 done = self._replace(plan)
             except OSError as exc:
                 plan.failures += _failures(plan.applied, plan.rel, _os_reason(exc, what))
                 plan.applied = []
-                self._journal_failure(plan)
+                self.journal_failure(plan)
                 return plan
             if done:
                 break
@@ -478,20 +492,14 @@ class _Writer:
             reason = f"{plan.rel} kept changing while it was being written; try again"
             plan.failures += _failures(plan.applied, plan.rel, reason)
             plan.applied = []
-            self._journal_failure(plan)
+            self.journal_failure(plan)
             return plan
         final = plan.final
         self.journal(
             {
                 "type": "file",
-                "file": plan.rel,
-                "before": sha256(plan.old),
-                "after": sha256(final),
+                **_file_record(plan),
                 "size_after": None if final is None else len(final),
-                "backup": plan.backup,
-                "after_copy": plan.after_copy,
-                "created": plan.old is None,
-                "removed": plan.remove,
                 "applied": plan.applied,
             }
         )
@@ -499,12 +507,33 @@ class _Writer:
         self.fault("journal-file")
         return plan
 
-    def _journal_failure(self, plan: _Plan) -> None:
+    def journal_failure(self, plan: _Plan) -> None:
         # Best effort: when the disk is full the journal can't grow either.
         try:
             self.journal({"type": "failed", "file": plan.rel, "reason": plan.failures[-1].reason})
         except OSError:
             pass
+
+
+def _temp_rel(rel: str) -> str:
+    """A fresh temp file name beside ``rel``: ``dir/.<name>.<random>.tmp``."""
+    folder, _, name = rel.rpartition("/")
+    tmp = f".{name}.{secrets.token_hex(4)}.tmp"
+    return f"{folder}/{tmp}" if folder else tmp
+
+
+def _file_record(plan: _Plan) -> dict:
+    """How the journal names one file of a batch (intent, replan and file lines)."""
+    return {
+        "file": plan.rel,
+        "before": sha256(plan.old),
+        "after": sha256(plan.final),
+        "created": plan.old is None,
+        "removed": plan.remove,
+        "backup": plan.backup,
+        "after_copy": plan.after_copy,
+        "tmp": None if plan.remove else plan.tmp,
+    }
 
 
 def _group_jobs(jobs: Iterable[FileJob]) -> dict[str, list[FileJob]]:
@@ -590,10 +619,11 @@ def run_batch(
     kind: str = "apply",
     undoes: str | None = None,
     all_or_nothing: bool = False,
+    extra: dict | None = None,
 ) -> BatchResult:
     """``apply_batch`` with the knobs undo needs.
 
-    ``kind``/``undoes`` go into the journal; with ``all_or_nothing`` a single conflict or
+    ``kind``/``undoes`` and the keys of ``extra`` go into the journal's intent and commit; with ``all_or_nothing`` a single conflict or
     failure found while computing means nothing is written (and nothing journaled).
     """
     real_root = Path(root).resolve()
@@ -623,36 +653,46 @@ def run_batch(
             return result
 
         writer = _Writer(real_root, result, now, step, grouped)
+        ready: list[_Plan] = []
         for plan in changed:
-            if plan.old is not None:
-                plan.backup = f"{BACKUPS}/{writer.backup_name()}/{plan.rel}"
-            if not plan.remove:
-                plan.after_copy = f"{BACKUPS}/{writer.backup_name()}.after/{plan.rel}"
+            try:
+                writer.copies(plan)
+            except OSError as exc:
+                plan.failures += _failures(plan.applied, plan.rel, _os_reason(exc, "backing up"))
+                plan.applied = []
+                continue
+            ready.append(plan)
         intent: dict = {
             "type": "intent",
             "kind": kind,
             "ts": now.isoformat(),
             "decisions": decisions,
-            "files": [
-                {
-                    "file": p.rel,
-                    "before": sha256(p.old),
-                    "after": sha256(p.final),
-                    "created": p.old is None,
-                    "removed": p.remove,
-                    "backup": p.backup,
-                    "after_copy": p.after_copy,
-                }
-                for p in changed
-            ],
+            "files": [_file_record(p) for p in ready],  # in the order they are written
         }
+        for key, value in (extra or {}).items():
+            intent[key] = value
         if undoes:
             intent["undoes"] = undoes
         writer.journal(intent)
         result.journaled = True
         step("intent")
 
-        written = {plan.rel: writer.write(plan) for plan in changed}
+        ready_ids = {id(p) for p in ready}
+        written: dict[str, _Plan] = {p.rel: p for p in changed if id(p) not in ready_ids}
+        failed: set[str] = {f.decision for p in written.values() for f in p.failures}
+        for plan in ready:
+            if failed & set(plan.applied):
+                # a decision whose text could not reach one file does not leave another
+                reason = "not written: another file of the same decision could not be written"
+                plan.failures += _failures(plan.applied, plan.rel, reason)
+                failed.update(plan.applied)
+                plan.applied = []
+                writer.journal_failure(plan)
+                written[plan.rel] = plan
+                continue
+            plan = writer.write(plan)
+            failed.update(f.decision for f in plan.failures)
+            written[plan.rel] = plan
         for plan in plans:  # the result lists the files in job order
             if plan.rel in written:
                 plan = written[plan.rel]
@@ -672,6 +712,8 @@ def run_batch(
             ],
             "failures": [asdict(f) for f in result.failures],
         }
+        for key, value in (extra or {}).items():
+            commit[key] = value
         if undoes:
             commit["undoes"] = undoes
         writer.journal(commit)

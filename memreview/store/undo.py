@@ -168,12 +168,16 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -
 
 
 @dataclass
-class _UndoJob:
+class UndoJobBase:
+    """One file of a journaled batch, to be taken back or finished."""
+
     root: Path
     batch_id: str
     jf: JournalFile
     is_verdicts: bool
     now: datetime
+
+    verb = "undo"
 
     @property
     def rel(self) -> str:
@@ -185,7 +189,7 @@ class _UndoJob:
 
     @property
     def key(self) -> str:
-        return f"undo:{self.jf.file}"
+        return f"{self.verb}:{self.jf.file}"
 
     def _stored(self, rel: str | None, sha: str | None, what: str) -> bytes:
         if rel is None:
@@ -208,6 +212,9 @@ class _UndoJob:
             return current.data
         return self._stored(self.jf.after_copy, self.jf.after, "copy of the batch's version")
 
+
+@dataclass
+class _UndoJob(UndoJobBase):
     def compute(self, current: TextFile | None) -> FileOutcome:
         try:
             if self.is_verdicts:
@@ -244,24 +251,30 @@ class _UndoJob:
         return FileOutcome(new, applied=[self.key])
 
     def _undo_verdicts(self, current: TextFile | None) -> FileOutcome:
+        if (current.sha256 if current is not None else None) == self.jf.before:
+            return FileOutcome(None, applied=[self.key])  # the batch never wrote it
         before = self._before()
         after = self._after(current)
         a = decode_bytes(self.rel, before).texts if before is not None else []
         b = decode_bytes(self.rel, after).texts
-        appended: list[dict] = []
+        appended: list[tuple[dict, str]] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
         for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
             if tag in ("insert", "replace"):
-                appended += [v for v in map(_json_object, b[j1:j2]) if v and "proposal" in v]
+                for text in b[j1:j2]:
+                    v = _json_object(text)
+                    if v and "proposal" in v:
+                        appended.append((v, text))
         done = set()
-        for line in current.texts if current is not None else []:
+        present = set(current.texts if current is not None else [])
+        for line in present:
             obj = _json_object(line)
             if obj and obj.get("verdict") == "undone" and obj.get("undoes") == self.batch_id:
                 done.add(json.dumps(obj.get("proposal"), sort_keys=True))
         new_lines = []
-        for verdict in appended:
-            if json.dumps(verdict["proposal"], sort_keys=True) in done:
-                continue
+        for verdict, text in appended:
+            if json.dumps(verdict["proposal"], sort_keys=True) in done or text not in present:
+                continue  # taken back already, or never written (a batch cut short)
             undone = {"ts": _utc_stamp(self.now), "proposal": verdict["proposal"]}
             for key in ("relation", "new", "old"):
                 if key in verdict:

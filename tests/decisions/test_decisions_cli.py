@@ -133,7 +133,10 @@ def test_an_interrupted_apply_is_reported_when_apply_or_undo_starts(ws, capsys):
         },
     )
     main(["undo", str(ws)])
-    assert "apply batch b-1" in capsys.readouterr().err
+    assert (
+        "batch b-1 (apply, 2026-11-28T10:00:00) stopped after 0 of 1 files"
+        in capsys.readouterr().err
+    )
 
 
 def test_apply_then_undo_on_the_sample_workspace_restores_every_byte(tmp_path, capsys):

@@ -23,9 +23,10 @@ MIXED = MOVES + [
 
 @pytest.fixture(scope="session")
 def applied_states(tmp_path_factory):
-    """{name: (entries before, entries after, files written, live files)} of a clean apply."""
+    """{name: (entries before, entries after, files written, live files)} of a clean apply,
+    and {name-workspace: the applied workspace} (copy it before changing it)."""
     out = {}
-    for name, decisions in (("moves", MOVES), ("mixed", MIXED)):
+    for name, decisions in (("mixed", MIXED),):
         base = tmp_path_factory.mktemp(f"full-{name}")
         ws = sample_copy(base / "ws")
         before = entries(ws)
@@ -34,6 +35,7 @@ def applied_states(tmp_path_factory):
         assert proc.returncode == 0, proc.stderr
         commit = json.loads((ws / ".memreview/journal.jsonl").read_text().splitlines()[-1])
         out[name] = (before, entries(ws), len(commit["files"]), comparable(ws))
+        out[name + "-workspace"] = ws
     return out
 
 

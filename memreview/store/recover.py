@@ -1,0 +1,169 @@
+"""After a kill: the temp files a batch left and finishing a batch cut short (DESIGN §4).
+
+Every batch journals, before it writes anything, the temp file name of each file and where
+copies of the file's old and new bytes are (both written and fsynced before the intent
+line). So from any kill point:
+
+- ``clean_temp_files`` removes the temp files that the journal's unfinished batches name
+  (and nothing else that merely looks like one);
+- ``finish_batch`` writes what an interrupted batch did not: a file still as it was gets the
+  batch's version (from its copy, checked against the journal's hash), a file changed since
+  gets the batch's changes patched in where their lines are intact; the finish is a batch of
+  its own, with its own backups, so undo takes the whole thing back;
+- rolling back is ``undo_last``, which treats an interrupted batch like any other.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from memreview.store.journal import BatchRecord, batches, interrupted_batches
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
+from memreview.store.paths import PathEscape, check_rel, resolve_inside
+from memreview.store.safewrite import Conflict, FileOutcome, run_batch
+from memreview.store.undo import UndoJobBase, _Refuse, reverse_patch
+from memreview.workspace.textfile import TextFile, decode_bytes
+
+_TEMP = re.compile(r"^\.(.+)\.[0-9a-f]{8}\.tmp$")
+
+
+def _unfinished(root: Path) -> list[BatchRecord]:
+    return [b for b in batches(root) if not b.committed]
+
+
+def clean_temp_files(root: Path | str, *, lock_wait: float = 0.0) -> list[str]:
+    """Remove the temp files named by the journal's uncommitted batches; return them.
+
+    Only a regular file whose name has the temp shape (``.<name>.<8 hex>.tmp``) and that the
+    journal names is removed. Nothing is done while another memreview holds the lock (its
+    batch may be writing those very files).
+    """
+    real_root = Path(root).resolve()
+    names = [t for b in _unfinished(real_root) for t in b.temps]
+    present = [t for t in names if _temp_path(real_root, t)]
+    if not present:
+        return []
+    removed: list[str] = []
+    try:
+        with workspace_locks(real_root, (), lock_wait):
+            for rel in present:
+                path = _temp_path(real_root, rel)
+                if path is None:
+                    continue
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    continue
+                removed.append(rel)
+    except LockHeld:
+        return []
+    return removed
+
+
+def _temp_path(root: Path, rel: str) -> Path | None:
+    """The real path of the journal's temp file ``rel`` if it is one (a regular file with the
+    temp shape of name, in a directory inside the workspace), else None."""
+    try:
+        folder, _, name = check_rel(rel).rpartition("/")
+        if not _TEMP.match(name):
+            return None
+        path = (resolve_inside(root, folder) if folder else root) / name
+        st = os.lstat(path)
+    except (PathEscape, OSError):
+        return None
+    return path if stat.S_ISREG(st.st_mode) else None
+
+
+@dataclass
+class _FinishJob(UndoJobBase):
+    """Bring one file of an interrupted batch to the batch's version."""
+
+    verb = "finish"
+
+    def compute(self, current: TextFile | None) -> FileOutcome:
+        try:
+            return self._finish(current)
+        except _Refuse as refusal:
+            return FileOutcome(
+                None, conflicts=[Conflict(self.key, self.rel, refusal.reason, refusal.diff)]
+            )
+
+    def _finish(self, current: TextFile | None) -> FileOutcome:
+        jf = self.jf
+        now_sha = current.sha256 if current is not None else None
+        if now_sha == jf.after:
+            return FileOutcome(None, applied=[self.key])
+        if jf.removed:
+            if now_sha == jf.before:
+                return FileOutcome(None, applied=[self.key], remove=True)
+            raise _Refuse(f"{self.rel} changed since; it was to be removed")
+        after = self._stored(jf.after_copy, jf.after, "copy of the batch's version")
+        if now_sha == jf.before:
+            return FileOutcome(after, applied=[self.key])
+        if current is None or jf.created:
+            raise _Refuse(f"{self.rel} changed since the batch was cut short")
+        before = self._before()
+        try:
+            # the batch's changes, forwards: its old lines, found in the file now, become new
+            new = reverse_patch(
+                decode_bytes(self.rel, after),
+                decode_bytes(self.rel, before) if before is not None else None,
+                current,
+            )
+        except _Refuse as refusal:
+            reason = f"{self.rel} changed since the batch was cut short and {refusal.reason}"
+            raise _Refuse(reason) from None
+        return FileOutcome(new, applied=[self.key])
+
+
+def finish_batch(
+    root: Path | str,
+    batch_id: str | None = None,
+    *,
+    now: datetime | None = None,
+    lock_files: Sequence[str] = DEFAULT_LOCK_FILES,
+    lock_wait: float = 2.0,
+    fault: Callable[[str], None] | None = None,
+):
+    """Finish the interrupted apply batch ``batch_id`` (default: the last one).
+
+    Returns (the batch record or None, the finish's BatchResult or None, a message). Nothing
+    is written when any file can't be finished (its changes are refused). Raises LockHeld.
+    """
+    real_root = Path(root).resolve()
+    now = now or datetime.now().astimezone()
+    found = [i for i in interrupted_batches(real_root) if i.batch.kind == "apply"]
+    if batch_id is not None:
+        found = [i for i in found if i.batch.batch_id == batch_id]
+    if not found:
+        which = f"batch {batch_id}" if batch_id else "an apply"
+        return None, None, f"nothing to finish: no interrupted {which} in the journal"
+    batch = found[-1].batch
+    files = [f for f in batch.files if f.file not in batch.failed_files and f.before != f.after]
+    jobs = [_FinishJob(real_root, batch.batch_id, jf, False, now) for jf in files]
+    result = run_batch(
+        real_root,
+        jobs,
+        [{"finish": batch.batch_id}],
+        lock_files=lock_files,
+        now=now,
+        lock_wait=lock_wait,
+        fault=fault,
+        kind="finish",
+        all_or_nothing=True,
+        extra={"finishes": batch.batch_id},
+    )
+    if result.conflicts:
+        reasons = "; ".join(c.reason for c in result.conflicts)
+        return batch, result, f"batch {batch.batch_id} not finished, nothing written: {reasons}"
+    if result.failures:
+        reasons = "; ".join(f"{f.file}: {f.reason}" for f in result.failures)
+        return batch, result, f"batch {batch.batch_id} not finished: {reasons}"
+    written = sum(1 for f in result.files if f.written)
+    return batch, result, f"finished batch {batch.batch_id} ({written} file(s) written)"
