@@ -137,7 +137,7 @@ def cmd_scan(args) -> int:
             sys.stdout.write("\n")
         return 0
     agents = expand_fleet(args.paths)
-    _report_interrupted(agents[0][1])
+    _report_interrupted(agents[0][1], quiet=True)
     result = scan_workspace(agents[0][1], today=args.today, all_dormant=args.all_dormant)
     if args.json:
         _print_json(result.to_json())
@@ -191,10 +191,11 @@ def _print_scan(result) -> None:
             out.write(f"  {where}: {visible(w['message'])}\n")
 
 
-def _report_interrupted(root: Path) -> int:
+def _report_interrupted(root: Path, *, quiet: bool = False) -> int:
     """Remove the temp files of batches cut short, and name those batches (DESIGN §4).
 
-    Returns how many interrupted batches there are."""
+    Returns how many interrupted batches there are. ``quiet``: say nothing when the journal
+    can't be read (a scan reads, it doesn't need the journal)."""
     from memreview.display import one_line, visible
     from memreview.store import PathEscape, clean_temp_files, interrupted_batches
 
@@ -203,7 +204,8 @@ def _report_interrupted(root: Path) -> int:
         found_batches = interrupted_batches(root)
     except (OSError, PathEscape) as exc:  # what follows says why it can't write, if it can't
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        print(f"memreview: warning: journal not read: {one_line(reason)}", file=sys.stderr)
+        if not quiet:
+            print(f"memreview: warning: journal not read: {one_line(reason)}", file=sys.stderr)
         return 0
     for rel in cleaned:
         print(
