@@ -6,19 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
-from reliability_helpers import apply_cli, comparable, entries, sample_copy, write_decisions
-
-# Two moves (a supersede and a demotion), a delete, a todo, a new skill, two verdicts.
-MOVES = [
-    {"item": "s-1c4fee6897d5", "action": "approve"},
-    {"item": "m-8b9da6b355cc", "action": "approve"},
-]
-MIXED = MOVES + [
-    {"item": "a-5d3185fd20df", "action": "remove"},
-    {"item": "p-02a946511cb7", "action": "revive"},
-    {"item": "k-c43e617f5360", "action": "create-skill"},
-    {"item": "s-ad900f249d91", "action": "approve"},
-]
+from reliability_helpers import (
+    MIXED,
+    apply_cli,
+    comparable,
+    entries,
+    sample_copy,
+    write_decisions,
+)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,19 @@ ANCHOR_RE = re.compile(r"^#{1,6}\s*\[[A-Z_-]+:([^\]\s]+)\]")
 BULLET_RE = re.compile(r"^\s*[-*]\s+(?!\[[ xX]\]\s+Revisit\b)(\S.*)$")
 
 
+# Two moves (a supersede and a demotion), a delete, a todo, a new skill, two verdicts.
+MOVES = [
+    {"item": "s-1c4fee6897d5", "action": "approve"},
+    {"item": "m-8b9da6b355cc", "action": "approve"},
+]
+MIXED = MOVES + [
+    {"item": "a-5d3185fd20df", "action": "remove"},
+    {"item": "p-02a946511cb7", "action": "revive"},
+    {"item": "k-c43e617f5360", "action": "create-skill"},
+    {"item": "s-ad900f249d91", "action": "approve"},
+]
+
+
 def sample_copy(dest: Path) -> Path:
     """A fresh copy of the sample workspace at ``dest``."""
     shutil.copytree(SAMPLE, dest, symlinks=True)

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import MIXED
 from reliability_helpers import (
+    MIXED,
     apply_cli,
     comparable,
     entries,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import MIXED
-from reliability_helpers import apply_cli, comparable, write_decisions
+from reliability_helpers import MIXED, apply_cli, comparable, write_decisions
 
 
 def test_applying_the_same_decisions_twice_writes_nothing_the_second_time(
