@@ -16,6 +16,7 @@ from memreview.app.commands import MemReviewCommands
 from memreview.app.config import UserConfig
 from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.screens.help import HelpScreen, help_markdown
+from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
 
@@ -85,7 +86,9 @@ class MemReviewApp(App):
     def on_mount(self) -> None:
         if self.user_config.keymap:
             self.set_keymap(self.user_config.keymap)
-        self.push_screen(ReviewScreen(self.root, self.today, self.scan, self.backend))
+        review = ReviewScreen(self.root, self.today, self.scan, self.backend)
+        self.push_screen(review)
+        offer_recovery(self, review, self.backend)
         if self._problems:
             # reported once, in one notification
             self.notify(

@@ -76,6 +76,14 @@ class Backend(PendingFile):
         res = _decisions.undo(self.root)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
+    def interrupted(self) -> str | None:
+        """What a crash left (temp files removed, a batch cut short), or None."""
+        return _decisions.recovery_notice(self.root)
+
+    def finish_interrupted(self) -> UndoSummary:
+        res = _decisions.finish(self.root)
+        return UndoSummary(bool(res.ok), str(res.message))
+
 
 def _where(problem: Any) -> str:
     file = getattr(problem, "file", None)

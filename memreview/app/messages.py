@@ -76,8 +76,10 @@ class BatchWritten(Message):
 
 @dataclass
 class UndoDone(Message):
-    """The last written batch was undone, or not (``diff``: what stopped it)."""
+    """The last written batch was undone (or a batch cut short finished: ``title``), or not
+    (``diff``: what stopped it)."""
 
     summary: str
     ok: bool
     diff: str = ""
+    title: str = "Undo"

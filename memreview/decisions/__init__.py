@@ -21,6 +21,7 @@ from memreview.decisions.apply import (
     commit_message,
     finish,
     preview,
+    recovery_notice,
     undo,
 )
 from memreview.decisions.model import ACTIONS, Decision, DecisionError, check_decision
@@ -50,6 +51,7 @@ __all__ = [
     "load_pending",
     "parse_decisions_file",
     "preview",
+    "recovery_notice",
     "save_pending",
     "skill_slug",
     "undo",

@@ -314,6 +314,7 @@ def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: _BatchRun) -> N
     outcome.failures += list(failed.values())
     outcome.files = list(batch.files)
     outcome.batch = batch.batch_id if batch.journaled else None
+    outcome.messages += batch.notes
 
 
 def _hides(plan: EditPlan, outcome: ApplyOutcome) -> list[PlannedDecision]:
@@ -536,6 +537,22 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
     if keep != existing:
         save_pending(root, keep)
     return out
+
+
+def recovery_notice(root: Path | str) -> str | None:
+    """Remove the temp files of batches a crash cut short and name those batches (the last
+    one first, with its files), or None when there are none."""
+    try:
+        cleaned = store.clean_temp_files(root)
+        found = store.interrupted_batches(root)
+    except (OSError, store.PathEscape):
+        return None
+    if not found:
+        return None
+    lines = [found[-1].describe()]
+    lines += [f"also {other.headline()}" for other in found[:-1]]
+    lines += [f"removed {rel}, a temp file it left" for rel in cleaned]
+    return "\n".join(lines)
 
 
 def _day(text) -> date | None:

@@ -24,6 +24,14 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+def write_synced(fd: int, data: bytes, mode: int | None = None) -> None:
+    """Give the open file ``fd`` the ``mode`` (if any) and all of ``data``, then fsync it."""
+    if mode is not None:
+        os.fchmod(fd, mode)
+    write_all(fd, data)
+    os.fsync(fd)
+
+
 def temp_name(real: Path) -> Path:
     """A fresh temp file name next to ``real``: ``.<name>.<random>.tmp``."""
     return real.with_name(f".{real.name}.{secrets.token_hex(4)}.tmp")
@@ -43,6 +51,7 @@ def atomic_write(
     unchanged: Callable[[], bool] | None = None,
     fault: Callable[[str], None] = _no_fault,
     tmp: Path | None = None,
+    dir_fd: int | None = None,
 ) -> bool:
     """Replace the file at the real (symlink-free) path ``real`` with ``data`` whole.
 
@@ -52,36 +61,54 @@ def atomic_write(
     is removed, nothing is replaced and False is returned. On any error the temp file is
     removed and the error raised. ``fault`` is called after each step (for crash tests).
     ``tmp`` names the temp file (one the journal already names), else a fresh name is made.
+
+    With ``dir_fd`` (an fd of ``real``'s directory) the temp file is created (``O_EXCL``,
+    ``O_NOFOLLOW``) and renamed relative to it, so a directory on the way swapped for a
+    symlink meanwhile can't redirect the write; only ``real.name`` is used then.
     """
     tmp = tmp or temp_name(real)
+    at = {} if dir_fd is None else {"dir_fd": dir_fd}
+    src, dst = (tmp, real) if dir_fd is None else (tmp.name, real.name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(tmp, flags, new_mode if mode is None else 0o600)
+    flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(src, flags, new_mode if mode is None else 0o600, **at)
     try:
         try:
-            if mode is not None:
-                os.fchmod(fd, mode)
             if owner is not None and owner != (os.getuid(), os.getgid()):
                 try:
                     os.fchown(fd, *owner)
                 except OSError:
                     pass
-            write_all(fd, data)
-            fault("temp-written")
-            os.fsync(fd)
-            fault("temp-fsynced")
+            _write_steps(fd, data, mode, fault)
         finally:
             os.close(fd)
         if unchanged is not None and not unchanged():
-            os.unlink(tmp)
+            os.unlink(src, **at)
             return False
-        os.replace(tmp, real)
+        fault("checked")
+        if dir_fd is None:
+            os.replace(src, dst)
+        else:
+            os.replace(src, dst, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         try:
-            os.unlink(tmp)
+            os.unlink(src, **at)
         except OSError:
             pass
         raise
     fault("replaced")
-    fsync_dir(real.parent)
+    if dir_fd is None:
+        fsync_dir(real.parent)
+    else:
+        os.fsync(dir_fd)
     fault("dir-fsynced")
     return True
+
+
+def _write_steps(fd: int, data: bytes, mode: int | None, fault: Callable[[str], None]) -> None:
+    if mode is not None:
+        os.fchmod(fd, mode)
+    write_all(fd, data)
+    fault("temp-written")
+    os.fsync(fd)
+    fault("temp-fsynced")

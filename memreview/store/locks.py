@@ -42,7 +42,7 @@ class LockHeld(Exception):
         )
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     if pid <= 0:
         return False
     try:
@@ -72,7 +72,7 @@ def _pid_holder(real: Path) -> str | None:
     if not match:
         return None
     pid = int(match.group(1))
-    if pid == os.getpid() or not _pid_alive(pid):
+    if pid == os.getpid() or not pid_alive(pid):
         return None
     return f"lock file written by running process {pid}"
 

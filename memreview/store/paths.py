@@ -7,8 +7,10 @@ one level at a time, and fsyncing them.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import stat
 from pathlib import Path
 
 from memreview.workspace.paths import (
@@ -72,3 +74,60 @@ def make_dirs_inside(root: Path | str, rel_dir: str) -> Path:
             raise OSError(errno.ENOTDIR, f"{part} in {clean} is not a directory")
         current = resolved
     return current
+
+
+def open_dir_fd(root_fd: int, rel_dir: str, *, create: bool = False) -> int:
+    """An fd of directory ``rel_dir`` below the directory ``root_fd``, reached one component
+    at a time with ``O_NOFOLLOW``: a component that is (or turned into) a symlink is refused
+    with PathEscape naming it, so a write can never be redirected out of the workspace.
+
+    With ``create``, missing directories are made (and fsynced into their parents). The
+    caller closes the fd.
+    """
+    fd = os.dup(root_fd)
+    done: list[str] = []
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    try:
+        for part in (p for p in rel_dir.split("/") if p):
+            if part in (".", ".."):
+                raise PathEscape(f"path {rel_dir!r} contains {part!r}")
+            where = "/".join([*done, part])
+            try:
+                nxt = os.open(part, flags, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o777, dir_fd=fd)
+                    os.fsync(fd)
+                nxt = _open_component(part, flags, fd, where)
+            except OSError as exc:
+                _refuse_symlink(part, fd, where, exc)
+                raise
+            os.close(fd)
+            fd = nxt
+            done.append(part)
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _open_component(part: str, flags: int, fd: int, where: str) -> int:
+    try:
+        return os.open(part, flags, dir_fd=fd)
+    except OSError as exc:
+        _refuse_symlink(part, fd, where, exc)
+        raise
+
+
+def _refuse_symlink(part: str, fd: int, where: str, exc: OSError) -> None:
+    if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+        return
+    try:
+        st = os.stat(part, dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise PathEscape(f"{where} turned into a symlink; refused, nothing written there")

@@ -16,6 +16,7 @@ crash is recognised on the next start (see ``journal.interrupted_batches``).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import errno
 import hashlib
@@ -31,13 +32,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from memreview.store.atomic import atomic_write, write_all
+from memreview.store.atomic import atomic_write, write_all, write_synced
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
+from memreview.store.openclaw_lock import wait_for_promotion_lock
 from memreview.store.paths import (
     PathEscape,
     check_rel,
-    fsync_dir,
-    make_dirs_inside,
+    open_dir_fd,
     read_fd,
     resolve_inside,
     safe_open_read,
@@ -71,6 +72,7 @@ STEPS = (
     "backup",
     "temp-written",
     "temp-fsynced",
+    "checked",
     "replaced",
     "dir-fsynced",
     "journal-file",
@@ -78,6 +80,17 @@ STEPS = (
 )
 
 _RETRIES = 3
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _exists(name: str, dir_fd: int) -> bool:
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
 
 # A failpoint for crash tests and bench/storm.py: ``MEMREVIEW_FAILPOINT=N`` kills the process
 # with SIGKILL at the Nth write step of a batch, ``NAME:N`` at the Nth step called NAME.
@@ -211,6 +224,7 @@ class BatchResult:
     conflicts: list[Conflict] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     journaled: bool = False
+    notes: list[str] = field(default_factory=list)  # e.g. appends carried over while writing
 
     @property
     def ok(self) -> bool:
@@ -359,6 +373,10 @@ class _Writer:
         self.fault = fault
         self.jobs_by_rel = jobs_by_rel
         self._backup_name: str | None = None
+        # old inodes of replaced files, held open until the batch ends: (plan, fd, bytes seen)
+        self.held: list[list] = []
+        # the workspace, opened once: every create and rename is relative to directory fds
+        self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
 
     # -- journal ---------------------------------------------------------------------
     def journal(self, record: dict) -> None:
@@ -370,43 +388,58 @@ class _Writer:
     def backup_name(self) -> str:
         """``YYYYmmdd-HHMMSS`` of this batch, with ``-2``, ``-3``… if that one is taken."""
         if self._backup_name is None:
-            base_dir = make_dirs_inside(self.root, BACKUPS)
-            stamp = self.now.strftime("%Y%m%d-%H%M%S")
-            n = 1
-            while True:
-                name = stamp if n == 1 else f"{stamp}-{n}"
-                if not (base_dir / f"{name}.after").exists():
-                    try:
-                        os.mkdir(base_dir / name)
-                    except FileExistsError:
-                        pass
-                    else:
-                        fsync_dir(base_dir)
-                        break
-                n += 1
+            base = self.dir_fd(BACKUPS, create=True)
+            try:
+                stamp = self.now.strftime("%Y%m%d-%H%M%S")
+                n = 1
+                while True:
+                    name = stamp if n == 1 else f"{stamp}-{n}"
+                    if not _exists(f"{name}.after", base):
+                        try:
+                            os.mkdir(name, 0o777, dir_fd=base)
+                        except FileExistsError:
+                            pass
+                        else:
+                            os.fsync(base)
+                            break
+                    n += 1
+            finally:
+                os.close(base)
             self._backup_name = name
         return self._backup_name
 
+    def dir_fd(self, rel_dir: str, *, create: bool = False) -> int:
+        """An fd of the workspace directory ``rel_dir`` (real, relative to the root), reached
+        from the workspace fd one component at a time without following a symlink."""
+        return open_dir_fd(self.root_fd, rel_dir, create=create)
+
+    def _parent(self, real: Path, *, create: bool = False) -> tuple[int, str]:
+        """(fd of the directory of ``real``, its name in it)."""
+        rel = real.relative_to(self.root).as_posix()
+        folder, _, name = rel.rpartition("/")
+        return self.dir_fd(folder, create=create), name
+
     def _copy_to(self, rel: str, data: bytes, mode: int | None) -> None:
-        parent = rel.rsplit("/", 1)[0]
-        make_dirs_inside(self.root, parent)
-        real = resolve_inside(self.root, rel)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(real, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        folder, _, name = rel.rpartition("/")
+        parent = self.dir_fd(folder, create=True)
         try:
-            if mode is not None:
-                os.fchmod(fd, mode)
-            write_all(fd, data)
-            os.fsync(fd)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(name, dir_fd=parent)  # a copy made before a retry
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+            fd = os.open(name, flags, 0o600, dir_fd=parent)
+            try:
+                write_synced(fd, data, mode)
+            finally:
+                os.close(fd)
+            os.fsync(parent)
         finally:
-            os.close(fd)
-        fsync_dir(real.parent)
+            os.close(parent)
 
     # -- one file ----------------------------------------------------------------------
-    def _changed_since(self, plan: _Plan) -> bool:
+    def _changed_since(self, plan: _Plan, parent: int, name: str) -> bool:
         """Did anyone touch the file between our read and now? (writers that skip locks)"""
         try:
-            st = os.stat(plan.real)
+            st = os.stat(name, dir_fd=parent, follow_symlinks=False)
         except FileNotFoundError:
             return plan.st is not None
         if plan.st is None:
@@ -419,36 +452,167 @@ class _Writer:
         root = self.root.resolve()
         while folder != root and root in folder.parents:
             try:
-                folder.rmdir()  # only succeeds when empty
+                parent, name = self._parent(folder)
+            except (OSError, PathEscape):
+                return
+            try:
+                os.rmdir(name, dir_fd=parent)  # only succeeds when empty
             except OSError:
                 return
+            finally:
+                os.close(parent)
             folder = folder.parent
 
     def _replace(self, plan: _Plan) -> bool:
         """Write ``plan.new`` over the file (or remove it); False if it changed meanwhile."""
+        parent, name = self._parent(plan.real, create=not plan.remove)
+        try:
+            return self._replace_in(plan, parent, name)
+        finally:
+            os.close(parent)
+
+    def _replace_in(self, plan: _Plan, parent: int, name: str) -> bool:
         if plan.remove:
-            if self._changed_since(plan):
+            if self._changed_since(plan, parent, name):
                 return False
-            os.unlink(plan.real)
+            os.unlink(name, dir_fd=parent)
             self.fault("replaced")
-            fsync_dir(plan.real.parent)
+            os.fsync(parent)
             self.fault("dir-fsynced")
             self._prune_empty_dirs(plan.real.parent)
             return True
         assert plan.new is not None
-        if "/" in plan.rel:
-            make_dirs_inside(self.root, plan.rel.rsplit("/", 1)[0])
         st = plan.st
-        return atomic_write(
+        held: list[list] = []
+
+        def unchanged() -> bool:
+            fd = self._hold_old(plan, parent, name)
+            if fd is False:
+                return False
+            if fd is not None:
+                held.append([plan, fd, len(plan.old or b""), False])
+                self.held.append(held[0])
+            return True
+
+        tmp = plan.tmp.rsplit("/", 1)[-1] if plan.tmp else f".{name}.{secrets.token_hex(4)}.tmp"
+        done = atomic_write(
             plan.real,
             plan.new,
             mode=None if st is None else stat.S_IMODE(st.st_mode),
             new_mode=0o666,
             owner=None if st is None else (st.st_uid, st.st_gid),
-            unchanged=lambda: not self._changed_since(plan),
+            unchanged=unchanged,
             fault=self.fault,
-            tmp=plan.real.with_name(plan.tmp.rsplit("/", 1)[-1]) if plan.tmp else None,
+            tmp=plan.real.with_name(tmp),
+            dir_fd=parent,
         )
+        if done and held:
+            held[0][3] = True  # replaced: what reaches the old inode now is carried over
+            self.carry(held[0])  # an append between the last check and the rename
+        return done
+
+    def _hold_old(self, plan: _Plan, parent: int, name: str) -> int | None | bool:
+        """Open the file about to be replaced and check it is still what was read.
+
+        Returns the open fd (None for a file being created), or False when it changed since
+        it was read. The fd is held until the batch ends: appends that reach the old inode
+        after this check, even after the rename, are seen through it (``carry``)."""
+        if plan.st is None:
+            return False if _exists(name, parent) else None
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW | _CLOEXEC, dir_fd=parent)
+        except FileNotFoundError:
+            return False
+        st = os.fstat(fd)
+        if (st.st_ino, st.st_dev, st.st_size) != (
+            plan.st.st_ino,
+            plan.st.st_dev,
+            len(plan.old or b""),
+        ) or st.st_mtime_ns != plan.st.st_mtime_ns:
+            os.close(fd)
+            return False
+        return fd
+
+    def carry(self, held: list) -> None:
+        """Bytes appended to a replaced file's old inode since they were read are appended
+        to the new file (an agent's append is never lost) and reported."""
+        plan, fd, seen, replaced = held
+        if not replaced:
+            return
+        size = os.fstat(fd).st_size
+        if size <= seen:
+            return
+        tail = os.pread(fd, size - seen, seen)
+        held[2] = seen + len(tail)
+        if not tail:
+            return
+        parent, name = self._parent(plan.real)
+        try:
+            out = os.open(name, os.O_WRONLY | os.O_APPEND | _NOFOLLOW | _CLOEXEC, dir_fd=parent)
+        finally:
+            os.close(parent)
+        try:
+            write_all(out, tail)
+            os.fsync(out)
+        finally:
+            os.close(out)
+        lines = [ln for ln in tail.decode("utf-8", "replace").split("\n") if ln.strip()]
+        shown = "; ".join(repr(ln[:80]) for ln in lines[:3]) + (" …" if len(lines) > 3 else "")
+        self.result.notes.append(
+            f"{plan.rel} changed while writing: {len(lines)} line(s) another program appended "
+            f"to it were carried into the new file ({shown})"
+        )
+
+    def release(self) -> None:
+        """Last look at every old inode (late appends), then close them and the root."""
+        for held in self.held:
+            try:
+                self.carry(held)
+            except OSError as exc:
+                self.result.notes.append(
+                    f"{held[0].rel}: lines appended while writing may be lost ({exc.strerror})"
+                )
+            finally:
+                os.close(held[1])
+        self.held = []
+        os.close(self.root_fd)
+
+    def write_files(self, changed: list[_Plan], ready: list[_Plan]) -> dict[str, _Plan]:
+        """Write the ``ready`` plans in order; {rel: plan as written or failed} of ``changed``."""
+        ready_ids = {id(p) for p in ready}
+        written: dict[str, _Plan] = {p.rel: p for p in changed if id(p) not in ready_ids}
+        failed: set[str] = {f.decision for p in written.values() for f in p.failures}
+        for plan in ready:
+            if failed & set(plan.applied):
+                # a decision whose text could not reach one file does not leave another
+                reason = "not written: another file of the same decision could not be written"
+                plan.failures += _failures(plan.applied, plan.rel, reason)
+                failed.update(plan.applied)
+                plan.applied = []
+                self.journal_failure(plan)
+                written[plan.rel] = plan
+                continue
+            plan = self.write(plan)
+            failed.update(f.decision for f in plan.failures)
+            written[plan.rel] = plan
+        return written
+
+    def copy_all(self, changed: list[_Plan]) -> list[_Plan]:
+        """Make the copies of every changed file; the plans that are ready to be written."""
+        ready: list[_Plan] = []
+        for plan in changed:
+            try:
+                self.copies(plan)
+            except PathEscape as exc:
+                plan.failures += _failures(plan.applied, plan.rel, f"refused: {exc}")
+                plan.applied = []
+                continue
+            except OSError as exc:
+                plan.failures += _failures(plan.applied, plan.rel, _os_reason(exc, "backing up"))
+                plan.applied = []
+                continue
+            ready.append(plan)
+        return ready
 
     def copies(self, plan: _Plan) -> None:
         """Name the temp file and copy the old and the new bytes under backups/ (fsynced).
@@ -477,6 +641,11 @@ class _Writer:
                     self.journal({"type": "replan", **_file_record(plan)})
                     what = f"writing {plan.rel}"
                 done = self._replace(plan)
+            except PathEscape as exc:
+                plan.failures += _failures(plan.applied, plan.rel, f"refused: {exc}")
+                plan.applied = []
+                self.journal_failure(plan)
+                return plan
             except OSError as exc:
                 plan.failures += _failures(plan.applied, plan.rel, _os_reason(exc, what))
                 plan.applied = []
@@ -652,47 +821,29 @@ def run_batch(
                 _collect(result, plan, written=False)
             return result
 
+        if any(p.rel.rsplit("/", 1)[-1] == "MEMORY.md" for p in changed):
+            holder = wait_for_promotion_lock(real_root, lock_wait)
+            if holder:
+                raise LockHeld("MEMORY.md", holder)
         writer = _Writer(real_root, result, now, step, grouped)
-        ready: list[_Plan] = []
-        for plan in changed:
-            try:
-                writer.copies(plan)
-            except OSError as exc:
-                plan.failures += _failures(plan.applied, plan.rel, _os_reason(exc, "backing up"))
-                plan.applied = []
-                continue
-            ready.append(plan)
-        intent: dict = {
-            "type": "intent",
-            "kind": kind,
-            "ts": now.isoformat(),
-            "decisions": decisions,
-            "files": [_file_record(p) for p in ready],  # in the order they are written
-        }
-        for key, value in (extra or {}).items():
-            intent[key] = value
-        if undoes:
-            intent["undoes"] = undoes
-        writer.journal(intent)
-        result.journaled = True
-        step("intent")
-
-        ready_ids = {id(p) for p in ready}
-        written: dict[str, _Plan] = {p.rel: p for p in changed if id(p) not in ready_ids}
-        failed: set[str] = {f.decision for p in written.values() for f in p.failures}
-        for plan in ready:
-            if failed & set(plan.applied):
-                # a decision whose text could not reach one file does not leave another
-                reason = "not written: another file of the same decision could not be written"
-                plan.failures += _failures(plan.applied, plan.rel, reason)
-                failed.update(plan.applied)
-                plan.applied = []
-                writer.journal_failure(plan)
-                written[plan.rel] = plan
-                continue
-            plan = writer.write(plan)
-            failed.update(f.decision for f in plan.failures)
-            written[plan.rel] = plan
+        try:
+            ready = writer.copy_all(changed)
+            intent: dict = {
+                "type": "intent",
+                "kind": kind,
+                "ts": now.isoformat(),
+                "decisions": decisions,
+                "files": [_file_record(p) for p in ready],  # in the order they are written
+                **(extra or {}),
+            }
+            if undoes:
+                intent["undoes"] = undoes
+            writer.journal(intent)
+            result.journaled = True
+            step("intent")
+            written = writer.write_files(changed, ready)
+        finally:
+            writer.release()
         for plan in plans:  # the result lists the files in job order
             if plan.rel in written:
                 plan = written[plan.rel]
@@ -712,8 +863,7 @@ def run_batch(
             ],
             "failures": [asdict(f) for f in result.failures],
         }
-        for key, value in (extra or {}).items():
-            commit[key] = value
+        commit.update(extra or {})
         if undoes:
             commit["undoes"] = undoes
         writer.journal(commit)

@@ -375,6 +375,8 @@ def undo_last(
     else:
         verb = "would take back" if dry_run else "took back"
         undo.message = f"{verb} batch {batch.batch_id} ({len(result.files)} file(s))"
+    for note in result.notes:
+        undo.message += f"; {note}"
     return undo
 
 

@@ -39,6 +39,9 @@ class FakeBackend:
             return str(exc)
         return None
 
+    def interrupted(self) -> str | None:
+        return None
+
     def preview(self, result, decisions) -> Preview:
         diff = (
             "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"

@@ -36,6 +36,9 @@ class MemoryBackend:
     def check(self, queue, item, decision):
         return None
 
+    def interrupted(self) -> str | None:
+        return None
+
     def preview(self, result, decisions):
         return Preview()
 

@@ -55,11 +55,11 @@ def _undo(node: DOMNode, backend: Backend) -> None:
 def report_undo(app: App, message: UndoDone) -> None:
     """Show how the undo went: a notification, or the diff of what stopped it."""
     if message.diff:
-        app.push_screen(DiffDialog("Undo stopped", message.summary, message.diff))
+        app.push_screen(DiffDialog(f"{message.title} stopped", message.summary, message.diff))
         return
     app.notify(
         message.summary,
-        title="Undo" if message.ok else "Undo failed",
+        title=message.title if message.ok else f"{message.title} failed",
         severity="information" if message.ok else "error",
         markup=False,
     )
