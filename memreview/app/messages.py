@@ -39,7 +39,6 @@ class WorkspaceLoaded(Message):
     """The scan finished: ``result`` is the workspace's model and queues."""
 
     result: Any
-    seconds: float
 
 
 @dataclass

@@ -158,3 +158,12 @@ def test_duplicate_items_in_the_file_load_as_one_decision_the_later_one(tmp_path
     assert staging.load() == []
     assert staging.for_item("s-1") == REJECT and len(staging) == 2
     assert staging.count("supersede") == 1
+
+
+def test_the_staging_model_loads_without_textual_or_rich():
+    code = (
+        "import sys, memreview.decisions.staging\n"
+        "print(sorted(m for m in ('textual', 'rich') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -57,9 +57,7 @@ class ReviewScreen(Screen):
         self.scanning = True
         self.queue = QUEUES[0]
         self.staging = Staging(backend)  # the decisions staged and not written yet
-        self._cursor_ids: dict[str, str] = {}
         self._binding_state: tuple | None = None
-        self.load_seconds: float | None = None
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -140,7 +138,6 @@ class ReviewScreen(Screen):
         # reload; keeping them out of the cyclic collector's scans avoids long pauses.
         gc.freeze()
         self.result = message.result
-        self.load_seconds = message.seconds
         self.scanning = False
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
@@ -161,9 +158,6 @@ class ReviewScreen(Screen):
 
     # -- queues ------------------------------------------------------------------------------
     def show_queue(self, queue: str) -> None:
-        current = self.items.current
-        if current is not None and self.queue != HEALTH:
-            self._cursor_ids[self.queue] = current["id"]
         self.queue = queue
         nav = self.query_one(QueueNav)
         nav.set_current(queue)
@@ -173,12 +167,10 @@ class ReviewScreen(Screen):
             self._sync_bindings()
             return
         switcher.current = "review"
-        self.pane.hide_filter()
         items = self.result.queues.get(queue, []) if self.result is not None else []
         why = self.result.missing.get(queue) if self.result is not None else None
-        self.items.empty_text = f"nothing to review ({why})" if why else "nothing to review"
-        self.items.set_items(items, keep_id=self._cursor_ids.get(queue))
-        self.items.focus()
+        empty = f"nothing to review ({why})" if why else "nothing to review"
+        self.pane.show_queue(queue, items, empty)
         self._sync_bindings()
 
     def on_queue_chosen(self, message: QueueChosen) -> None:
@@ -207,17 +199,12 @@ class ReviewScreen(Screen):
             return
         item = self.items.current
         decision = self.staging.for_item(item["id"]) if item is not None else None
-        staged = None
-        if decision is not None:
-            label, act = decision_label(decision)
-            if act is not None:
-                staged = (act, label)
         why = self.result.missing.get(self.queue)
         self.evidence.show_item(
             self.queue,
             item,
             self.result.context,
-            staged,
+            decision,
             self._hints(),
             empty_text=f"Nothing to review here: {why}." if why else "Nothing to review here.",
             preview=preview_request(self.queue, item, decision, self.result, self.backend),

@@ -101,13 +101,14 @@ class Evidence(Widget, can_focus=False):
         queue: str,
         item: dict | None,
         context,
-        staged: tuple[Act, str] | None,
+        decision: Decision | None,
         hints: list[tuple[str, Act]],
         empty_text: str = "",
         preview: PreviewRequest | None = None,
     ) -> None:
-        """Render the evidence of ``item``; ``staged`` is (act, label) of its decision and
-        ``preview`` what to preview under it (from the cache, else soon)."""
+        """Render the evidence of ``item``, the ``decision`` staged for it and ``hints``
+        (key, act) for deciding; ``preview`` is what to preview under it (from the cache,
+        else soon)."""
         st = self.style_of
         self.offset_y = 0
         self._preview = self._request_preview(preview) if item is not None else None
@@ -118,6 +119,8 @@ class Evidence(Widget, can_focus=False):
                 Text(one_line(str(item.get("title", ""))), style=st("title"))
             ]
             parts.extend(item_body(queue, item, context, st))
+            label, act = decision_label(decision) if decision is not None else ("", None)
+            staged = (act, label) if act is not None else None
             parts.append(decision_line(staged, hints, st))
             self._body = spaced(parts)
         self._render_strips()
@@ -167,11 +170,6 @@ class Evidence(Widget, can_focus=False):
         else:
             t.append_text(diff_text(diffs, st))
         return t
-
-    @property
-    def text(self) -> str:
-        """What the pane holds, as plain text (for tests and screen readers)."""
-        return "\n".join(strip.text.rstrip() for strip in self._strips)
 
     def _render_strips(self) -> None:
         width = self.size.width

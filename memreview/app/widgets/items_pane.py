@@ -31,6 +31,11 @@ class ItemsPane(Vertical):
     """The items of the current queue; ``/`` opens the filter box, which filters as it is
     typed; enter keeps the filter (an empty one closes the box)."""
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._queue: str | None = None  # the queue whose items show
+        self._cursor_ids: dict[str, str] = {}  # per queue, the item the cursor was on
+
     def compose(self) -> ComposeResult:
         yield ListHeader(id="list-header", markup=False)
         yield ItemList(id="items")
@@ -51,6 +56,18 @@ class ItemsPane(Vertical):
     def filtering(self) -> bool:
         """Whether the filter box shows."""
         return bool(self.filter_box.display)
+
+    def show_queue(self, queue: str, items: list[dict], empty_text: str) -> None:
+        """Show the items of ``queue``, unfiltered, the cursor on the item it was on when
+        the queue last showed (at the same place in the list when that item is gone)."""
+        current = self.items.current
+        if current is not None and self._queue is not None:
+            self._cursor_ids[self._queue] = current["id"]
+        self._queue = queue
+        self.hide_filter()
+        self.items.empty_text = empty_text
+        self.items.set_items(items, keep_id=self._cursor_ids.get(queue))
+        self.items.focus()
 
     def show_header(self, title: str) -> None:
         lst = self.items

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import date
 from pathlib import Path
 
@@ -147,7 +146,6 @@ class LoadingPane(Vertical):
                 last[0], last[1] = fraction, stage
                 self.post_message(LoadProgress(stage, fraction))
 
-        start = time.perf_counter()
         worker = get_current_worker()
         try:
             result = scan(root, today=today, progress=progress)
@@ -156,7 +154,7 @@ class LoadingPane(Vertical):
                 self.post_message(LoadFailed(str(exc) or type(exc).__name__))
             return
         if not worker.is_cancelled:  # a newer load is under way: its result wins
-            self.post_message(WorkspaceLoaded(result, time.perf_counter() - start))
+            self.post_message(WorkspaceLoaded(result))
 
     def on_load_progress(self, message: LoadProgress) -> None:
         message.stop()
