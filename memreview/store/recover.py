@@ -27,7 +27,7 @@ from memreview.store.journal import BatchRecord, batches, interrupted_batches
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.paths import PathEscape, check_rel, resolve_inside
 from memreview.store.safewrite import Conflict, FileOutcome, run_batch
-from memreview.store.undo import UndoJobBase, _Refuse, reverse_patch
+from memreview.store.undo import UndoJobBase, _Refuse, reverse_patch, version_in
 from memreview.workspace.textfile import TextFile, decode_bytes
 
 _TEMP = re.compile(r"^\.(.+)\.[0-9a-f]{8}\.tmp$")
@@ -103,12 +103,20 @@ class _FinishJob(UndoJobBase):
             if now_sha == jf.before:
                 return FileOutcome(None, applied=[self.key], remove=True)
             raise _Refuse(f"{self.rel} changed since; it was to be removed")
+        if current is not None and jf.written:
+            return FileOutcome(None, applied=[self.key])  # written, then changed by another
         after = self._stored(jf.after_copy, jf.after, "copy of the batch's version")
         if now_sha == jf.before:
             return FileOutcome(after, applied=[self.key])
-        if current is None or jf.created:
+        if current is None:
+            raise _Refuse(f"{self.rel} was removed since the batch was cut short")
+        if jf.created:
+            if current.data.startswith(after):  # written, then appended to
+                return FileOutcome(None, applied=[self.key])
             raise _Refuse(f"{self.rel} changed since the batch was cut short")
         before = self._before()
+        if version_in(self.rel, before, after, current):  # the batch wrote it, then others
+            return FileOutcome(None, applied=[self.key])
         try:
             # the batch's changes, forwards: its old lines, found in the file now, become new
             new = reverse_patch(

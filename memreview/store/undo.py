@@ -167,6 +167,21 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -
     return current.render(lines)
 
 
+def version_in(rel: str, base: bytes | None, version: bytes | None, current: TextFile) -> bool:
+    """Are the lines ``version`` changed from ``base`` all found, intact, in ``current``?"""
+    if version is None:
+        return False
+    try:
+        reverse_patch(
+            decode_bytes(rel, base) if base is not None else None,
+            decode_bytes(rel, version),
+            current,
+        )
+    except _Refuse:
+        return False
+    return True
+
+
 @dataclass
 class UndoJobBase:
     """One file of a journaled batch, to be taken back or finished."""
@@ -244,6 +259,9 @@ class _UndoJob(UndoJobBase):
                 current,
             )
         except _Refuse as refusal:
+            # a file of a batch cut short that it never reached (its old lines all there)
+            if not self.jf.written and version_in(self.rel, after, before, current):
+                return FileOutcome(None, applied=[self.key])
             reason = f"{self.rel} was changed after the batch and {refusal.reason}"
             raise _Refuse(reason, _explain(self.rel, self.batch_id, after, current.data)) from None
         if self.jf.created and not decode_bytes(self.rel, new).lines:

@@ -82,3 +82,48 @@ def test_the_next_run_removes_the_temp_files_its_journal_names_and_nothing_else(
     assert f"removed {stray}" in proc.stderr
     assert temp_files(ws) == ["memory/.infra.md.0badf00d.tmp"]
     assert "stopped after 2 of" in proc.stderr and "recover --finish" in proc.stderr
+
+
+@pytest.mark.parametrize("choice", ["--finish", "--rollback"])
+def test_a_file_an_agent_appended_to_after_the_kill_is_finished_or_rolled_back_around_it(
+    ws: Path, tmp_path: Path, choice: str
+) -> None:
+    source = ws / "memory/infra.md"
+    original = source.read_bytes()
+    dec = write_decisions(tmp_path / "d.yaml", MIXED)
+    assert apply_cli(ws, dec, failpoint="replaced:1").returncode == KILLED
+    assert source.read_bytes() == original  # the source of the moves is written last
+    with source.open("ab") as f:
+        f.write(b"- appended by the agent after the crash\n")
+    proc = run_cli("recover", str(ws), choice)
+    assert proc.returncode == 0, proc.stderr
+    text = source.read_text()
+    assert text.endswith("- appended by the agent after the crash\n")
+    if choice == "--finish":
+        assert "## [INFRA:pi-billing-subscription]" not in text
+        assert (
+            "## [INFRA:pi-billing-subscription]"
+            in (ws / "memory/archive/superseded.md").read_text()
+        )
+    else:
+        assert source.read_bytes() == original + b"- appended by the agent after the crash\n"
+
+
+def test_finishing_does_not_write_twice_a_file_the_batch_wrote_before_an_agent_appended(
+    ws: Path, tmp_path: Path, applied_states
+) -> None:
+    archive = ws / "memory/archive/superseded.md"
+    dec = write_decisions(tmp_path / "d.yaml", MIXED)
+    assert apply_cli(ws, dec, failpoint="replaced:1").returncode == KILLED  # the archive
+    with archive.open("ab") as f:
+        f.write(b"- an agent's note at the end of the archive\n")
+    proc = run_cli("recover", str(ws), "--finish")
+    assert proc.returncode == 0, proc.stderr
+    text = archive.read_text()
+    assert text.count("## [INFRA:pi-billing-subscription]") == 1
+    assert text.endswith("- an agent's note at the end of the archive\n")
+    clean = applied_states["mixed"][3]
+    now = comparable(ws)
+    assert {k: v for k, v in now.items() if k != "memory/archive/superseded.md"} == {
+        k: v for k, v in clean.items() if k != "memory/archive/superseded.md"
+    }
