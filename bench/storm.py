@@ -17,6 +17,10 @@ from outside after a random delay. Then it counts, on the state the kill left:
 - rolling back (``memreview undo``): ok, or refused; ok must give the old files back;
 - finishing (``memreview recover --finish``, then applying the same decisions again — for
   an undo: undoing again, then applying again): converges to a clean apply, or diverges.
+
+In half the runs an agent appends a line to one of the batch's Markdown files after the kill
+and before the recovery: the line must be there exactly once after rolling back and after
+finishing (and is left out when comparing with the old and the new files).
 """
 
 from __future__ import annotations
@@ -182,11 +186,31 @@ class Storm:
         self.c[f"{'undo' if undoing else 'apply'} killed ({how})"] += 1
         self.look(ws)
         self.c["temp files left by the kill"] += len(temp_files(ws))
+        self.note = self.agent_writes(ws, i) if self.rng.random() < 0.5 else None
         after_kill = self.copy("after-kill", ws)
         run(["scan", "--today", TODAY], ws)
         self.c["stray temp files after the next run"] += len(temp_files(ws))
         self.roll_back(self.copy("rollback", after_kill), undoing)
         self.finish(self.copy("finish", after_kill), undoing)
+
+    def agent_writes(self, ws: Path, i: int) -> tuple[str, bytes]:
+        """An agent appends a line to one of the batch's Markdown files after the kill."""
+        files = sorted(r for r in self.new_files if r.endswith(".md") and (ws / r).is_file())
+        rel = self.rng.choice(files)
+        line = f"- an agent's note {i} written after the kill\n".encode()
+        with (ws / rel).open("ab") as f:
+            f.write(line)
+        self.c["agent appends after the kill"] += 1
+        return rel, line
+
+    def without_note(self, files: dict[str, bytes]) -> dict[str, bytes]:
+        """``files`` with the agent's note taken out (counted: kept once, or lost)."""
+        if self.note is None:
+            return files
+        rel, line = self.note
+        data = files.get(rel, b"")
+        self.c["agent's note kept" if data.count(line) == 1 else "agent's note lost"] += 1
+        return {**files, rel: data.replace(line, b"", 1)}
 
     def look(self, ws: Path) -> None:
         now = counted(ws)
@@ -213,7 +237,7 @@ class Storm:
         if code != 0 and "nothing to undo" not in err:
             self.c["undo refused"] += 1
             return
-        ok = {k: v for k, v in live_files(ws).items() if "verdicts" not in k}
+        ok = {k: v for k, v in self.without_note(live_files(ws)).items() if "verdicts" not in k}
         want = {k: v for k, v in self.old_files.items() if "verdicts" not in k}
         self.c["undo ok" if ok == want else "undo ok but not back to old"] += 1
 
@@ -223,7 +247,7 @@ class Storm:
         else:
             run(["recover", "--finish"], ws)
         run(self.apply_cmd, ws)
-        converged = counted(ws) == self.new_files and not temp_files(ws)
+        converged = self.without_note(counted(ws)) == self.new_files and not temp_files(ws)
         self.c["re-apply converges" if converged else "re-apply diverges"] += 1
 
 
@@ -246,6 +270,7 @@ def main() -> int:
         "stray temp files after the next run",
         "undo refused",
         "re-apply diverges",
+        "agent's note lost",
     ):
         c.setdefault(key, 0)
     if args.json:
@@ -262,6 +287,7 @@ def main() -> int:
         + c["entries in no live file"]
         + c["stray temp files after the next run"]
         + c["re-apply diverges"]
+        + c["agent's note lost"]
     )
     return 1 if bad else 0
 
