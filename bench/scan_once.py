@@ -40,9 +40,8 @@ def floor(root: Path) -> float:
 def main() -> None:
     root = Path(sys.argv[1]).resolve()
     t_start = time.perf_counter()
+    from memreview.decisions import registry
     from memreview.decisions.state import load_state
-    from memreview.queues import QUEUES
-    from memreview.queues.common import QUEUE_NAMES
     from memreview.scan import compute, scan_workspace
     from memreview.workspace.loader import check_workspace, load_workspace, review_date
 
@@ -63,10 +62,10 @@ def main() -> None:
     compute(ws, today, state)
     t_queues = time.perf_counter()
     per_queue = {}
-    for name in QUEUE_NAMES:
+    for unit in registry.units():
         t0 = time.perf_counter()
-        QUEUES[name](ws, today)
-        per_queue[name] = time.perf_counter() - t0
+        unit.detect(ws, today)
+        per_queue[unit.name] = time.perf_counter() - t0
     f1 = floor(root)
     f2 = floor(root)
     print(

@@ -8,7 +8,7 @@ app shows it as Rich ``Text`` built from plain strings, so no markup is ever par
 
 from __future__ import annotations
 
-__all__ = ["visible", "one_line"]
+__all__ = ["visible", "one_line", "plural"]
 
 
 def _escape_table() -> dict[int, str]:
@@ -46,3 +46,8 @@ def visible(text: str) -> str:
 def one_line(text: str) -> str:
     """:func:`visible` on one line: newlines and tabs become spaces (for list rows)."""
     return visible(text).replace("\n", " ").replace("\t", " ")
+
+
+def plural(n: object, word: str) -> str:
+    """``1 day``, ``2 days``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

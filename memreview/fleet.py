@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
-from memreview.queues.common import QUEUE_NAMES
+from memreview.decisions import registry
 from memreview.scan import SCHEMA, scan_workspace
 from memreview.workspace.loader import NotAWorkspace, check_workspace, is_workspace
 
@@ -91,7 +91,7 @@ def is_fleet(paths: Iterable[Path | str]) -> bool:
 
 def sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
     """Queue counts added up, every queue present (in the usual order)."""
-    total = dict.fromkeys(QUEUE_NAMES, 0)
+    total = dict.fromkeys(registry.queue_names(), 0)
     for c in counts:
         for name, n in c.items():
             if isinstance(n, int):

@@ -23,15 +23,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from memreview.decisions import registry
 from memreview.fleet import expand_fleet, sum_counts
 from memreview.growth import GIT_TIMEOUT, git_growth
 from memreview.health import GROWTH_WEEKS, summarize_weeks
 from memreview.judge_card import merge_cards, report_card
-from memreview.queues.common import QUEUE_NAMES
 from memreview.report_sections import (
     TOTAL_LABELS,
     md_text,
-    plural,
     render_decisions,
     render_growth,
     render_health,
@@ -84,27 +83,6 @@ def build_agent_report(
     )
 
 
-def _item_note(queue: str, it: dict) -> str:
-    if queue == "dormant":
-        days = it.get("days_dormant")
-        return " — never mentioned" if days is None else f" — dormant {plural(days, 'day')}"
-    if queue == "duplicates":
-        return f" — {len(it.get('refs') or [])} entries ({it.get('kind')})"
-    if queue == "archived":
-        return f" — archived {plural(it.get('days_since_last_seen'), 'day')} ago, still in memory"
-    if queue == "demotion":
-        return (
-            f" — {plural(it.get('recalls_90d'), 'recall')} in 90 days, "
-            f"{plural(it.get('age_days'), 'day')} old"
-        )
-    if queue == "skills" and it.get("count") is not None:
-        return f" — seen {it['count']} times"
-    conf = it.get("confidence")
-    if isinstance(conf, int | float) and not isinstance(conf, bool):
-        return f" — judge confidence {conf:.2f}"
-    return ""
-
-
 def _render_queues(r: AgentReport, h: str) -> list[str]:
     s = r.scan
     out = [
@@ -113,20 +91,20 @@ def _render_queues(r: AgentReport, h: str) -> list[str]:
         "| queue | waiting | hidden | note |",
         "|---|---:|---:|---|",
     ]
-    for name in QUEUE_NAMES:
+    for name in registry.queue_names():
         items = s.queues.get(name, [])
         note = md_text(s.missing[name]) if name in s.missing and not items else ""
         out.append(f"| {name} | {len(items)} | {s.hidden.get(name, 0)} | {note} |")
     out.append(f"| **all** | {sum(s.counts.values())} | {sum(s.hidden.values())} | |")
     out += ["", "*Hidden*: items that earlier decisions set aside (rejected, snoozed).", ""]
-    for name in QUEUE_NAMES:
-        items = s.queues.get(name, [])
+    for unit in registry.units():
+        items = s.queues.get(unit.name, [])
         if not items:
             continue
-        out += [f"{h}# {name} ({len(items)})", ""]
+        out += [f"{h}# {unit.name} ({len(items)})", ""]
         for it in items[:TOP_ITEMS]:
             title = md_text(it.get("title") or it.get("id", ""), 120)
-            out.append(f"- {title}{_item_note(name, it)}")
+            out.append(f"- {title}{unit.note(it)}")
         if len(items) > TOP_ITEMS:
             out.append(f"- … and {len(items) - TOP_ITEMS} more")
         out.append("")
@@ -172,7 +150,7 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
         "| queue | " + " | ".join(names) + " | total |",
         "|---|" + "---:|" * (len(reports) + 1),
     ]
-    for q in QUEUE_NAMES:
+    for q in registry.queue_names():
         cells = " | ".join(str(r.scan.counts.get(q, 0)) for r in reports)
         out.append(f"| {q} | {cells} | {counts[q]} |")
     cells = " | ".join(str(sum(r.scan.counts.values())) for r in reports)

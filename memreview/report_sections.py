@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memreview.display import one_line
+from memreview.display import one_line, plural
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
@@ -87,11 +87,6 @@ def render_report_card(card: dict, level: int = 2) -> list[str]:
         ]
     out.append("")
     return out
-
-
-def plural(n: object, word: str) -> str:
-    """``1 day``, ``2 days``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def number(value: object) -> str:

@@ -8,16 +8,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from memreview.decisions import registry
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
 from memreview.judge_card import report_card
-from memreview.queues import QUEUES
-from memreview.queues.common import QUEUE_NAMES
 from memreview.workspace.loader import check_workspace, load_workspace, review_date
 from memreview.workspace.model import Workspace
-
-SLOW_QUEUE = "archived"  # computed in a thread beside the others
 
 
 @dataclass
@@ -78,21 +75,12 @@ class ScanResult:
 
 
 def _missing(ws: Workspace) -> dict[str, str]:
-    """Why a queue can't have items in this workspace (its input is absent)."""
-    cfg = ws.config
+    """Why each queue that can't have items can't (its unit says)."""
     out = {}
-    if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
-        out["contradictions"] = f"no CONFLICTS-WITH markers and no {cfg.proposals}"
-    if ws.proposals is None:
-        out["supersede"] = f"no judge proposals ({cfg.proposals})"
-    if ws.skills is None:
-        out["skills"] = f"no skill candidates ({cfg.skill_candidates})"
-    if ws.fragments is None:
-        out["archived"] = f"no fragments database ({cfg.dreams_db})"
-    if not ws.projects:
-        out["dormant"] = f"no projects ({cfg.projects_dir}/, PROJECT anchors or markers)"
-    if ws.recalls is None:
-        out["demotion"] = f"no recall log ({cfg.recall_log}): every anchor counts as important"
+    for unit in registry.units():
+        why = unit.missing(ws) if unit.missing is not None else None
+        if why is not None:
+            out[unit.name] = why
     return out
 
 
@@ -116,26 +104,29 @@ def compute(
     all_queues: dict[str, list[dict]] = {}
     queues: dict[str, list[dict]] = {}
     hidden: dict[str, int] = {}
-    # The archived queue is mostly numpy and rapidfuzz work, which lets go of the GIL: it
-    # runs in a thread of its own while the other queues are computed (both cores).
+    # The slow queues (archived: mostly numpy and rapidfuzz work, which lets go of the GIL)
+    # run in a thread of their own while the other queues are computed (both cores).
+    units = registry.units()
     computed: dict[str, list[dict]] = {}
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
-        slow = pool.submit(QUEUES[SLOW_QUEUE], ws, today)
-        for k, name in enumerate(QUEUE_NAMES):
-            report(f"queue: {name}", 0.9 + 0.08 * k / len(QUEUE_NAMES))
-            if name != SLOW_QUEUE:
-                computed[name] = QUEUES[name](ws, today)
+        slow = {u.name: pool.submit(u.detect, ws, today) for u in units if u.slow}
+        for k, unit in enumerate(units):
+            report(f"queue: {unit.name}", 0.9 + 0.08 * k / len(units))
+            if not unit.slow:
+                computed[unit.name] = unit.detect(ws, today)
         report("health", 0.99)
         health = compute_health(ws, today)
         health["judge"] = _judge_card(ws)
-        computed[SLOW_QUEUE] = slow.result()
-    for name in QUEUE_NAMES:
+        for name, future in slow.items():
+            computed[name] = future.result()
+    for unit in units:
+        name = unit.name
         items = computed[name]
         all_queues[name] = items
         shown = [it for it in items if not state.is_hidden(it["id"], today)]
         hidden[name] = len(items) - len(shown)
-        if name == "dormant" and not all_dormant:
-            shown = shown[: ws.config.dormant_limit]
+        if unit.limit is not None and not all_dormant:
+            shown = shown[: unit.limit(ws.config)]
         queues[name] = shown
     result = ScanResult(
         root=ws.root,

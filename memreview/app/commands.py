@@ -7,7 +7,8 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from memreview.app.keys import HEALTH, QUEUE_ACTIONS, QUEUE_TITLES, QUEUES
+from memreview.app.keys import HEALTH, queue_acts, queue_key, queue_names, queue_title
+from memreview.decisions.unit import MEMBER, MERGE
 
 
 class MemReviewCommands(Provider):
@@ -23,22 +24,22 @@ class MemReviewCommands(Provider):
         out: list[tuple[str, Callable[[], object], str]] = []
         if screen is not None and not screen.scanning:
             counts = screen.result.counts if screen.result is not None else {}
-            for k, q in enumerate(QUEUES, 1):
+            for k, q in enumerate(queue_names(), 1):
                 out.append(
                     (
-                        f"queue: {QUEUE_TITLES[q]}",
+                        f"queue: {queue_title(q)}",
                         partial(screen.show_queue, q),
-                        f"{counts.get(q, 0)} item(s) — key {k}",
+                        f"{counts.get(q, 0)} item(s) — key {queue_key(k)}",
                     )
                 )
             out.append(("queue: Health", partial(screen.show_queue, HEALTH), "the health view"))
-            if screen.queue in QUEUE_ACTIONS and screen.items.current is not None:
-                for verb, act in QUEUE_ACTIONS[screen.queue].items():
-                    if verb == "member":
+            if screen.items.current is not None:
+                for verb, act in queue_acts(screen.queue).items():
+                    if verb == MEMBER:
                         continue
                     run = (
                         screen.action_merge
-                        if verb == "merge"
+                        if verb == MERGE
                         else partial(screen.action_decide, verb)
                     )
                     out.append((f"decision: {act.label}", run, act.effect))

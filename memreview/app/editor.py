@@ -14,16 +14,18 @@ from pathlib import Path
 from textual.app import App, SuspendNotSupported
 
 from memreview.app.render import primary_ref
+from memreview.decisions import registry
 
 
 def editor_target(root: Path, queue: str, item: dict, result) -> tuple[Path, int] | None:
-    """The file and line to open for ``item``: its first ref, or a skill candidate's file
-    (the candidates file of the workspace); None when it has neither."""
+    """The file and line to open for ``item``: its first ref, else the file its queue names
+    (a skill candidate's: the candidates file); None when it has neither."""
     ref = primary_ref(item)
     if ref is not None:
         return root / ref["file"], int(ref.get("line") or 1)
-    if queue == "skills":
-        return root / result.workspace.config.skill_candidates, 1
+    unit = registry.unit(queue)
+    if unit is not None and unit.editor_file is not None:
+        return root / unit.editor_file(result.workspace.config), 1
     return None
 
 

@@ -14,7 +14,8 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
-from memreview.app.keys import TONES, Act
+from memreview.decisions import registry
+from memreview.decisions.unit import TONES, Act, Block, Caption, Facts, Pair, Passage, RefBlock
 from memreview.display import one_line, visible
 
 StyleOf = Callable[[str], Style]
@@ -145,129 +146,35 @@ def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
     return t
 
 
-def pair_body(item: dict, first: tuple, left: tuple, right: tuple, context, st: StyleOf):
-    """Two anchors side by side under the judge's facts (contradictions, supersede)."""
-    conf = item.get("confidence")
-    shown = f"{conf:.2f}" if isinstance(conf, float) else conf
-    return [
-        facts([first, ("confidence", shown), ("reason", item.get("reason"))], st),
-        side_by_side(
-            ref_block(context, left[0], left[1], st), ref_block(context, right[0], right[1], st)
-        ),
-    ]
-
-
 def item_body(queue: str, item: dict, context, st: StyleOf) -> list[RenderableType]:
-    """The queue-specific evidence of one item."""
-    body: list[RenderableType] = []
-    if queue == "contradictions":
-        body += pair_body(
-            item,
-            ("source", item.get("source")),
-            (item["a"], "A (older)"),
-            (item["b"], "B (newer)"),
-            context,
-            st,
+    """The queue-specific evidence of one item: its unit's blocks, drawn."""
+    unit = registry.unit(queue)
+    if unit is None:
+        return []
+    return [block_renderable(block, context, st) for block in unit.evidence(item)]
+
+
+def block_renderable(block: Block, context, st: StyleOf) -> RenderableType:
+    """One evidence block as Rich text (every text from memory made visible first)."""
+    if isinstance(block, Facts):
+        return facts(block.pairs, st)
+    if isinstance(block, RefBlock):
+        return ref_block(context, block.ref, block.label, st, before=block.before)
+    if isinstance(block, Pair):
+        left, right = block.left, block.right
+        return side_by_side(
+            ref_block(context, left.ref, left.label, st, before=left.before),
+            ref_block(context, right.ref, right.label, st, before=right.before),
         )
-    elif queue == "supersede":
-        body += pair_body(
-            item,
-            ("proposal", item.get("proposal")),
-            (item["old"], "OLD (would be superseded)"),
-            (item["new"], "NEW"),
-            context,
-            st,
-        )
-    elif queue == "skills":
-        body.append(
-            facts(
-                [
-                    ("theme", item.get("theme")),
-                    ("seen", item.get("count")),
-                    ("reason", item.get("reason")),
-                ],
-                st,
-            )
-        )
+    if isinstance(block, Passage):
         t = Text(end="")
-        t.append("content\n", st("label"))
-        t.append(visible(str(item.get("content", ""))), st("span"))
-        body.append(t)
-    elif queue == "archived":
-        frag = item.get("fragment") or {}
-        body.append(
-            facts(
-                [
-                    ("fragment", frag.get("id")),
-                    ("status", frag.get("status")),
-                    ("last seen", frag.get("last_seen")),
-                    ("days ago", item.get("days_since_last_seen")),
-                ],
-                st,
-            )
-        )
-        t = Text(end="")
-        t.append("archived fragment\n", st("label"))
-        t.append(visible(str(frag.get("content", ""))), st("span"))
-        body.append(t)
-        matches = item.get("matches") or []
-        body.append(
-            Text(
-                f"still lives in {len(matches)} entr{'y' if len(matches) == 1 else 'ies'}:",
-                style=st("label"),
-                end="",
-            )
-        )
-        for k, ref in enumerate(matches, 1):
-            body.append(ref_block(context, ref, f"{k}.", st, before=1))
-    elif queue == "duplicates":
-        score = item.get("score")
-        refs = item.get("refs") or []
-        body.append(
-            facts(
-                [
-                    ("kind", item.get("kind")),
-                    ("members", len(refs)),
-                    ("lowest similarity", f"{score:g}" if isinstance(score, float) else score),
-                ],
-                st,
-            )
-        )
-        for k, ref in enumerate(refs, 1):
-            body.append(ref_block(context, ref, f"#{k}", st, before=1))
-        if item.get("merged"):
-            t = Text(end="")
-            t.append("proposed merge (m to edit)\n", st("label"))
-            t.append(_line_text(str(item["merged"])), st("edit"))
-            body.append(t)
-    elif queue == "dormant":
-        days = item.get("days_dormant")
-        body.append(
-            facts(
-                [
-                    ("project", item.get("project")),
-                    ("last mentioned", item.get("last_mentioned") or "never"),
-                    ("asleep", f"{days} days" if days is not None else "since an unknown date"),
-                    ("from", item.get("source")),
-                ],
-                st,
-            )
-        )
-        if item.get("ref"):
-            body.append(ref_block(context, item["ref"], "project", st, before=0))
-    elif queue == "demotion":
-        body.append(
-            facts(
-                [
-                    ("recalls in 90 days", item.get("recalls_90d")),
-                    ("age", f"{item.get('age_days')} days"),
-                ],
-                st,
-            )
-        )
-        if item.get("anchor"):
-            body.append(ref_block(context, item["anchor"], "anchor", st, before=0))
-    return body
+        t.append(f"{block.label}\n", st("label"))
+        shown = _line_text(block.text) if block.tabs else visible(block.text)
+        t.append(shown, st(block.style))
+        return t
+    if isinstance(block, Caption):
+        return Text(block.text, style=st(block.style), end="")
+    raise TypeError(f"not an evidence block: {type(block).__name__}")
 
 
 def diff_text(diffs: dict[str, str], st: StyleOf) -> Text:

@@ -1,6 +1,7 @@
 """Decisions: what the human decided, turned into edit plans and written through the store.
 
-Nothing here imports Textual. The flow is ``Decision`` → ``build_plan`` (pure) → ``rewrite``
+Nothing here imports Textual. The flow is ``Decision`` → ``build_plan`` (pure; each queue's
+unit, listed in ``registry.py``, plans its own decisions) → ``rewrite``
 (pure, per file, on its current content) → ``store.apply_batch`` (the only writer).
 
 The decisions sit one floor above the store and reach it only through the interface
@@ -24,17 +25,18 @@ from memreview.decisions.apply import (
     recovery_notice,
     undo,
 )
-from memreview.decisions.model import ACTIONS, Decision, DecisionError, check_decision
+from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.pending import (
     DecisionsFileError,
     load_pending,
     parse_decisions_file,
     save_pending,
 )
-from memreview.decisions.plan import EditPlan, build_plan, skill_slug
+from memreview.decisions.plan import EditPlan
+from memreview.decisions.planner import build_plan, check_decision
+from memreview.decisions.units.skills import skill_slug
 
 __all__ = [
-    "ACTIONS",
     "ApplyOutcome",
     "Decision",
     "DecisionError",

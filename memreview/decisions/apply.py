@@ -23,8 +23,8 @@ from memreview.decisions.plan import (
     MoveBlock,
     PlannedDecision,
     RemoveCandidate,
-    build_plan,
 )
+from memreview.decisions.planner import build_plan
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
@@ -63,14 +63,17 @@ class ApplyOutcome:
 
     @property
     def ok(self) -> bool:
+        """Every decision written: no conflict, no failure."""
         return not self.conflicts and not self.failures
 
     @property
     def exit_code(self) -> int:
+        """The command's exit status: 0 when every decision was written, else 1."""
         return 0 if self.ok else 1
 
     @property
     def diff(self) -> str:
+        """The unified diff of every file written, then of state.yaml."""
         return "".join(f.diff for f in self.files) + self.state_diff
 
 
@@ -435,6 +438,8 @@ def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
 
 
 def commit_message(plan: EditPlan, outcome: ApplyOutcome) -> str:
+    """The git commit message of an applied batch: one line per decision that changed
+    something."""
     done = {d.key for d in outcome.applied}
     lines = [p for p in plan.decisions if p.key in done and (p.files or p.hide)]
     head = f"memreview: {len(lines)} decision(s) from the weekly review"
@@ -451,23 +456,28 @@ class UndoOutcome:
 
     @property
     def ok(self) -> bool:
+        """The undo took back the whole batch."""
         return self.result.ok
 
     @property
     def message(self) -> str:
+        """One line for the user: what was undone, and how many items show again."""
         extra = f"; {len(self.unhidden)} item(s) show again" if self.unhidden else ""
         return self.result.message + extra
 
     @property
     def files(self):
+        """The files the undo restored."""
         return self.result.files
 
     @property
     def diff(self) -> str:
+        """The unified diff of the undo."""
         return self.result.diff
 
     @property
     def exit_code(self) -> int:
+        """The command's exit status: 0 when the batch was undone, else 1."""
         return 0 if self.ok else 1
 
 

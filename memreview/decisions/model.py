@@ -1,20 +1,13 @@
-"""A human's decision on one queue item, and what makes a decision valid (DESIGN §2, §6)."""
+"""A human's decision on one queue item, and the checks of a merge text (DESIGN §2, §6).
+
+Which actions a queue offers is declared by its unit (``decisions/units/``); the planner
+(``decisions/planner.check_decision``) checks a decision against it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-# The actions of each queue, in the order the app offers them (DESIGN §2).
-ACTIONS: dict[str, tuple[str, ...]] = {
-    "contradictions": ("keep-a", "keep-b", "keep-both", "defer"),
-    "supersede": ("approve", "reject", "defer"),
-    "skills": ("solidify", "create-skill", "skip", "defer"),
-    "archived": ("remove", "keep", "defer"),
-    "duplicates": ("keep", "merge", "not-duplicate", "defer"),
-    "dormant": ("revive", "snooze", "archive", "done", "defer"),
-    "demotion": ("approve", "reject", "pin", "defer"),
-}
 
 # Keys a decisions file may carry besides the decision itself (shown, never acted on).
 _INFORMATIONAL = ("queue", "title", "note")
@@ -41,6 +34,7 @@ class Decision:
         return f"{self.item}:{self.action}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The decision as one entry of a decisions file (only the keys it has)."""
         out: dict[str, Any] = {"item": self.item, "action": self.action}
         if self.keep is not None:
             out["keep"] = self.keep
@@ -95,38 +89,6 @@ def _kind(value: object) -> str:
     if isinstance(value, str):
         return f"the text {value[:30]!r}"
     return f"a {type(value).__name__}"
-
-
-def check_decision(queue: str, item: dict, d: Decision) -> None:
-    """Raise DecisionError when ``d`` is not valid for ``item`` of ``queue``."""
-    valid = ACTIONS.get(queue, ())
-    if d.queue is not None and d.queue != queue:
-        raise DecisionError(f"item {d.item} is in the {queue} queue, not {d.queue}")
-    if d.action not in valid:
-        raise DecisionError(
-            f"action {d.action!r} is not valid for a {queue} item; valid: {', '.join(valid)}"
-        )
-    uses_keep = queue == "duplicates" and d.action in ("keep", "merge")
-    if d.keep is not None and not uses_keep:
-        raise DecisionError(f"{d.item}: 'keep' only goes with duplicates keep or merge")
-    if d.text is not None and not (queue == "duplicates" and d.action == "merge"):
-        raise DecisionError(f"{d.item}: 'text' only goes with duplicates merge")
-    if not uses_keep:
-        return
-    refs = item.get("refs") or []
-    if d.action == "keep" and d.keep is None:
-        raise DecisionError(f"{d.item}: keep needs 'keep: N', which entry stays (1-{len(refs)})")
-    keep = d.keep if d.keep is not None else 1
-    if not 1 <= keep <= len(refs):
-        raise DecisionError(
-            f"{d.item}: keep {keep} is out of range; this group has {len(refs)} entries "
-            f"(1-{len(refs)})"
-        )
-    if d.action == "merge":
-        text = d.text if d.text is not None else item.get("merged")
-        if text is None:
-            raise DecisionError(f"{d.item}: merge needs 'text', the whole entry as it should read")
-        check_merge_text(d.item, text, refs[keep - 1])
 
 
 def merge_lines(text: str) -> list[str]:

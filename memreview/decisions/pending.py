@@ -85,6 +85,7 @@ def load_pending(root: Path | str) -> tuple[list[Decision], list[str]]:
 
 
 def dump_decisions(decisions: Iterable[Decision]) -> bytes:
+    """The bytes of a pending.yaml holding ``decisions`` (its header comment first)."""
     yaml = YAML(typ="safe", pure=True)
     yaml.default_flow_style = False
     yaml.allow_unicode = True

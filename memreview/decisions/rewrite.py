@@ -231,8 +231,8 @@ class _LineEdit:
 
     # -- operations ------------------------------------------------------------------------
     def apply(self, op: Op, imports: dict[int, list[str] | None]) -> None:
-        handler = getattr(self, "_" + type(op).__name__)
-        handler(op, imports)
+        """Carry out ``op`` (its handler is listed in ``_HANDLERS``)."""
+        _HANDLERS[type(op)](self, op, imports)
 
     def _DeleteEntry(self, op: DeleteEntry, _imports) -> None:
         r = self.region(op.target)
@@ -518,6 +518,23 @@ def _moved_body(lines: list[str]) -> list[str]:
     while out and not out[-1].strip():
         out.pop()
     return out
+
+
+# The method that carries out each kind of line operation (CreateFile and RemoveCandidate
+# change a whole file: see _create and _candidates).
+_HANDLERS = {
+    DeleteEntry: _LineEdit._DeleteEntry,
+    ReplaceEntry: _LineEdit._ReplaceEntry,
+    SetMeta: _LineEdit._SetMeta,
+    AddRef: _LineEdit._AddRef,
+    RemoveRef: _LineEdit._RemoveRef,
+    MoveBlock: _LineEdit._MoveBlock,
+    AppendBlock: _LineEdit._AppendBlock,
+    AppendLine: _LineEdit._AppendLine,
+    InsertRule: _LineEdit._InsertRule,
+    AddTodo: _LineEdit._AddTodo,
+    SetStatus: _LineEdit._SetStatus,
+}
 
 
 def _drop_ref(text: str, token: str) -> str:

@@ -28,10 +28,12 @@ class State:
     hidden: dict[str, Hidden] = field(default_factory=dict)
 
     def is_hidden(self, item_id: str, today: date) -> bool:
+        """Whether the item is hidden on ``today`` (for good, or until a later day)."""
         h = self.hidden.get(item_id)
         return h is not None and (h.until is None or today < h.until)
 
     def to_bytes(self) -> bytes:
+        """state.yaml's bytes."""
         doc = {
             "hidden": {
                 k: {
@@ -89,6 +91,8 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
 
 
 def load_state(root: Path, ws=None) -> State:
+    """The workspace's state.yaml; an empty State when missing or unusable (with a warning
+    on ``ws`` when it is given)."""
     try:
         # refuses a state file (or a .memreview/ directory) that links outside the workspace
         data = safe_read_bytes(root, STATE_FILE)

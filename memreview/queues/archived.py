@@ -16,6 +16,8 @@ from memreview.workspace.normalize import normalize
 
 
 def archived(ws: Workspace, today: date) -> list[dict]:
+    """Fragments archived at least ``archived_days`` ago whose text still lives in a memory
+    entry (partial ratio ≥ the configured cutoff), with every entry that holds it."""
     cfg = ws.config
     if not ws.fragments:
         return []

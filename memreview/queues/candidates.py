@@ -52,6 +52,7 @@ def _hash_piece(piece: str) -> int:
 
 
 def max_edits(length: int, share: float) -> int:
+    """The edits ``share`` of ``length`` characters allows (rounded down, float-safe)."""
     return int(length * share + 1e-9)
 
 

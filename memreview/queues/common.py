@@ -4,16 +4,6 @@ from __future__ import annotations
 
 import hashlib
 
-QUEUE_NAMES = (
-    "contradictions",
-    "supersede",
-    "skills",
-    "archived",
-    "duplicates",
-    "dormant",
-    "demotion",
-)
-
 
 def item_id(prefix: str, *parts: object) -> str:
     """A stable id derived from content, never from line numbers."""
@@ -22,5 +12,6 @@ def item_id(prefix: str, *parts: object) -> str:
 
 
 def short(text: str, width: int = 60) -> str:
+    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"

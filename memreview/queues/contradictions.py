@@ -18,6 +18,8 @@ def age_key(a: Anchor, today: date) -> tuple:
 
 
 def contradictions(ws: Workspace, today: date) -> list[dict]:
+    """Pairs of live anchors that CONFLICTS-WITH markers or judge ``contradicts`` proposals
+    set against each other, A the older side."""
     index = ws.anchor_index()
     pairs: dict[frozenset, dict] = {}
     order: list[frozenset] = []

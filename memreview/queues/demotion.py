@@ -16,6 +16,7 @@ HIGH_WORDS = {"high", "高", "critical"}
 
 
 def is_high_importance(value: str | None) -> bool:
+    """An Importance value that means high: a word like ``high``, or a number ≥ 4."""
     if not value:
         return False
     v = value.strip().lower()
@@ -38,6 +39,8 @@ def citations(ws: Workspace) -> Counter:
 
 
 def important(a: Anchor, cited: Counter, boot_ids: set[str]) -> bool:
+    """Whether an anchor is never proposed for demotion: a rule or infra, the owner's,
+    cited twice, an incident, high importance, or loaded at boot."""
     if a.type in ("RULE", "INFRA"):
         return True
     if (a.get("Source") or "").strip().lower() in ("owner", "主人"):
@@ -56,6 +59,7 @@ def important(a: Anchor, cited: Counter, boot_ids: set[str]) -> bool:
 
 
 def recalls_in_window(ws: Workspace, today: date) -> Counter:
+    """Recalls of each anchor in the recall window ending on ``today`` (hooks not counted)."""
     start = today - timedelta(days=ws.config.recall_window_days - 1)  # both ends included
     count: Counter = Counter()
     for r in ws.recalls or []:
@@ -65,6 +69,8 @@ def recalls_in_window(ws: Workspace, today: date) -> Counter:
 
 
 def demotion(ws: Workspace, today: date) -> list[dict]:
+    """Old anchors recalled at most ``demotion_max_recalls`` times in the window and not
+    important; none without a recall log (every anchor then counts as important)."""
     cfg = ws.config
     if ws.recalls is None:
         return []

@@ -102,6 +102,7 @@ def _chronicle_items(ws: Workspace) -> list[dict]:
 
 
 def comparable(e: Entry) -> bool:
+    """Whether an entry takes part in duplicate detection (a bullet or row of its own)."""
     return e.kind != "anchor" and e.in_anchor is None and not e.in_chronicle and bool(e.norm)
 
 
@@ -546,6 +547,8 @@ def _dated_rows(units: list[Entry], fields, scope: _Scope, cfg) -> list[list[Ent
 
 
 def duplicates(ws: Workspace, today: date) -> list[dict]:
+    """The groups of entries that say the same thing, as items (chronicle rows of one day,
+    same fingerprint, near-identical text, copied blocks)."""
     cfg = ws.config
     items = _chronicle_items(ws)
     scope = _Scope(ws)

@@ -131,4 +131,5 @@ def same_fact(a: str, b: str, numbers_differ: bool | None = None) -> bool:
 
 
 def long_enough(text: str, min_width: int) -> bool:
+    """Whether ``text`` is at least ``min_width`` columns wide (a CJK character counts two)."""
     return width(text) >= min_width

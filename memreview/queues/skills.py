@@ -9,6 +9,7 @@ from memreview.workspace.model import Workspace
 
 
 def skills(ws: Workspace, today: date) -> list[dict]:
+    """One item per skill candidate of the dreaming pipeline, in the file's order."""
     return [
         {
             "id": item_id("k", c.theme, c.content),

@@ -9,10 +9,12 @@ from memreview.workspace.model import Anchor, Workspace
 
 
 def is_superseded(a: Anchor) -> bool:
+    """Archived, or already Superseded-By another anchor."""
     return a.archived or a.get("Superseded-By") is not None
 
 
 def supersede(ws: Workspace, today: date) -> list[dict]:
+    """Judge ``supersedes`` proposals whose two anchors are both live and distinct."""
     index = ws.anchor_index()
     items = []
     for p in ws.proposals or []:

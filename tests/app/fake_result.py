@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from memreview.app.keys import QUEUES
+from memreview.app.keys import queue_names
 
 
 def _ref(k: int, side: str) -> dict:
@@ -31,7 +31,7 @@ class BigResult:
     warnings: list = field(default_factory=list)
 
     def __post_init__(self):
-        self.queues = {q: [] for q in QUEUES}
+        self.queues = {q: [] for q in queue_names()}
         self.queues["contradictions"] = [
             {
                 "id": f"c-{k:06d}",

@@ -7,7 +7,7 @@ from textual.binding import Binding
 
 from memreview.app.app import MemReviewApp
 from memreview.app.config import load_user_config
-from memreview.app.keys import QUEUE_ACTIONS, QUEUES, VERBS
+from memreview.app.keys import queue_acts, queue_names
 from memreview.app.screens.apply import ApplyScreen
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.app.screens.help import HelpScreen
@@ -15,17 +15,21 @@ from memreview.app.screens.merge import MergeEditor
 from memreview.app.screens.review import ReviewScreen
 from memreview.app.themes import load_themes, theme_from_mapping
 from memreview.app.widgets.item_list import ItemList
-from memreview.decisions import ACTIONS
+from memreview.decisions import registry
+from memreview.decisions.unit import MEMBER, MERGE
 
 
-def test_the_key_table_offers_exactly_each_queues_actions():
-    assert tuple(QUEUE_ACTIONS) == QUEUES
-    for queue, acts in QUEUE_ACTIONS.items():
-        assert {a.action for a in acts.values()} == set(ACTIONS[queue]), queue
+def test_every_act_is_on_a_known_key_and_every_queue_can_defer():
+    known = {v.name for v in registry.verbs()} | {MEMBER, MERGE}
+    for queue in queue_names():
+        acts = queue_acts(queue)
+        assert set(acts) <= known, queue
+        assert acts["defer"].action == "defer", queue
+        assert len(acts) == len(registry.unit(queue).acts), f"{queue}: a verb used twice"
 
 
 def test_each_verb_has_its_own_key():
-    keys = [v.key for v in VERBS]
+    keys = [v.key for v in registry.verbs()]
     assert len(keys) == len(set(keys))
     assert {"a", "b", "k", "r", "d", "s", "x", "D", "p", "c", "v"} == set(keys)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from decisions_helpers import scan
 
-from memreview.decisions import ACTIONS, Decision, DecisionError, build_plan
+from memreview.decisions import Decision, DecisionError, build_plan, registry
 
 GROUP = {
     "MEMORY.md": (
@@ -19,9 +19,10 @@ GROUP = {
 
 
 def test_every_queue_has_defer_and_the_actions_of_design_section_2():
-    assert ACTIONS["contradictions"] == ("keep-a", "keep-b", "keep-both", "defer")
-    assert ACTIONS["dormant"] == ("revive", "snooze", "archive", "done", "defer")
-    assert all("defer" in actions for actions in ACTIONS.values())
+    assert registry.unit("contradictions").actions == ("keep-a", "keep-b", "keep-both", "defer")
+    assert registry.unit("dormant").actions == ("revive", "snooze", "archive", "done", "defer")
+    assert registry.unit("duplicates").actions == ("keep", "merge", "not-duplicate", "defer")
+    assert all("defer" in u.actions for u in registry.units())
 
 
 def test_a_decision_round_trips_through_a_dict():

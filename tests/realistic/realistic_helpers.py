@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from memreview.queues.common import QUEUE_NAMES
+from memreview.decisions import registry
 
 CASES = Path(__file__).resolve().parent / "cases"
 
@@ -42,7 +42,7 @@ def load_case(name: str) -> Case:
         today = date.fromisoformat(str(today))
     expected: dict[str, dict[str, str]] = {}
     for queue, items in (doc.get("expected") or {}).items():
-        if queue not in QUEUE_NAMES and queue not in ("promotions", "secrets"):
+        if queue not in registry.queue_names() and queue not in ("promotions", "secrets"):
             raise ValueError(f"{name}: unknown queue {queue!r} in expected.yaml")
         keys: dict[str, str] = {}
         for it in items or []:

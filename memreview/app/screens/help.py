@@ -10,29 +10,26 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-from memreview.app.keys import QUEUE_ACTIONS, QUEUE_TITLES, VERB_BY_NAME
+from memreview.app.keys import QUEUE_KEYS, queue_acts, queue_names, queue_title, verb_key
 
 
 def key_table(key_for) -> str:
     """The per-queue key table as Markdown, with the keys currently bound."""
     lines = ["| queue | keys |", "|---|---|"]
-    for queue, acts in QUEUE_ACTIONS.items():
+    for queue in queue_names():
         cells = []
-        for verb, act in acts.items():
-            if verb == "member":
-                key = "1–9"
-            elif verb == "merge":
-                key = key_for("decide.merge", "m")
-            else:
-                key = key_for(f"decide.{verb}", VERB_BY_NAME[verb].key)
-            cells.append(f"`{key}` {act.label}")
-        lines.append(f"| {QUEUE_TITLES[queue]} | {' · '.join(cells)} |")
+        for verb, act in queue_acts(queue).items():
+            cells.append(f"`{verb_key(verb, key_for, members='1–9')}` {act.label}")
+        lines.append(f"| {queue_title(queue)} | {' · '.join(cells)} |")
     return "\n".join(lines)
 
 
 def help_markdown(key_for) -> str:
     text = resources.files("memreview.app").joinpath("help.md").read_text(encoding="utf-8")
-    return text.replace("{{KEY_TABLE}}", key_table(key_for))
+    last = min(len(queue_names()), QUEUE_KEYS)
+    return text.replace("{{QUEUE_KEYS}}", f"`1`–`{last}`").replace(
+        "{{KEY_TABLE}}", key_table(key_for)
+    )
 
 
 class HelpScreen(ModalScreen[None]):

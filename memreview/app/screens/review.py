@@ -18,14 +18,13 @@ from memreview.app.backend import Backend, make_decision
 from memreview.app.editor import editor_target, run_editor
 from memreview.app.keys import (
     HEALTH,
-    QUEUE_ACTIONS,
-    QUEUE_TITLES,
-    QUEUES,
-    VERB_BY_NAME,
-    Act,
     act_for,
     decision_label,
+    queue_acts,
+    queue_names,
+    queue_title,
     review_bindings,
+    verb_key,
 )
 from memreview.app.messages import LoadFailed, QueueChosen, UndoDone, WorkspaceLoaded
 from memreview.app.screens.apply import ApplyScreen, outcome_note
@@ -37,6 +36,7 @@ from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
 from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueNav, TopBar
 from memreview.decisions.staging import Staging
+from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line, visible
 
 ScanFunction = Callable[..., object]
@@ -55,7 +55,7 @@ class ReviewScreen(Screen):
         self.backend = backend
         self.result = None
         self.scanning = True
-        self.queue = QUEUES[0]
+        self.queue = queue_names()[0]
         self.staging = Staging(backend)  # the decisions staged and not written yet
         self._binding_state: tuple | None = None
 
@@ -143,7 +143,7 @@ class ReviewScreen(Screen):
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
         nav = self.query_one(QueueNav)
-        for q in QUEUES:
+        for q in queue_names():
             self._show_nav_row(q)
         nav.row(HEALTH).show(None)
         self.query_one(HealthView).show(
@@ -182,7 +182,7 @@ class ReviewScreen(Screen):
         self.app.key_done()
 
     def action_step_queue(self, delta: int) -> None:
-        order = [*QUEUES, HEALTH]
+        order = [*queue_names(), HEALTH]
         k = order.index(self.queue) if self.queue in order else 0
         self.show_queue(order[(k + delta) % len(order)])
         self.app.key_done()
@@ -190,7 +190,7 @@ class ReviewScreen(Screen):
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
         """Called by the list, synchronously, whenever its cursor or contents change."""
-        self.pane.show_header(QUEUE_TITLES.get(self.queue, self.queue))
+        self.pane.show_header(queue_title(self.queue))
         self._show_current()
         self._sync_bindings()
 
@@ -212,14 +212,8 @@ class ReviewScreen(Screen):
 
     def _hints(self) -> list[tuple[str, Act]]:
         out = []
-        for verb, act in QUEUE_ACTIONS.get(self.queue, {}).items():
-            if verb == "member":
-                key = "1-9"
-            elif verb == "merge":
-                key = self.app.key_for("decide.merge", "m")
-            else:
-                key = self.app.key_for(f"decide.{verb}", VERB_BY_NAME[verb].key)
-            out.append((key, act))
+        for verb, act in queue_acts(self.queue).items():
+            out.append((verb_key(verb, self.app.key_for), act))
         return out
 
     def _mark_of(self, item_id: str):
@@ -239,7 +233,8 @@ class ReviewScreen(Screen):
             known = act_for(self.queue, parameters[0]) is not None
             return on_item if in_queue and known else False
         if action in ("keep_member", "merge"):
-            return on_item if self.queue == "duplicates" else False
+            verb = MEMBER if action == "keep_member" else MERGE
+            return on_item if act_for(self.queue, verb) is not None else False
         if action == "open_editor":
             return on_item if in_queue else False
         if action == "unstage":
@@ -272,7 +267,7 @@ class ReviewScreen(Screen):
     def active_bindings(self):
         """The footer's view of the bindings: decision keys named as this queue names them."""
         bindings = super().active_bindings
-        acts = QUEUE_ACTIONS.get(self.queue)
+        acts = queue_acts(self.queue)
         if not acts:
             return bindings
         for key, active in list(bindings.items()):
@@ -304,14 +299,15 @@ class ReviewScreen(Screen):
             self.items.refresh_item(item["id"])
             self._show_current()
 
-    def _staging_changed(self, item_id: str | None = None, queues: Iterable = QUEUES) -> None:
+    def _staging_changed(self, item_id: str | None = None, queues: Iterable | None = None) -> None:
         """Redraw what shows the staged decisions (``queues``: those whose count changed)
         and say so when they could not be saved."""
         if self.staging.save_error:
             self.notify(self.staging.save_error, severity="error", markup=False)
         self._show_pending()
-        for q in queues:
-            if q in QUEUES:
+        shown = queue_names()
+        for q in shown if queues is None else queues:
+            if q in shown:
                 self._show_nav_row(q)
         if item_id is not None:
             self.items.refresh_item(item_id)
@@ -338,14 +334,14 @@ class ReviewScreen(Screen):
                 markup=False,
             )
             return
-        self._stage(QUEUE_ACTIONS["duplicates"]["member"], keep=n)
+        self._stage(act_for(self.queue, MEMBER), keep=n)
         self.app.key_done()
 
     def action_merge(self) -> None:
         item = self.items.current
         if item is None:
             return
-        item_id = item["id"]
+        item_id, queue, act = item["id"], self.queue, act_for(self.queue, MERGE)
 
         def done(text: str | None) -> None:
             if text is None:
@@ -353,11 +349,11 @@ class ReviewScreen(Screen):
             current = self.items.current
             if current is None or current["id"] != item_id:
                 return
-            self._stage(QUEUE_ACTIONS["duplicates"]["merge"], text=text)
+            self._stage(act, text=text)
 
         def check(text: str) -> str | None:
-            d = make_decision(item_id, "merge", "duplicates", text=text)
-            return self.backend.check("duplicates", item, d)
+            d = make_decision(item_id, act.action, queue, text=text)
+            return self.backend.check(queue, item, d)
 
         title = f"Merge: {one_line(str(item.get('title', '')))}"
         proposal = visible(merge_proposal(item, self.result.context))

@@ -15,7 +15,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from memreview.app.backend import Backend, make_decision
-from memreview.app.keys import Act, act_by_action, decision_label, default_act
+from memreview.app.keys import act_by_action, decision_label, default_act
 from memreview.app.messages import PreviewReady, PreviewResult
 from memreview.app.render import (
     STYLE_NAMES,
@@ -25,6 +25,7 @@ from memreview.app.render import (
     spaced,
 )
 from memreview.decisions import Decision
+from memreview.decisions.unit import Act
 from memreview.display import one_line
 
 PREVIEW_DELAY = 0.15  # seconds the cursor rests on an item before its preview is computed

@@ -17,7 +17,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from memreview.app.keys import TONES, member_bindings
+from memreview.app.keys import member_bindings
+from memreview.decisions.unit import TONES
 from memreview.display import one_line
 
 Mark = tuple[str, str]  # (label, tone) of a staged decision

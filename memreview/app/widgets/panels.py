@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from memreview.app.keys import HEALTH, QUEUE_TITLES, QUEUES, decision_label
+from memreview.app.keys import HEALTH, decision_label, queue_key, queue_names, queue_title
 from memreview.app.messages import LoadFailed, LoadProgress, QueueChosen, WorkspaceLoaded
 from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
@@ -26,7 +26,7 @@ class QueueRow(Static):
         super().__init__(markup=False, classes="queue-row", id=f"queue-row-{queue}")
         self.queue = queue
         self.key = key
-        self.title = QUEUE_TITLES.get(queue, "Health")
+        self.title = queue_title(queue)
 
     def show(
         self, count: int | None, staged: int = 0, note: str | None = None, hidden: int = 0
@@ -53,12 +53,12 @@ class QueueRow(Static):
 
 
 class QueueNav(Vertical, can_focus=False):
-    """Left pane: the seven queues with their counts, and the health view."""
+    """Left pane: the queues with their counts, and the health view."""
 
     def compose(self) -> ComposeResult:
         yield Label("Queues", classes="pane-title")
-        for k, q in enumerate(QUEUES, 1):
-            yield QueueRow(q, str(k))
+        for k, q in enumerate(queue_names(), 1):
+            yield QueueRow(q, queue_key(k))
         yield QueueRow(HEALTH, "h")
 
     def row(self, queue: str) -> QueueRow:

@@ -1,0 +1,98 @@
+"""Decisions → an EditPlan: each decision checked against its queue's unit, then planned by
+the unit's own builder (DESIGN §3).
+
+Pure: nothing here reads or writes the disk. The queues, their actions and their builders
+come from ``registry.py``; the operations and building blocks from ``plan.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from memreview.decisions import registry
+from memreview.decisions.model import Decision, DecisionError
+from memreview.decisions.plan import PlanBuilder, PlannedDecision
+from memreview.decisions.scanned import ScannedWorkspace
+
+
+def check_decision(queue: str, item: dict, d: Decision) -> None:
+    """Raise DecisionError when ``d`` is not valid for ``item`` of ``queue``."""
+    unit = registry.unit(queue)
+    valid = unit.actions if unit is not None else ()
+    if d.queue is not None and d.queue != queue:
+        raise DecisionError(f"item {d.item} is in the {queue} queue, not {d.queue}")
+    if d.action not in valid:
+        raise DecisionError(
+            f"action {d.action!r} is not valid for a {queue} item; valid: {', '.join(valid)}"
+        )
+    takes = {o for a in unit.acts if a.action == d.action for o in a.takes}
+    if d.keep is not None and "keep" not in takes:
+        raise DecisionError(f"{d.item}: 'keep' only goes with {_taking('keep')}")
+    if d.text is not None and "text" not in takes:
+        raise DecisionError(f"{d.item}: 'text' only goes with {_taking('text')}")
+    if unit.check is not None:
+        unit.check(item, d)
+
+
+def _taking(option: str) -> str:
+    """The actions that take ``option``, as ``duplicates keep or merge``."""
+    out = []
+    for u in registry.units():
+        names = [n for n in u.actions if any(option in a.takes for a in u.acts if a.action == n)]
+        if names:
+            out.append(f"{u.name} {' or '.join(names)}")
+    return "; ".join(out) or "no action"
+
+
+def build_plan(
+    result: ScannedWorkspace, decisions: Sequence[Decision | dict], *, now: datetime | None = None
+):
+    """The EditPlan of ``decisions`` on the workspace ``result`` was scanned from.
+
+    Invalid decisions (unknown item, wrong action, keep out of range, a merge text that is
+    not an entry…) are listed in ``plan.invalid`` with a reason; the others are planned.
+    """
+    b = PlanBuilder(result, now or datetime.now(UTC))
+    seen: set[str] = set()
+    for raw in decisions:
+        try:
+            d = Decision.from_dict(raw)
+        except DecisionError as exc:
+            b.plan.invalid.append((_placeholder(raw), str(exc)))
+            continue
+        found = result.item(d.item)
+        if found is None:
+            b.plan.invalid.append((d, f"unknown item id {d.item!r} (not in any queue)"))
+            continue
+        queue, item = found
+        if d.item in seen:
+            b.plan.invalid.append((d, f"item {d.item} is decided twice in this batch"))
+            continue
+        try:
+            check_decision(queue, item, d)
+            with_queue = d if d.queue == queue else _with_queue(d, queue)
+            _plan_one(b, with_queue, queue, item)
+        except DecisionError as exc:
+            b.plan.invalid.append((d, str(exc)))
+            continue
+        seen.add(d.item)
+    return b.plan
+
+
+def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
+    """Let the queue's unit plan ``d``; its operations join the plan only when it is done."""
+    pd = PlannedDecision(d, queue, str(item.get("title") or d.item))
+    registry.unit(queue).plan(b, pd, d, item)
+    b.plan.commit(pd)
+
+
+def _with_queue(d: Decision, queue: str) -> Decision:
+    return Decision(d.item, d.action, d.keep, d.text, queue)
+
+
+def _placeholder(raw: object) -> Decision:
+    """Something to name a malformed decision by."""
+    if isinstance(raw, dict):
+        return Decision(str(raw.get("item") or "?"), str(raw.get("action") or "?"))
+    return Decision("?", "?")

@@ -1,0 +1,197 @@
+"""What a queue declares about itself: its keys, its actions, its evidence, its plan.
+
+A :class:`QueueUnit` is one queue as a whole: the detector that finds its items, the actions
+a human may take on them (with the key of each and what each writes), the evidence the app
+and the report show, and the function that turns a decision into edit operations. Each
+queue's unit lives in ``memreview/decisions/units/<name>.py``; the table in
+``memreview/decisions/registry.py`` lists them, and everything else reads that table.
+
+Plain data only: nothing here imports Textual or Rich. Evidence is a list of blocks
+(:class:`Facts`, :class:`RefBlock`, :class:`Pair`, :class:`Passage`, :class:`Caption`) with
+neutral style names; ``app/render.py`` turns each kind of block into Rich text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memreview.decisions.model import Decision
+    from memreview.decisions.plan import PlanBuilder, PlannedDecision
+    from memreview.workspace.config import Config
+    from memreview.workspace.model import Workspace
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A decision key: the same key means the same kind of thing in every queue."""
+
+    name: str  # the binding id is "decide.<name>"
+    key: str
+    label: str  # footer text when the queue gives no better one
+    tooltip: str
+
+
+# The keys every queue shares. A queue that needs a key of its own declares it in its unit's
+# ``verbs``. Two pseudo-verbs are bound by the app itself: "member" (digits 1-9: keep that
+# member of a group) and "merge" (m: edit the merged text, then stage it).
+VERBS: tuple[Verb, ...] = (
+    Verb(
+        "approve", "a", "approve", "Approve the proposal: keep A, solidify, remove, keep the first"
+    ),
+    Verb("keep_b", "b", "keep B", "Keep the newer side (B) of a contradiction"),
+    Verb("keep", "k", "keep", "Keep both sides / keep the archived fragment's entries"),
+    Verb("reject", "r", "reject", "Reject the proposal: reject, skip, not a duplicate"),
+    Verb("defer", "d", "defer", "Decide later: nothing is written"),
+    Verb("snooze", "s", "snooze", "Hide the dormant project for 28 days"),
+    Verb("archive", "x", "archive", "Mark the dormant project archived"),
+    Verb("done", "D", "done", "Mark the dormant project done"),
+    Verb("pin", "p", "pin", "Pin the anchor: set Importance: high"),
+    Verb("skill", "c", "create skill", "Write the candidate as skills/<slug>/SKILL.md"),
+    Verb("revive", "v", "revive", "Add a todo for the project to NOW.md"),
+)
+MEMBER, MERGE = "member", "merge"
+
+TONES = ("approve", "reject", "keep", "defer", "edit")
+
+
+@dataclass(frozen=True)
+class Act:
+    """What a verb does in one queue: the decision's action, how it reads, what it writes.
+
+    ``takes`` names the options a decision with this action may carry ("keep": which member
+    stays, "text": the merged entry); ``keep`` is the one the key stages by itself;
+    ``staged`` is how a staged decision reads when that differs from ``label``
+    (``{keep}`` is replaced by its member number)."""
+
+    verb: str
+    action: str
+    label: str
+    tone: str  # approve | reject | keep | defer | edit: the colour (theme variable action-<tone>)
+    effect: str
+    keep: int | None = None
+    takes: tuple[str, ...] = ()
+    staged: str | None = None
+
+
+DEFER = Act("defer", "defer", "defer", "defer", "nothing is written; the item stays in the queue")
+
+
+# -- evidence: plain blocks the app renders ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Facts:
+    """``name value · name value``; pairs whose value is None or empty are left out."""
+
+    pairs: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class RefBlock:
+    """``label  file:line`` and the numbered lines of a ref (with ``before`` lines of context)."""
+
+    ref: dict
+    label: str
+    before: int = 1
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two refs side by side."""
+
+    left: RefBlock
+    right: RefBlock
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A label on its own line, then a text from memory in ``style`` (tabs expanded when
+    ``tabs``)."""
+
+    label: str
+    text: str
+    style: str = "span"
+    tabs: bool = False
+
+
+@dataclass(frozen=True)
+class Caption:
+    """One line of memreview's own words."""
+
+    text: str
+    style: str = "label"
+
+
+Block = Facts | RefBlock | Pair | Passage | Caption
+
+Detector = Callable[["Workspace", date], list[dict]]
+Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict], None]
+
+
+@dataclass(frozen=True)
+class QueueUnit:
+    """One queue: everything the scan, the planner, the app and the report know of it.
+
+    - ``detect(workspace, today)`` lists the items (DESIGN §6's JSON shape);
+    - ``acts`` are the actions offered, in the app's order, each bound to a verb;
+    - ``plan(builder, planned, decision, item)`` adds the decision's edit operations;
+    - ``evidence(item)`` the blocks the app shows, ``note(item)`` the report's one-liner;
+    - ``check(item, decision)`` raises DecisionError for option values the queue refuses;
+    - ``missing(workspace)`` says why the queue can't have items (None when it can);
+    - ``limit(config)`` caps the items shown (unless every item is asked for);
+    - ``editor_file(config)`` the file ``o`` opens for an item without a ref;
+    - ``slow``: computed in a thread beside the other queues;
+    - ``verbs``: keys of this queue's own, besides the shared :data:`VERBS`.
+    """
+
+    name: str
+    title: str
+    detect: Detector
+    acts: tuple[Act, ...]
+    plan: Builder
+    evidence: Callable[[dict], list[Block]]
+    note: Callable[[dict], str] = lambda item: ""
+    check: Callable[[dict, Decision], None] | None = None
+    missing: Callable[[Workspace], str | None] | None = None
+    limit: Callable[[Config], int] | None = None
+    editor_file: Callable[[Config], str] | None = None
+    slow: bool = False
+    verbs: tuple[Verb, ...] = ()
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The action names a decision on this queue may carry, in the app's order."""
+        return tuple(dict.fromkeys(a.action for a in self.acts))
+
+    def act(self, verb: str) -> Act | None:
+        """What ``verb`` does here, or None when it means nothing in this queue."""
+        return next((a for a in self.acts if a.verb == verb), None)
+
+    def act_by_action(self, action: str) -> Act | None:
+        """The first act staging ``action`` (to label and colour a staged decision)."""
+        return next((a for a in self.acts if a.action == action), None)
+
+
+# -- helpers the units share -----------------------------------------------------------------
+
+
+def judge_note(item: dict) -> str:
+    """The report's note on an item the judge scored: its confidence."""
+    conf = item.get("confidence")
+    if isinstance(conf, int | float) and not isinstance(conf, bool):
+        return f" — judge confidence {conf:.2f}"
+    return ""
+
+
+def judge_pair(item: dict, first: tuple[str, object], left: RefBlock, right: RefBlock):
+    """Two anchors side by side under the judge's facts (contradictions, supersede)."""
+    conf = item.get("confidence")
+    shown = f"{conf:.2f}" if isinstance(conf, float) else conf
+    return [
+        Facts((first, ("confidence", shown), ("reason", item.get("reason")))),
+        Pair(left, right),
+    ]

@@ -1,0 +1,77 @@
+"""The archived queue: a fragment the dreaming pipeline archived still lives in memory."""
+
+from __future__ import annotations
+
+from memreview.decisions.model import Decision
+from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision
+from memreview.decisions.unit import (
+    DEFER,
+    Act,
+    Caption,
+    Facts,
+    Passage,
+    QueueUnit,
+    RefBlock,
+)
+from memreview.display import plural
+from memreview.queues.archived import archived
+from memreview.workspace.model import Workspace
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """remove deletes every matching entry (each once); keep hides the item."""
+    if d.action == "remove":
+        targets = {}
+        for ref in item.get("matches") or []:
+            target = b.entry(ref)
+            targets.setdefault((target.file, target.line), target)
+        for target in targets.values():
+            b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+    elif d.action == "keep":
+        b.hide(pd, "kept")
+
+
+def evidence(item: dict) -> list:
+    """The fragment's facts and text, then each entry it still lives in."""
+    frag = item.get("fragment") or {}
+    matches = item.get("matches") or []
+    return [
+        Facts(
+            (
+                ("fragment", frag.get("id")),
+                ("status", frag.get("status")),
+                ("last seen", frag.get("last_seen")),
+                ("days ago", item.get("days_since_last_seen")),
+            )
+        ),
+        Passage("archived fragment", str(frag.get("content", ""))),
+        Caption(f"still lives in {len(matches)} entr{'y' if len(matches) == 1 else 'ies'}:"),
+        *(RefBlock(ref, f"{k}.") for k, ref in enumerate(matches, 1)),
+    ]
+
+
+def note(item: dict) -> str:
+    """How long ago the fragment was archived."""
+    return f" — archived {plural(item.get('days_since_last_seen'), 'day')} ago, still in memory"
+
+
+def missing(ws: Workspace) -> str | None:
+    """The fragments live in the dreaming database."""
+    return f"no fragments database ({ws.config.dreams_db})" if ws.fragments is None else None
+
+
+UNIT = QueueUnit(
+    name="archived",
+    title="Archived",
+    detect=archived,
+    acts=(
+        Act("approve", "remove", "remove", "approve", "every matching entry is deleted"),
+        Act("keep", "keep", "keep", "keep", "the entries stay; the item is hidden"),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    missing=missing,
+    slow=True,
+)

@@ -1,0 +1,76 @@
+"""The demotion queue: an old anchor nobody recalls; demote it to the archive, or pin it."""
+
+from __future__ import annotations
+
+from memreview.decisions.model import Decision
+from memreview.decisions.plan import PlanBuilder, PlannedDecision, SetMeta
+from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
+from memreview.display import plural
+from memreview.queues.demotion import demotion
+from memreview.workspace.model import Workspace
+
+DEMOTED_TITLE = "# Demoted"
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """approve marks the anchor Demoted and moves it; pin sets Importance: high."""
+    if d.action == "defer":
+        return
+    if d.action == "reject":
+        b.hide(pd, "rejected", b.cfg.reject_hide_days)
+        return
+    target = b.anchor(item["anchor"])
+    if d.action == "pin":
+        b.plan.add(target.file, SetMeta(pd.key, target, "Importance", "high"), pd)
+        return
+    b.plan.add(target.file, SetMeta(pd.key, target, "Demoted", f"{b.day} (reviewed)"), pd)
+    b.move(pd, target, b.cfg.demoted_file, DEMOTED_TITLE)
+
+
+def evidence(item: dict) -> list:
+    """Recalls and age, then the anchor."""
+    blocks: list = [
+        Facts(
+            (
+                ("recalls in 90 days", item.get("recalls_90d")),
+                ("age", f"{item.get('age_days')} days"),
+            )
+        )
+    ]
+    if item.get("anchor"):
+        blocks.append(RefBlock(item["anchor"], "anchor", before=0))
+    return blocks
+
+
+def note(item: dict) -> str:
+    """Recalls in the window, and age."""
+    return (
+        f" — {plural(item.get('recalls_90d'), 'recall')} in 90 days, "
+        f"{plural(item.get('age_days'), 'day')} old"
+    )
+
+
+def missing(ws: Workspace) -> str | None:
+    """Without a recall log every anchor counts as important."""
+    if ws.recalls is None:
+        return f"no recall log ({ws.config.recall_log}): every anchor counts as important"
+    return None
+
+
+UNIT = QueueUnit(
+    name="demotion",
+    title="Demotion",
+    detect=demotion,
+    acts=(
+        Act(
+            "approve", "approve", "demote", "approve", "Demoted: DATE, moved to the demoted archive"
+        ),
+        Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
+        Act("pin", "pin", "pin", "keep", "Importance: high"),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    missing=missing,
+)

@@ -1,0 +1,99 @@
+"""The dormant queue: a project nobody mentioned for weeks; revive, snooze or close it."""
+
+from __future__ import annotations
+
+from memreview.decisions.model import Decision, DecisionError
+from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
+from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
+from memreview.display import plural
+from memreview.queues.dormant import dormant
+from memreview.workspace.config import Config
+from memreview.workspace.model import Workspace
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """revive adds a todo and snoozes; snooze hides; archive and done set the Status."""
+    if d.action == "defer":
+        return
+    if d.action in ("snooze", "revive"):
+        if d.action == "revive":
+            title = " ".join(str(item.get("title") or item.get("project")).split())
+            line = f"- [ ] Revisit {title} ({b.day})"
+            b.plan.add(b.cfg.now, AddTodo(pd.key, line), pd)
+        b.hide(pd, "snoozed" if d.action == "snooze" else "revived", b.cfg.snooze_days)
+        return
+    value = f"{'archived' if d.action == 'archive' else 'done'} ({b.day})"
+    project = b.ws.projects.get(str(item.get("project")))
+    if project is None:
+        raise DecisionError(f"project {item.get('project')!r} is not in the loaded workspace")
+    if project.file:
+        b.plan.add(project.file, SetStatus(pd.key, value), pd)
+    elif project.anchor:
+        target = b.anchor(project.ref)
+        b.plan.add(target.file, SetMeta(pd.key, target, "Status", value), pd)
+    else:
+        raise DecisionError(
+            f"project {project.key!r} is only known from <!-- project: --> markers; it has no "
+            f"file or PROJECT anchor whose Status memreview could set"
+        )
+
+
+def evidence(item: dict) -> list:
+    """When the project was last mentioned, and where it is defined."""
+    days = item.get("days_dormant")
+    blocks: list = [
+        Facts(
+            (
+                ("project", item.get("project")),
+                ("last mentioned", item.get("last_mentioned") or "never"),
+                ("asleep", f"{days} days" if days is not None else "since an unknown date"),
+                ("from", item.get("source")),
+            )
+        )
+    ]
+    if item.get("ref"):
+        blocks.append(RefBlock(item["ref"], "project", before=0))
+    return blocks
+
+
+def note(item: dict) -> str:
+    """How long the project has slept."""
+    days = item.get("days_dormant")
+    return " — never mentioned" if days is None else f" — dormant {plural(days, 'day')}"
+
+
+def missing(ws: Workspace) -> str | None:
+    """Projects come from the projects folder, PROJECT anchors or markers."""
+    if not ws.projects:
+        return f"no projects ({ws.config.projects_dir}/, PROJECT anchors or markers)"
+    return None
+
+
+def limit(cfg: Config) -> int:
+    """Only the longest sleepers are shown (``--all-dormant`` shows every one)."""
+    return cfg.dormant_limit
+
+
+UNIT = QueueUnit(
+    name="dormant",
+    title="Dormant",
+    detect=dormant,
+    acts=(
+        Act(
+            "revive",
+            "revive",
+            "revive",
+            "approve",
+            "a todo in NOW.md; the project is snoozed 28 days",
+        ),
+        Act("snooze", "snooze", "snooze", "defer", "hidden for 28 days"),
+        Act("archive", "archive", "archive", "reject", "Status: archived (DATE)"),
+        Act("done", "done", "done", "keep", "Status: done (DATE)"),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    missing=missing,
+    limit=limit,
+)

@@ -1,0 +1,126 @@
+"""The duplicates queue: entries that say the same thing; keep one, or merge them into one."""
+
+from __future__ import annotations
+
+from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
+from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
+from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
+from memreview.queues.duplicates import duplicates
+
+
+def check(item: dict, d: Decision) -> None:
+    """keep needs which member stays, within the group; a merge needs an entry-shaped text."""
+    if d.action not in ("keep", "merge"):
+        return
+    refs = item.get("refs") or []
+    if d.action == "keep" and d.keep is None:
+        raise DecisionError(f"{d.item}: keep needs 'keep: N', which entry stays (1-{len(refs)})")
+    keep = d.keep if d.keep is not None else 1
+    if not 1 <= keep <= len(refs):
+        raise DecisionError(
+            f"{d.item}: keep {keep} is out of range; this group has {len(refs)} entries "
+            f"(1-{len(refs)})"
+        )
+    if d.action == "merge":
+        text = d.text if d.text is not None else item.get("merged")
+        if text is None:
+            raise DecisionError(f"{d.item}: merge needs 'text', the whole entry as it should read")
+        check_merge_text(d.item, text, refs[keep - 1])
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """keep deletes the other members (every entry of a copied block); merge also rewrites
+    the kept one."""
+    if d.action == "not-duplicate":
+        b.hide(pd, "not-duplicate")
+        return
+    if d.action == "defer":
+        return
+    refs = item.get("refs") or []
+    keep = (d.keep or 1) - 1
+    # a copied block or record is one ref naming each of its entries' lines
+    runs = [
+        [b.entry({**ref, "line": ln}) for ln in ref.get("lines") or [ref.get("line")]]
+        for ref in refs
+    ]
+    for k, run in enumerate(runs):
+        if k == keep:
+            if d.action == "merge":
+                text = d.text if d.text is not None else str(item.get("merged") or "")
+                lines = tuple(merge_lines(text))
+                b.plan.add(run[0].file, ReplaceEntry(pd.key, run[0], lines), pd)
+                for target in run[1:]:
+                    b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+            continue
+        for target in run:
+            b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+
+
+def evidence(item: dict) -> list:
+    """Kind, size and lowest similarity, each member, and the proposed merge."""
+    score = item.get("score")
+    refs = item.get("refs") or []
+    blocks: list = [
+        Facts(
+            (
+                ("kind", item.get("kind")),
+                ("members", len(refs)),
+                ("lowest similarity", f"{score:g}" if isinstance(score, float) else score),
+            )
+        ),
+        *(RefBlock(ref, f"#{k}") for k, ref in enumerate(refs, 1)),
+    ]
+    if item.get("merged"):
+        blocks.append(
+            Passage("proposed merge (m to edit)", str(item["merged"]), style="edit", tabs=True)
+        )
+    return blocks
+
+
+def note(item: dict) -> str:
+    """How many entries, of which kind."""
+    return f" — {len(item.get('refs') or [])} entries ({item.get('kind')})"
+
+
+KEPT = "keep #{keep}"
+
+UNIT = QueueUnit(
+    name="duplicates",
+    title="Duplicates",
+    detect=duplicates,
+    acts=(
+        Act(
+            "approve",
+            "keep",
+            "keep first",
+            "approve",
+            "the other entries are deleted",
+            keep=1,
+            takes=("keep",),
+            staged=KEPT,
+        ),
+        Act(
+            "member",
+            "keep",
+            "keep #",
+            "approve",
+            "the other entries are deleted",
+            takes=("keep",),
+            staged=KEPT,
+        ),
+        Act(
+            "merge",
+            "merge",
+            "merge",
+            "edit",
+            "the kept entry is rewritten, the others are deleted",
+            takes=("keep", "text"),
+        ),
+        Act("reject", "not-duplicate", "not dup", "reject", "nothing is written; hidden"),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    check=check,
+)

@@ -1,0 +1,127 @@
+"""The skills queue: a rule the dreaming pipeline saw often; solidify it or make it a skill."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from memreview.decisions.model import Decision, DecisionError
+from memreview.decisions.plan import (
+    CreateFile,
+    InsertRule,
+    PlanBuilder,
+    PlannedDecision,
+    RemoveCandidate,
+)
+from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, judge_note
+from memreview.queues.skills import skills
+from memreview.workspace.config import Config
+from memreview.workspace.model import Workspace
+
+
+def skill_slug(theme: str) -> str:
+    """The theme's ASCII letters and digits, lower-cased, runs joined by ``-``; else
+    ``skill-`` and the first 8 hex digits of the theme's sha256."""
+    runs = re.findall(r"[A-Za-z0-9]+", theme)
+    if runs:
+        return "-".join(runs).lower()
+    return "skill-" + hashlib.sha256(theme.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def skill_file(theme: str, content: str, slug: str) -> str:
+    """SKILL.md: front matter with ``name`` and ``description``, then the content."""
+    body = content.replace("\r\n", "\n")
+    if not body.endswith("\n"):
+        body += "\n"
+    return f"---\nname: {slug}\ndescription: {_yaml_scalar(theme)}\n---\n\n{body}"
+
+
+def _yaml_scalar(text: str) -> str:
+    """``text`` as a YAML plain scalar when that is safe, else double-quoted."""
+    plain = (
+        text
+        and text == text.strip()
+        and "\n" not in text
+        and not re.search(r"[:#'\"\[\]{},&*!|>%@`\\]", text)
+        and text[0] not in "-?"
+        and text.lower() not in ("true", "false", "yes", "no", "null", "on", "off", "~")
+        and not re.fullmatch(r"[-+]?[\d.]+(e[-+]?\d+)?", text, re.I)
+    )
+    if plain:
+        return text
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """solidify adds a rule to MEMORY.md, create-skill writes SKILL.md; both (and skip)
+    take the candidate out of skill_candidates.json."""
+    if d.action == "defer":
+        return
+    theme, content = str(item.get("theme") or ""), str(item.get("content") or "")
+    if d.action == "solidify":
+        main = b.ws.main_memory()
+        if main is None:
+            raise DecisionError("there is no MEMORY.md to solidify the rule into")
+        line = "- " + content.replace("\r\n", " ").replace("\n", " ").strip()
+        b.plan.add(main, InsertRule(pd.key, line, tuple(b.cfg.rules_headings)), pd)
+    elif d.action == "create-skill":
+        slug = skill_slug(theme)
+        rel = f"{b.cfg.skills_dir.rstrip('/')}/{slug}/SKILL.md"
+        b.plan.add(rel, CreateFile(pd.key, skill_file(theme, content, slug)), pd)
+    # Identical candidates share one item id: the decision takes the first of them.
+    twins = [c for c in b.ws.skills or [] if (c.theme, c.content) == (theme, content)]
+    b.plan.add(
+        b.cfg.skill_candidates,
+        RemoveCandidate(pd.key, theme, content, 0, max(1, len(twins))),
+        pd,
+    )
+
+
+def evidence(item: dict) -> list:
+    """Theme, how often seen and why, then the candidate's text."""
+    return [
+        Facts(
+            (
+                ("theme", item.get("theme")),
+                ("seen", item.get("count")),
+                ("reason", item.get("reason")),
+            )
+        ),
+        Passage("content", str(item.get("content", ""))),
+    ]
+
+
+def note(item: dict) -> str:
+    """How often the pipeline saw the rule."""
+    if item.get("count") is not None:
+        return f" — seen {item['count']} times"
+    return judge_note(item)
+
+
+def missing(ws: Workspace) -> str | None:
+    """No candidates file, no items."""
+    return f"no skill candidates ({ws.config.skill_candidates})" if ws.skills is None else None
+
+
+def candidates_file(cfg: Config) -> str:
+    """A candidate has no entry of its own: ``o`` opens the candidates file."""
+    return cfg.skill_candidates
+
+
+UNIT = QueueUnit(
+    name="skills",
+    title="Skills",
+    detect=skills,
+    acts=(
+        Act("approve", "solidify", "solidify", "approve", "a bullet under the Rules heading"),
+        Act("skill", "create-skill", "create skill", "approve", "a new skills/<slug>/SKILL.md"),
+        Act("reject", "skip", "skip", "reject", "the candidate leaves skill_candidates.json"),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    missing=missing,
+    editor_file=candidates_file,
+)

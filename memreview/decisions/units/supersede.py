@@ -1,0 +1,63 @@
+"""The supersede queue: the judge proposes that a newer anchor replaces an older one."""
+
+from __future__ import annotations
+
+from memreview.decisions.model import Decision
+from memreview.decisions.plan import PlanBuilder, PlannedDecision
+from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
+from memreview.queues.supersede import supersede
+from memreview.workspace.model import Workspace
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """approve supersedes the old anchor; reject records the verdict and hides the item."""
+    proposal = [item["proposal"]] if item.get("proposal") else []
+    if d.action == "approve":
+        b.supersede(pd, b.anchor(item["new"]), b.anchor(item["old"]))
+        b.verdicts(pd, proposal, "approved")
+    elif d.action == "reject":
+        b.verdicts(pd, proposal, "rejected")
+        b.hide(pd, "rejected")
+
+
+def evidence(item: dict) -> list:
+    """The judge's facts, then the old and the new anchor side by side."""
+    return judge_pair(
+        item,
+        ("proposal", item.get("proposal")),
+        RefBlock(item["old"], "OLD (would be superseded)"),
+        RefBlock(item["new"], "NEW"),
+    )
+
+
+def missing(ws: Workspace) -> str | None:
+    """Only the judge proposes supersessions."""
+    return f"no judge proposals ({ws.config.proposals})" if ws.proposals is None else None
+
+
+UNIT = QueueUnit(
+    name="supersede",
+    title="Supersede",
+    detect=supersede,
+    acts=(
+        Act(
+            "approve",
+            "approve",
+            "approve",
+            "approve",
+            "old gets Superseded-By new and moves to the superseded archive",
+        ),
+        Act(
+            "reject",
+            "reject",
+            "reject",
+            "reject",
+            "the proposal is hidden and a verdict is recorded",
+        ),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=judge_note,
+    missing=missing,
+)
