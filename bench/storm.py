@@ -112,6 +112,10 @@ def counted(ws: Path) -> dict[str, bytes]:
     return out
 
 
+def _differ(a: dict[str, bytes], b: dict[str, bytes]) -> list[str]:
+    return sorted(rel for rel in set(a) | set(b) if a.get(rel) != b.get(rel))
+
+
 def run(cmd: list[str], ws: Path) -> tuple[int, str]:
     """A memreview command in this process: (exit status, stderr)."""
     err = io.StringIO()
@@ -135,8 +139,10 @@ def killed(cmd: list[str], ws: Path, rng: random.Random, steps: int, duration: f
 
 
 class Storm:
-    def __init__(self, base: Path, seed: int) -> None:
+    def __init__(self, base: Path, seed: int, verbose: bool = False) -> None:
         self.base = base
+        self.verbose = verbose
+        self.run_no, self.how, self.note = 0, "", None
         self.rng = random.Random(seed)
         self.c: Counter = Counter()
         self.pristine = sample_copy(base / "pristine")
@@ -184,6 +190,7 @@ class Storm:
             ["undo"] if undoing else self.apply_cmd, ws, self.rng, self.steps, self.duration
         )
         self.c[f"{'undo' if undoing else 'apply'} killed ({how})"] += 1
+        self.run_no, self.how = i, f"{'undo' if undoing else 'apply'} {how}"
         self.look(ws)
         self.c["temp files left by the kill"] += len(temp_files(ws))
         self.note = self.agent_writes(ws, i) if self.rng.random() < 0.5 else None
@@ -194,8 +201,13 @@ class Storm:
         self.finish(self.copy("finish", after_kill), undoing)
 
     def agent_writes(self, ws: Path, i: int) -> tuple[str, bytes]:
-        """An agent appends a line to one of the batch's Markdown files after the kill."""
-        files = sorted(r for r in self.new_files if r.endswith(".md") and (ws / r).is_file())
+        """An agent appends a line to one of its Markdown files the batch writes, after the
+        kill (files the batch creates, archives and skills, are memreview's)."""
+        files = sorted(
+            r
+            for r in self.new_files
+            if r.endswith(".md") and r in self.old_files and (ws / r).is_file()
+        )
         rel = self.rng.choice(files)
         line = f"- an agent's note {i} written after the kill\n".encode()
         with (ws / rel).open("ab") as f:
@@ -236,10 +248,13 @@ class Storm:
         code, err = run(["undo"], ws)
         if code != 0 and "nothing to undo" not in err:
             self.c["undo refused"] += 1
+            self.say("undo refused", err.strip().splitlines()[-1])
             return
         ok = {k: v for k, v in self.without_note(live_files(ws)).items() if "verdicts" not in k}
         want = {k: v for k, v in self.old_files.items() if "verdicts" not in k}
         self.c["undo ok" if ok == want else "undo ok but not back to old"] += 1
+        if ok != want:
+            self.say("not back to old", _differ(ok, want))
 
     def finish(self, ws: Path, undoing: bool) -> None:
         if undoing:
@@ -247,8 +262,20 @@ class Storm:
         else:
             run(["recover", "--finish"], ws)
         run(self.apply_cmd, ws)
-        converged = self.without_note(counted(ws)) == self.new_files and not temp_files(ws)
+        now = self.without_note(counted(ws))
+        converged = now == self.new_files and not temp_files(ws)
         self.c["re-apply converges" if converged else "re-apply diverges"] += 1
+        if not converged:
+            self.say("re-apply diverges", _differ(now, self.new_files) or temp_files(ws))
+
+    def say(self, what: str, detail) -> None:
+        """With --verbose, one line per problem: the run, how it was killed, what differs."""
+        if self.verbose:
+            print(
+                f"run {self.run_no} ({self.how}, note {self.note and self.note[0]}): {what}: "
+                f"{detail}",
+                file=sys.stderr,
+            )
 
 
 def main() -> int:
@@ -256,9 +283,10 @@ def main() -> int:
     ap.add_argument("n", type=int, help="how many kills")
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--json", action="store_true", help="print the counts as JSON")
+    ap.add_argument("--verbose", action="store_true", help="say what went wrong in each run")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="memreview-storm-") as tmp:
-        storm = Storm(Path(tmp), args.seed)
+        storm = Storm(Path(tmp), args.seed, args.verbose)
         for i in range(args.n):
             storm.one(i)
             if (i + 1) % 20 == 0:

@@ -259,8 +259,9 @@ class _UndoJob(UndoJobBase):
                 current,
             )
         except _Refuse as refusal:
-            # a file of a batch cut short that it never reached (its old lines all there)
-            if not self.jf.written and version_in(self.rel, after, before, current):
+            # the batch's changes are not there (a batch cut short never reached the file, or
+            # an undo cut short already restored it) and its old lines all are: nothing to do
+            if version_in(self.rel, after, before, current):
                 return FileOutcome(None, applied=[self.key])
             reason = f"{self.rel} was changed after the batch and {refusal.reason}"
             raise _Refuse(reason, _explain(self.rel, self.batch_id, after, current.data)) from None

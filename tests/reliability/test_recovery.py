@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from reliability_helpers import (
     MIXED,
+    SAMPLE,
     apply_cli,
     comparable,
     live_files,
@@ -127,3 +128,23 @@ def test_finishing_does_not_write_twice_a_file_the_batch_wrote_before_an_agent_a
     assert {k: v for k, v in now.items() if k != "memory/archive/superseded.md"} == {
         k: v for k, v in clean.items() if k != "memory/archive/superseded.md"
     }
+
+
+def test_undoing_again_after_an_undo_cut_short_leaves_alone_a_file_it_had_restored(
+    ws: Path, tmp_path: Path
+) -> None:
+    removes = [
+        {"item": i, "action": "remove"}
+        for i in ("a-5d3185fd20df", "a-659b517e37f5", "a-5ac01c2a5e28")
+    ]
+    rel = "memory/preferences/content-style.md"
+    assert apply_cli(ws, write_decisions(tmp_path / "d.yaml", removes)).returncode == 0
+    proc = run_cli("undo", str(ws), env={"MEMREVIEW_FAILPOINT": "replaced:1"})
+    assert proc.returncode == KILLED
+    assert (ws / rel).read_bytes() == (SAMPLE / rel).read_bytes()  # restored first
+    note = b"- an agent's note after the undo was cut short\n"
+    with (ws / rel).open("ab") as f:
+        f.write(note)
+    again = run_cli("undo", str(ws))
+    assert again.returncode == 0, again.stderr
+    assert (ws / rel).read_bytes() == (SAMPLE / rel).read_bytes() + note
