@@ -1,4 +1,8 @@
-"""The command line (DESIGN §6)."""
+"""The command line (DESIGN §6).
+
+Each command imports what it uses when it runs: ``--help`` and ``--version`` load neither
+the scan (numpy, rapidfuzz) nor the app (Textual).
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,8 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+from memreview import __version__
 from memreview.workspace.dates import parse_date_arg
-from memreview.workspace.loader import NotAWorkspace
 
 
 class UsageError(Exception):
@@ -77,6 +81,7 @@ def app_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     p.add_argument("--theme", help="theme name")
+    p.add_argument("--version", action="version", version=f"memreview {__version__}")
     return p
 
 
@@ -326,11 +331,14 @@ def cmd_undo(args) -> int:
     return outcome.exit_code
 
 
+def cmd_report(args) -> int:
+    from memreview.report import cmd_report as report
+
+    return report(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
-    from memreview.report import cmd_report
-
     commands = {
         "scan": cmd_scan,
         "demo": cmd_demo,
@@ -340,7 +348,9 @@ def main(argv: list[str] | None = None) -> int:
         "recover": cmd_recover,
     }
     if argv and argv[0] in commands:
-        args = parser.parse_args(argv)
+        args = build_parser().parse_args(argv)
+        from memreview.workspace.loader import NotAWorkspace
+
         try:
             return commands[args.command](args)
         except NotAWorkspace as exc:
@@ -360,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"memreview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
             return 2
     args = app_parser().parse_args(argv)
+    from memreview.workspace.loader import NotAWorkspace
+
     try:
         return run_app(args.path or default_workspace(), args.today, args.theme)
     except NotAWorkspace as exc:
