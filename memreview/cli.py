@@ -286,6 +286,14 @@ def cmd_apply(args) -> int:
         print(f"memreview: nothing applied: {one_line(str(exc))}", file=sys.stderr)
         return 1
     out, err = sys.stdout, sys.stderr
+    if outcome.refused:
+        for why in outcome.refused:
+            err.write(f"refused: {one_line(why)}\n")
+        err.write(
+            f"memreview: nothing applied: {args.decisions} decides the same anchor or entry "
+            "two ways; keep one of each pair and apply again\n"
+        )
+        return outcome.exit_code
     if args.dry_run:
         out.write(visible(outcome.diff))
     for p in outcome.conflicts:

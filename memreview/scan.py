@@ -48,6 +48,26 @@ class ScanResult:
                     return name, it
         return None
 
+    def related(self, item_id: str) -> list[tuple[str, dict]]:
+        """(queue, item) of the other shown items that name an anchor or entry this one
+        names too (the same pair as a contradiction and a supersede proposal; an entry that
+        is both a duplicate and in an archived fragment), in queue order."""
+        index = self.__dict__.get("_related")
+        if index is None:
+            index = {}
+            for name, items in self.queues.items():
+                for it in items:
+                    for key in _ref_keys(it):
+                        index.setdefault(key, []).append((name, it))
+            self.__dict__["_related"] = index
+        out: dict[str, tuple[str, dict]] = {}
+        found = self.item(item_id)
+        for key in _ref_keys(found[1]) if found else ():
+            for name, it in index.get(key, ()):
+                if it["id"] != item_id:
+                    out.setdefault(it["id"], (name, it))
+        return list(out.values())
+
     def context(
         self, file: str, line: int, end_line: int, before: int = 3, after: int = 3
     ) -> list[tuple[int, str]]:
@@ -155,3 +175,22 @@ def scan_workspace(
     day = review_date(ws, today)
     state = load_state(root, ws)
     return compute(ws, day, state, all_dormant=all_dormant, progress=progress)
+
+
+def _ref_keys(value: object) -> set[tuple]:
+    """The anchors (by id) and entries (by file and line) an item's refs name."""
+    out: set[tuple] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("file"), str) and isinstance(v.get("line"), int):
+                anchor = v.get("anchor")  # an entry inside an anchor names it too
+                header = str(v.get("text") or "").startswith("#")
+                out.add(
+                    ("anchor", anchor) if anchor and header else ("entry", v["file"], v["line"])
+                )
+            stack.extend(x for x in v.values() if isinstance(x, dict | list))
+        elif isinstance(v, list):
+            stack.extend(x for x in v if isinstance(x, dict | list))
+    return out

@@ -60,6 +60,14 @@ class Backend(PendingFile):
             return str(exc)
         return None
 
+    def clash(self, result, staged: list[Decision], decision: Decision) -> str | None:
+        """Why ``decision`` contradicts one of the ``staged`` ones (it sends an anchor or
+        entry they share somewhere else), naming that one; None when it doesn't."""
+        try:
+            return _decisions.clash_of(result, list(staged), decision)
+        except DecisionError as exc:
+            return str(exc)
+
     def preview(self, result, decisions: list[Decision]) -> Preview:
         """The diffs ``decisions`` would write (nothing is written), and their problems."""
         out = _decisions.apply(result, list(decisions), dry_run=True)

@@ -33,7 +33,7 @@ from memreview.decisions.pending import (
     save_pending,
 )
 from memreview.decisions.plan import EditPlan
-from memreview.decisions.planner import build_plan, check_decision
+from memreview.decisions.planner import build_plan, check_decision, clash_of
 from memreview.decisions.units.skills import skill_slug
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "apply",
     "build_plan",
     "check_decision",
+    "clash_of",
     "commit_message",
     "finish",
     "load_pending",

@@ -24,7 +24,7 @@ from memreview.decisions.plan import (
     PlannedDecision,
     RemoveCandidate,
 )
-from memreview.decisions.planner import build_plan
+from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
@@ -60,15 +60,20 @@ class ApplyOutcome:
     skipped: list[Decision] = field(default_factory=list)  # applied by an earlier batch
     state_diff: str = ""
     messages: list[str] = field(default_factory=list)
+    # decisions that contradict each other: the whole batch is refused, nothing is written
+    refused: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """Every decision written: no conflict, no failure."""
-        return not self.conflicts and not self.failures
+        """Every decision written: no conflict, no failure, nothing refused."""
+        return not self.conflicts and not self.failures and not self.refused
 
     @property
     def exit_code(self) -> int:
-        """The command's exit status: 0 when every decision was written, else 1."""
+        """The command's exit status: 0 when every decision was written, 2 when the batch
+        was refused (decisions that contradict each other), else 1."""
+        if self.refused:
+            return 2
         return 0 if self.ok else 1
 
     @property
@@ -237,6 +242,12 @@ def _run(
     now = now or datetime.now().astimezone()  # local time names the backups, as the store does
     plan = build_plan(result, decisions, now=now)
     outcome = ApplyOutcome(dry_run=dry_run)
+    if plan.clashes:  # checked whole, like any invalid input: nothing is written
+        outcome.refused = [
+            f"{describe(second)} conflicts with {describe(first)}: {why}"
+            for first, second, why in plan.clashes
+        ]
+        return plan, outcome, None
     done = _applied_before(root)
     _skip_hidden_repeats(root, plan, done, outcome)
     for d, reason in plan.invalid:
@@ -383,6 +394,8 @@ def apply(
     plan, outcome, batch = _run(
         result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault
     )
+    if outcome.refused:
+        return outcome
     hides = _hides(plan, outcome)
     batch_id = outcome.batch or ("dry-run" if dry_run else None)
     if hides and batch_id:

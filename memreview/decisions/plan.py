@@ -47,6 +47,25 @@ class Target:
         """The target's first line (to name it in a message)."""
         return self.text.split("\n", 1)[0]
 
+    @property
+    def last(self) -> int:
+        """The target's last line (1-based) when loaded."""
+        return self.line + self.text.count("\n")
+
+    def overlaps(self, other: Target) -> bool:
+        """Do the two targets share a line of the same file (an entry inside an anchor
+        block overlaps the block)?"""
+        return self.file == other.file and self.line <= other.last and other.line <= self.last
+
+    @property
+    def name(self) -> str:
+        """How a message names the target: ``anchor <id>`` or ``the entry '…' (file:line)``."""
+        if self.kind == "anchor" and self.anchor:
+            return f"anchor {self.anchor}"
+        first = self.first_line.strip()
+        first = first if len(first) <= 40 else first[:39] + "…"
+        return f"the entry {first!r} ({self.file}:{self.line})"
+
 
 def kind_group(kind: str) -> str:
     """The kind entries are matched by: a promoted entry counts as a bullet."""
@@ -218,6 +237,72 @@ class Hide:
     reason: str
 
 
+@dataclass(frozen=True)
+class Claim:
+    """What one decision does to one target: where the target ends up (``fate``: ``keep``
+    and ``edit`` leave it in place, ``delete``, ``move`` to ``dest``, ``replace`` by
+    ``lines``) and the metadata edits it makes there (``(op, name, value)``)."""
+
+    target: Target
+    fate: str
+    dest: str = ""
+    lines: tuple[str, ...] = ()
+    edits: frozenset[tuple[str, str, str]] = frozenset()
+
+    @property
+    def stays(self) -> bool:
+        return self.fate in ("keep", "edit")
+
+    def says(self) -> str:
+        """The fate in a few words: ``kept``, ``moved to memory/archive/demoted.md``…"""
+        if self.fate == "move":
+            return f"moved to {self.dest}"
+        if self.fate == "replace":
+            return "rewritten"
+        if self.fate == "delete":
+            return "deleted"
+        if self.fate == "edit":
+            return "kept and edited"
+        return "kept"
+
+
+_FATE_OF = {"DeleteEntry": "delete", "ReplaceEntry": "replace", "MoveBlock": "move"}
+
+
+def clash(first: Claim, second: Claim, by_first: str, by_second: str) -> str | None:
+    """Why two decisions' claims on overlapping targets can't both be written, or None.
+
+    Two decisions may both leave a target in place (keep it, or edit it without
+    contradicting each other), or send the very same target to the very same place
+    (keep B in Contradictions and approve "B supersedes A"); anything else clashes."""
+    if first.stays and second.stays:
+        pass
+    elif first.target != second.target or (first.fate, first.dest, first.lines) != (
+        second.fate,
+        second.dest,
+        second.lines,
+    ):
+        return (
+            f"{second.target.name} would be {first.says()} by {by_first} "
+            f"and {second.says()} by {by_second}"
+        )
+    for op, name, value in second.edits:
+        for op2, name2, value2 in first.edits:
+            if name.lower() != name2.lower() or first.target != second.target:
+                continue
+            if op == op2 == "set" and value != value2:
+                return (
+                    f"{second.target.name} would get {name}: {value2} from {by_first} "
+                    f"and {name}: {value} from {by_second}"
+                )
+            if {op, op2} == {"add", "remove"} and value == value2:
+                return (
+                    f"{second.target.name}: {by_first} and {by_second} disagree "
+                    f"on [[{value}]] in {name}"
+                )
+    return None
+
+
 @dataclass
 class PlannedDecision:
     decision: Decision
@@ -226,6 +311,34 @@ class PlannedDecision:
     files: list[str] = field(default_factory=list)  # the files its operations touch
     hide: Hide | None = None
     ops: list[tuple[str, Op]] = field(default_factory=list)
+    kept: list[Target] = field(default_factory=list)  # targets it decides to leave as they are
+
+    def claims(self) -> list[Claim]:
+        """What the decision does to each target it names, one claim per target."""
+        fates: dict[Target, tuple[str, str, tuple[str, ...]]] = {}
+        edits: dict[Target, set[tuple[str, str, str]]] = {}
+        for t in self.kept:
+            fates.setdefault(t, ("keep", "", ()))
+        for _rel, op in self.ops:
+            target = getattr(op, "target", None)
+            if target is None:
+                continue
+            fate = _FATE_OF.get(type(op).__name__)
+            if fate is not None:
+                lines = tuple(op.lines) if isinstance(op, ReplaceEntry) else ()
+                fates[target] = (fate, getattr(op, "dest", ""), lines)
+                continue
+            if fates.get(target, ("keep",))[0] == "keep":
+                fates[target] = ("edit", "", ())
+            if isinstance(op, SetMeta):
+                edits.setdefault(target, set()).add(("set", op.name, op.value))
+            elif isinstance(op, AddRef | RemoveRef):
+                verb = "add" if isinstance(op, AddRef) else "remove"
+                edits.setdefault(target, set()).add((verb, op.name, op.ref))
+        return [
+            Claim(t, fate, dest, lines, frozenset(edits.get(t, ())))
+            for t, (fate, dest, lines) in fates.items()
+        ]
 
     @property
     def key(self) -> str:
@@ -252,8 +365,11 @@ class EditPlan:
     today: date
     decisions: list[PlannedDecision] = field(default_factory=list)
     invalid: list[tuple[Decision, str]] = field(default_factory=list)
+    # decisions that can't be written together: (the earlier, the later, why)
+    clashes: list[tuple[PlannedDecision, PlannedDecision, str]] = field(default_factory=list)
     files: dict[str, list[Op]] = field(default_factory=dict)
     chronicle_words: tuple[str, ...] = ("编年史", "chronicle")
+    _claims: dict[str, list[Claim]] = field(default_factory=dict, repr=False)
 
     def add(self, rel: str, op: Op, planned: PlannedDecision) -> None:
         """Give ``op`` to ``planned``; its operations join the plan once it is complete."""
@@ -261,11 +377,26 @@ class EditPlan:
         if rel not in planned.files:
             planned.files.append(rel)
 
+    def clash_with(self, planned: PlannedDecision) -> tuple[PlannedDecision, str] | None:
+        """The first planned decision whose claims clash with ``planned``'s, and why."""
+        mine = planned.claims()
+        if not mine:
+            return None
+        for other in self.decisions:
+            for theirs in self._claims.get(other.key) or []:
+                for claim in mine:
+                    if theirs.target.overlaps(claim.target):
+                        why = clash(theirs, claim, other.decision.item, planned.decision.item)
+                        if why is not None:
+                            return other, why
+        return None
+
     def commit(self, planned: PlannedDecision) -> None:
         """Add a completely planned decision and its operations to the plan."""
         for rel, op in planned.ops:
             self.files.setdefault(rel, []).append(op)
         self.decisions.append(planned)
+        self._claims[planned.key] = planned.claims()
 
     @property
     def keys(self) -> list[str]:
@@ -365,6 +496,11 @@ class PlanBuilder:
         for proposal in self.proposals(proposal_ids):
             line = verdict_line(self.ts, proposal, verdict, kept)
             self.plan.add(self.cfg.verdicts, AppendLine(pd.key, line), pd)
+
+    def keep(self, pd: PlannedDecision, target: Target) -> None:
+        """The decision leaves ``target`` where and as it is: no other decision of the batch
+        may remove, move or rewrite it."""
+        pd.kept.append(target)
 
     def hide(self, pd: PlannedDecision, reason: str, days: int | None = None) -> None:
         """Hide the item once the decision is applied: for ``days``, or for good."""

@@ -51,7 +51,9 @@ def build_plan(
     """The EditPlan of ``decisions`` on the workspace ``result`` was scanned from.
 
     Invalid decisions (unknown item, wrong action, keep out of range, a merge text that is
-    not an entry…) are listed in ``plan.invalid`` with a reason; the others are planned.
+    not an entry…) are listed in ``plan.invalid`` with a reason; a decision that sends an
+    anchor or entry somewhere an earlier one doesn't (keep A here, "A is superseded" there)
+    is listed in ``plan.clashes`` with that earlier one; the others are planned.
     """
     b = PlanBuilder(result, now or datetime.now(UTC))
     seen: set[str] = set()
@@ -84,6 +86,11 @@ def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
     """Let the queue's unit plan ``d``; its operations join the plan only when it is done."""
     pd = PlannedDecision(d, queue, str(item.get("title") or d.item))
     registry.unit(queue).plan(b, pd, d, item)
+    found = b.plan.clash_with(pd)
+    if found is not None:
+        first, why = found
+        b.plan.clashes.append((first, pd, why))
+        return
     b.plan.commit(pd)
 
 
@@ -96,3 +103,25 @@ def _placeholder(raw: object) -> Decision:
     if isinstance(raw, dict):
         return Decision(str(raw.get("item") or "?"), str(raw.get("action") or "?"))
     return Decision("?", "?")
+
+
+def clash_of(result: ScannedWorkspace, staged: Sequence[Decision], d: Decision) -> str | None:
+    """Why ``d`` can't be staged beside ``staged`` (it clashes with one of them), or None.
+
+    The message names the staged decision and what each would do to the shared target."""
+    others = [s for s in staged if s.item != d.item]
+    plan = build_plan(result, [*others, d])
+    for first, second, why in plan.clashes:
+        if second.decision.item == d.item:
+            return f"conflicts with {describe(first)}: {why}"
+        if first.decision.item == d.item:
+            return f"conflicts with {describe(second)}: {why}"
+    return None
+
+
+def describe(pd: PlannedDecision) -> str:
+    """``p-0107 (Supersede: approve)``."""
+    unit = registry.unit(pd.queue)
+    act = unit.act_by_action(pd.decision.action) if unit is not None else None
+    title = unit.title if unit is not None else pd.queue
+    return f"{pd.decision.item} ({title}: {act.label if act else pd.decision.action})"

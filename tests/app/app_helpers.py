@@ -42,6 +42,9 @@ class FakeBackend:
     def interrupted(self) -> str | None:
         return None
 
+    def clash(self, result, staged, decision) -> str | None:
+        return None
+
     def preview(self, result, decisions) -> Preview:
         diff = (
             "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"

@@ -39,6 +39,9 @@ class MemoryBackend:
     def interrupted(self) -> str | None:
         return None
 
+    def clash(self, result, staged, decision) -> str | None:
+        return None
+
     def preview(self, result, decisions):
         return Preview()
 

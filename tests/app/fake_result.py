@@ -68,6 +68,9 @@ class BigResult:
                     return q, it
         return None
 
+    def related(self, item_id):
+        return []
+
     def context(self, file, line, end_line, before=3, after=3):
         return [
             (n, f"line {n} of {file}: some remembered text")

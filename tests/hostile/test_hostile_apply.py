@@ -76,6 +76,13 @@ def test_apply_writes_what_it_can_and_refuses_the_rest_with_a_reason(tmp_path, n
     dry = run_main("apply", str(ws), "--decisions", str(f), "--today", hc.TODAY, "--dry-run")
     assert_no_traceback(dry)
     assert hc.snapshot(ws, outside) == before, "a dry run wrote something"
+    if dry.code == 2:  # decisions that send one anchor two ways: refused whole, both named
+        refused = [ln for ln in dry.err.splitlines() if ln.startswith("refused: ")]
+        assert refused, dry.err
+        assert hc.RAW_CONTROL_RE.search(dry.err) is None
+        later = {ln.split(" ", 2)[1] for ln in refused}  # each pair's later item goes
+        decisions = [d for d in decisions if d["item"] not in later]
+        f = decisions_file(tmp_path, decisions)
 
     run = run_main("apply", str(ws), "--decisions", str(f), "--today", hc.TODAY)
     assert_no_traceback(run)
@@ -314,20 +321,24 @@ def test_verdict_lines_hold_hostile_ids_as_valid_json(tmp_path):
     assert "\x1b" not in line  # escaped as \u001b in the file
 
 
-def test_a_batch_over_a_conflicts_with_cycle_applies(tmp_path):
-    ws, _ = hc.build("conflicts-cycle", tmp_path)
+def test_a_conflicts_with_cycle_decided_two_ways_is_refused_and_applies_in_two_batches(tmp_path):
+    ws, outside = hc.build("conflicts-cycle", tmp_path)
     items = {c["title"]: c["id"] for c in scan_ids(ws)["contradictions"]}
     assert {"a ⟷ b", "b ⟷ c", "a ⟷ c"} <= set(items)
     assert not any("self" in t for t in items)  # an anchor is not in conflict with itself
-    run = _apply(
-        tmp_path,
-        ws,
-        [
-            {"item": items["a ⟷ b"], "action": "keep-both"},
-            {"item": items["b ⟷ c"], "action": "keep-b"},
-        ],
-    )
-    assert run.code == 0, run.err
+    both = {"item": items["a ⟷ b"], "action": "keep-both"}
+    keep_c = {"item": items["b ⟷ c"], "action": "keep-b"}
+    before = hc.snapshot(ws, outside)
+    # b kept (with a SEE-ALSO) by one, superseded by c and moved by the other: one batch
+    # can't say both
+    run = _apply(tmp_path, ws, [both, keep_c])
+    assert run.code == 2, run.err
+    assert f"refused: {items['b ⟷ c']} (Contradictions: keep B) conflicts with " in run.err
+    assert f"{items['a ⟷ b']} (Contradictions: keep both): anchor b would be" in run.err
+    assert hc.snapshot(ws, outside) == before
+    # one after the other, each is a decision on the workspace as it then is
+    assert _apply(tmp_path, ws, [both]).code == 0
+    assert _apply(tmp_path, ws, [keep_c]).code == 0
     text = (ws / "memory/cycle.md").read_text()
     assert "## [FACT:b]" not in text and "SEE-ALSO: [[b]]" in text
     assert "## [FACT:b]" in (ws / "memory/archive/superseded.md").read_text()

@@ -206,9 +206,23 @@ class ReviewScreen(Screen):
             self.result.context,
             decision,
             self._hints(),
+            also=self._also(item) if item is not None else (),
             empty_text=f"Nothing to review here: {why}." if why else "Nothing to review here.",
             preview=preview_request(self.queue, item, decision, self.result, self.backend),
         )
+
+    def _also(self, item: dict) -> list[str]:
+        """One line per other item naming the same anchor or entry, with what is staged
+        for it (deciding both must agree: the planner refuses a contradiction)."""
+        out = []
+        for queue, other in self.result.related(item["id"]):
+            title = one_line(str(other.get("title", "")))
+            line = f"also in {queue_title(queue)}: {other['id']} {title}"
+            d = self.staging.for_item(other["id"])
+            if d is not None:
+                line += f" — staged: {decision_label(d)[0]}"
+            out.append(line)
+        return out
 
     def _hints(self) -> list[tuple[str, Act]]:
         out = []
@@ -288,6 +302,8 @@ class ReviewScreen(Screen):
             return
         d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text)
         problem = self.backend.check(self.queue, item, d)
+        if not problem and self.result is not None:
+            problem = self.backend.clash(self.result, self.staging.decisions(), d)
         if problem:
             self.notify(problem, title="Not staged", severity="warning", markup=False)
             return

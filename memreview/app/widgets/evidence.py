@@ -3,7 +3,7 @@ would write (computed in a worker once the cursor rests on the item)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from rich.console import Group, RenderableType
 from rich.segment import Segment
@@ -106,6 +106,7 @@ class Evidence(Widget, can_focus=False):
         hints: list[tuple[str, Act]],
         empty_text: str = "",
         preview: PreviewRequest | None = None,
+        also: Iterable[str] = (),
     ) -> None:
         """Render the evidence of ``item``, the ``decision`` staged for it and ``hints``
         (key, act) for deciding; ``preview`` is what to preview under it (from the cache,
@@ -119,6 +120,7 @@ class Evidence(Widget, can_focus=False):
             parts: list[RenderableType] = [
                 Text(one_line(str(item.get("title", ""))), style=st("title"))
             ]
+            parts.extend(Text(line, style=st("label"), end="") for line in also)
             parts.extend(item_body(queue, item, context, st))
             label, act = decision_label(decision) if decision is not None else ("", None)
             staged = (act, label) if act is not None else None

@@ -28,6 +28,8 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         for target in targets.values():
             b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
     elif d.action == "keep":
+        for ref in item.get("matches") or []:
+            b.keep(pd, b.entry(ref))
         b.hide(pd, "kept")
 
 

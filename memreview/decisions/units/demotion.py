@@ -17,6 +17,8 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     if d.action == "defer":
         return
     if d.action == "reject":
+        if item.get("anchor"):
+            b.keep(pd, b.anchor(item["anchor"]))
         b.hide(pd, "rejected", b.cfg.reject_hide_days)
         return
     target = b.anchor(item["anchor"])

@@ -31,9 +31,6 @@ def check(item: dict, d: Decision) -> None:
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     """keep deletes the other members (every entry of a copied block); merge also rewrites
     the kept one."""
-    if d.action == "not-duplicate":
-        b.hide(pd, "not-duplicate")
-        return
     if d.action == "defer":
         return
     refs = item.get("refs") or []
@@ -43,7 +40,16 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         [b.entry({**ref, "line": ln}) for ln in ref.get("lines") or [ref.get("line")]]
         for ref in refs
     ]
+    if d.action == "not-duplicate":
+        for run in runs:
+            for target in run:
+                b.keep(pd, target)
+        b.hide(pd, "not-duplicate")
+        return
     for k, run in enumerate(runs):
+        if k == keep and d.action == "keep":
+            for target in run:
+                b.keep(pd, target)
         if k == keep:
             if d.action == "merge":
                 text = d.text if d.text is not None else str(item.get("merged") or "")

@@ -16,6 +16,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         b.supersede(pd, b.anchor(item["new"]), b.anchor(item["old"]))
         b.verdicts(pd, proposal, "approved")
     elif d.action == "reject":
+        b.keep(pd, b.anchor(item["old"]))
         b.verdicts(pd, proposal, "rejected")
         b.hide(pd, "rejected")
 
