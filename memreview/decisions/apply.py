@@ -14,7 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from memreview import store
-from memreview.decisions.model import Decision
+from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
 from memreview.decisions.plan import (
     AppendBlock,
@@ -466,6 +466,8 @@ class UndoOutcome:
 
     result: store.UndoResult
     unhidden: list[str] = field(default_factory=list)
+    restaged: list[Decision] = field(default_factory=list)  # the batch's decisions, pending again
+    restage_error: str | None = None  # why pending.yaml could not take them
 
     @property
     def ok(self) -> bool:
@@ -476,6 +478,13 @@ class UndoOutcome:
     def message(self) -> str:
         """One line for the user: what was undone, and how many items show again."""
         extra = f"; {len(self.unhidden)} item(s) show again" if self.unhidden else ""
+        if self.restaged:
+            extra += (
+                f"; its {len(self.restaged)} decision(s) are staged again "
+                f"(.memreview/{PENDING_FILE}): change what was wrong and write again"
+            )
+        if self.restage_error:
+            extra += f"; its decisions could not be staged again: {self.restage_error}"
         return self.result.message + extra
 
     @property
@@ -517,7 +526,37 @@ def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.
                 del state.hidden[k]
             store.write_private(root, _STATE_NAME, state.to_bytes())
         out.unhidden = taken
+        try:
+            out.restaged = _restage(root, res.undone_batch)
+        except (OSError, store.PathEscape) as exc:
+            out.restage_error = str(exc)
     return out
+
+
+def _restage(root: Path, batch_id: str) -> list[Decision]:
+    """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
+    there), before what is pending now; a decision pending now for the same item wins."""
+    record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
+    if record is None:
+        return []
+    failed = store.failed_keys(record)
+    existing, _warnings = load_pending(root)
+    pending_items = {d.item for d in existing}
+    restored: list[Decision] = []
+    for raw in record.decisions:
+        if not isinstance(raw, dict) or raw.get("key") in failed:
+            continue
+        fields = {k: raw[k] for k in ("item", "action", "keep", "text", "queue") if k in raw}
+        try:
+            d = Decision.from_dict(fields)
+        except DecisionError:
+            continue
+        if d.item not in pending_items:
+            restored.append(d)
+            pending_items.add(d.item)
+    if restored:
+        save_pending(root, [*restored, *existing])
+    return restored
 
 
 @dataclass

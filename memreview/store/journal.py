@@ -266,7 +266,8 @@ def last_batch(root: Path | str, *, undoable: bool = False) -> BatchRecord | Non
 RECENT_DAYS = 7
 
 
-def _failed_keys(batch: BatchRecord) -> set[str]:
+def failed_keys(batch: BatchRecord) -> set[str]:
+    """The keys of the batch's decisions that were not written (conflicts, failures)."""
     return {
         c["decision"]
         for c in (*batch.conflicts, *batch.failures)
@@ -319,7 +320,7 @@ def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> 
         if batch.undone_by:
             undone.append(batch.batch_id)
             continue
-        failed = _failed_keys(batch)
+        failed = failed_keys(batch)
         seen: set[tuple] = set()
         for d in batch.decisions:
             if not isinstance(d, dict) or not isinstance(d.get("item"), str) or not d["item"]:

@@ -39,6 +39,10 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
         await loaded(again, pilot)
         assert (ws / "MEMORY.md").read_bytes() == memory
         assert review(again).result.counts["duplicates"] == 3
+        # the batch's decision is staged again: fix what was wrong, write again
+        [d] = review(again).staging.decisions()
+        assert (d.action, d.keep) == ("keep", 2)
+        assert "1 pending" in screen_text(again)
 
 
 async def test_a_decision_whose_entry_changed_meanwhile_is_a_conflict_and_stays_pending(make, ws):

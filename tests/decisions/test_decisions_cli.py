@@ -40,7 +40,8 @@ def ws(tmp_path: Path) -> Path:
     return write_files(tmp_path / "ws", WS)
 
 
-def test_apply_exits_0_when_every_decision_is_written(ws, tmp_path, capsys):
+def _apply_keep_and_done(ws: Path, tmp_path: Path, capsys) -> dict[str, str]:
+    """Keep the second bullet of the duplicates, mark the project done; the item ids."""
     ids = _ids(ws, capsys)
     f = _decisions(
         tmp_path,
@@ -48,6 +49,11 @@ def test_apply_exits_0_when_every_decision_is_written(ws, tmp_path, capsys):
         f"- {{item: {ids['dormant']}, action: done}}\n",
     )
     assert main(["apply", str(ws), "--decisions", str(f), "--today", "2026-11-29"]) == 0
+    return ids
+
+
+def test_apply_exits_0_when_every_decision_is_written(ws, tmp_path, capsys):
+    _apply_keep_and_done(ws, tmp_path, capsys)
     err = capsys.readouterr().err
     assert "applied 2 of 2 decision(s), 2 file(s)" in err
     assert (ws / "MEMORY.md").read_text() == (
@@ -167,3 +173,22 @@ def test_apply_then_undo_on_the_sample_workspace_restores_every_byte(tmp_path, c
     # verdicts.jsonl is append-only: each verdict is followed by an "undone" line
     assert [json.loads(v)["verdict"] for v in verdicts] == ["approved"] * 2 + ["undone"] * 2
     assert [b.kind for b in batches(root)] == ["apply", "undo"]
+
+
+def test_undo_stages_the_batch_decisions_again_beside_what_is_pending(ws, tmp_path, capsys):
+    from memreview.decisions.model import Decision
+    from memreview.decisions.pending import load_pending, save_pending
+
+    ids = _apply_keep_and_done(ws, tmp_path, capsys)
+    staged_since = Decision("x-later", "defer", queue="dormant")
+    save_pending(ws, [staged_since])
+    capsys.readouterr()
+    assert main(["undo", str(ws)]) == 0
+    assert "its 2 decision(s) are staged again" in capsys.readouterr().err
+    pending, warnings = load_pending(ws)
+    assert warnings == []
+    assert [(d.item, d.action, d.keep) for d in pending] == [
+        (ids["duplicates"], "keep", 2),
+        (ids["dormant"], "done", None),
+        ("x-later", "defer", None),
+    ]

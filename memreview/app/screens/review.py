@@ -433,4 +433,7 @@ class ReviewScreen(Screen):
     def on_undo_done(self, message: UndoDone) -> None:
         report_undo(self.app, message)
         if message.ok:
+            if self.staging.saved:  # the undo staged the batch's decisions again on disk
+                self.staging.load()
+                self._staging_changed()
             self.reload()

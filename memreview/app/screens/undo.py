@@ -28,7 +28,8 @@ def ask_undo(app: App, undo: Callable[[], object]) -> None:
     app.push_screen(
         ConfirmDialog(
             "Undo the last written batch?",
-            "Files it wrote are restored from their backups; its items show again.",
+            "Files it wrote are restored from their backups; its items show again with "
+            "its decisions staged, so you can change one and write again.",
             yes="Undo",
             no="Keep",
         ),
