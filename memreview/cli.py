@@ -100,12 +100,12 @@ def sample_workspace() -> Path:
     return Path(__file__).resolve().parent.parent / "sample_workspace"
 
 
-def run_app(root: Path, today: date | None, theme: str | None) -> int:
+def run_app(root: Path, today: date | None, theme: str | None, throwaway: bool = False) -> int:
     from memreview.app import make_app
     from memreview.workspace.loader import check_workspace
 
     root = check_workspace(root)
-    app = make_app(root, today=today, theme=theme)
+    app = make_app(root, today=today, theme=theme, throwaway=throwaway)
     app.run()
     return int(app.return_code or 0)
 
@@ -118,7 +118,7 @@ def cmd_demo(args) -> int:
     dest = tmp / "workspace"
     shutil.copytree(src, dest, symlinks=True)
     try:
-        return run_app(dest, None, args.theme)
+        return run_app(dest, None, args.theme, throwaway=not args.keep)
     finally:
         if args.keep:
             print(f"the demo workspace is kept at {dest}")

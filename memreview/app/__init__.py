@@ -19,12 +19,14 @@ def make_app(
     themes_dir: Path | None = None,
     scan=None,
     backend=None,
+    throwaway: bool = False,
 ) -> App:
     """The review app on the workspace at ``root`` (shared by the CLI and the tests).
 
     ``config_path`` overrides the user config file, ``themes_dir`` the themes directory,
     ``scan`` the function that loads a workspace (``scan_workspace``'s signature) and
-    ``backend`` the decisions adapter.
+    ``backend`` the decisions adapter. ``throwaway``: the workspace is a copy deleted on
+    quit (``memreview demo`` without ``--keep``), and quitting says so.
     """
     from memreview.app.app import MemReviewApp
     from memreview.app.backend import Backend
@@ -41,4 +43,5 @@ def make_app(
         themes=load_themes(themes_dir),
         theme=theme,
         user_config=load_user_config(config_path),
+        throwaway=throwaway,
     )

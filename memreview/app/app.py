@@ -53,9 +53,11 @@ class MemReviewApp(App):
         themes: ThemeSet,
         theme: str | None,
         user_config: UserConfig,
+        throwaway: bool = False,
     ) -> None:
         super().__init__()
         self.root = Path(root)
+        self.throwaway = throwaway  # a demo copy, deleted on quit with what is pending in it
         self.today = today
         self.scan = scan
         self.backend = backend
@@ -154,11 +156,15 @@ class MemReviewApp(App):
         if isinstance(self.screen, ConfirmDialog):
             return
         review = next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
-        where = (
-            "They are saved in .memreview/pending.yaml and offered again next time."
-            if review.staging.saved
-            else "They could not be saved and will be lost."
-        )
+        if self.throwaway:
+            where = (
+                "This is the demo's temporary copy: it is deleted when you quit, and they "
+                "with it. Run memreview demo --keep to keep the copy and its pending decisions."
+            )
+        elif review.staging.saved:
+            where = "They are saved in .memreview/pending.yaml and offered again next time."
+        else:
+            where = "They could not be saved and will be lost."
 
         def answer(yes: bool | None) -> None:
             if yes:

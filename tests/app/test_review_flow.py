@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 from app_helpers import SIZE, loaded, review, screen_text
 
 from memreview.app.screens.dialogs import ConfirmDialog
@@ -211,6 +213,40 @@ async def test_quit_asks_when_decisions_are_pending(make):
         await pilot.press("q", "y")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_quit_says_where_pending_decisions_go_on_a_real_copy_and_on_the_demo(make):
+    for throwaway, said in (
+        (False, "They are saved in .memreview/pending.yaml and offered again next time."),
+        (True, "it is deleted when you quit, and they with it. Run memreview demo --keep"),
+    ):
+        app = make(throwaway=throwaway)
+        async with app.run_test(size=SIZE) as pilot:
+            await loaded(app, pilot)
+            await pilot.press("7", "a", "q")
+            assert isinstance(app.screen, ConfirmDialog)
+            assert said in app.screen.detail
+            assert ("offered again" in app.screen.detail) is not throwaway
+            assert "are pending" in screen_text(app)
+
+
+def test_demo_deletes_its_copy_unless_kept(monkeypatch, capsys):
+    from memreview import cli
+
+    seen = []
+
+    def run_app(root, today, theme, throwaway=False):
+        seen.append((root, throwaway))
+        return 0
+
+    monkeypatch.setattr(cli, "run_app", run_app)
+    assert cli.main(["demo"]) == 0
+    assert cli.main(["demo", "--keep"]) == 0
+    (gone, deleted), (kept, not_deleted) = seen
+    assert deleted and not gone.exists()
+    assert not not_deleted and kept.is_dir()
+    assert f"the demo workspace is kept at {kept}" in capsys.readouterr().out
+    shutil.rmtree(kept.parent)
 
 
 async def test_quit_without_pending_does_not_ask(make):
