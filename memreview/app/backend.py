@@ -68,6 +68,14 @@ class Backend(PendingFile):
         except DecisionError as exc:
             return str(exc)
 
+    def seen(self, result, decision: Decision) -> str | None:
+        """What ``decision``'s targets read now (a fingerprint to stage it with); None when
+        there is nothing to compare."""
+        try:
+            return _decisions.seen_now(result, decision)
+        except DecisionError:
+            return None
+
     def preview(self, result, decisions: list[Decision]) -> Preview:
         """The diffs ``decisions`` would write (nothing is written), and their problems."""
         out = _decisions.apply(result, list(decisions), dry_run=True)

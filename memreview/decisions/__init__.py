@@ -33,7 +33,7 @@ from memreview.decisions.pending import (
     save_pending,
 )
 from memreview.decisions.plan import EditPlan
-from memreview.decisions.planner import build_plan, check_decision, clash_of
+from memreview.decisions.planner import build_plan, check_decision, clash_of, seen_now
 from memreview.decisions.units.skills import skill_slug
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "build_plan",
     "check_decision",
     "clash_of",
+    "seen_now",
     "commit_message",
     "finish",
     "load_pending",

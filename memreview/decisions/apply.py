@@ -257,6 +257,8 @@ def _run(
             outcome.messages.append(f"{d.key}: already applied (batch {done[d.key]}); skipped")
             continue
         outcome.failures.append(DecisionProblem(d, None, reason, stays_pending=False))
+    for d, reason in plan.changed:
+        outcome.conflicts.append(DecisionProblem(d, None, reason))
     acting = [p for p in plan.decisions if p.files or p.hide]
     if not acting:
         outcome.applied = [p.decision for p in plan.decisions]
@@ -546,7 +548,9 @@ def _restage(root: Path, batch_id: str) -> list[Decision]:
     for raw in record.decisions:
         if not isinstance(raw, dict) or raw.get("key") in failed:
             continue
-        fields = {k: raw[k] for k in ("item", "action", "keep", "text", "queue") if k in raw}
+        fields = {
+            k: raw[k] for k in ("item", "action", "keep", "text", "queue", "seen") if k in raw
+        }
         try:
             d = Decision.from_dict(fields)
         except DecisionError:

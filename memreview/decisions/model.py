@@ -27,6 +27,9 @@ class Decision:
     keep: int | None = None
     text: str | None = None
     queue: str | None = None
+    # what its targets read when it was decided (``planner.fingerprint``): a decision whose
+    # targets read otherwise now is not written until the human decides again
+    seen: str | None = None
 
     @property
     def key(self) -> str:
@@ -42,6 +45,8 @@ class Decision:
             out["text"] = self.text
         if self.queue is not None:
             out["queue"] = self.queue
+        if self.seen is not None:
+            out["seen"] = self.seen
         return out
 
     @classmethod
@@ -58,7 +63,9 @@ class Decision:
             raise DecisionError("a decision needs 'item': the id of a queue item")
         if not isinstance(action, str) or not action.strip():
             raise DecisionError(f"decision on {item}: needs 'action'")
-        unknown = sorted(str(k) for k in data if k not in ("item", "action", "keep", "text"))
+        unknown = sorted(
+            str(k) for k in data if k not in ("item", "action", "keep", "text", "seen")
+        )
         unknown = [k for k in unknown if k not in _INFORMATIONAL]
         if unknown:
             raise DecisionError(f"decision on {item}: unknown key {unknown[0]!r}")
@@ -71,13 +78,14 @@ class Decision:
         text = data.get("text")
         if text is not None and not isinstance(text, str):
             raise DecisionError(f"decision on {item}: 'text' must be a string")
-        queue = data.get("queue")
+        queue, seen = data.get("queue"), data.get("seen")
         return cls(
             item=item.strip(),
             action=action.strip(),
             keep=keep,
             text=text,
             queue=queue if isinstance(queue, str) else None,
+            seen=seen if isinstance(seen, str) else None,
         )
 
 

@@ -367,6 +367,8 @@ class EditPlan:
     invalid: list[tuple[Decision, str]] = field(default_factory=list)
     # decisions that can't be written together: (the earlier, the later, why)
     clashes: list[tuple[PlannedDecision, PlannedDecision, str]] = field(default_factory=list)
+    # decisions whose targets read otherwise than when they were decided: they stay pending
+    changed: list[tuple[Decision, str]] = field(default_factory=list)
     files: dict[str, list[Op]] = field(default_factory=dict)
     chronicle_words: tuple[str, ...] = ("编年史", "chronicle")
     _claims: dict[str, list[Claim]] = field(default_factory=dict, repr=False)

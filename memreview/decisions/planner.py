@@ -7,6 +7,7 @@ come from ``registry.py``; the operations and building blocks from ``plan.py``.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -86,6 +87,15 @@ def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
     """Let the queue's unit plan ``d``; its operations join the plan only when it is done."""
     pd = PlannedDecision(d, queue, str(item.get("title") or d.item))
     registry.unit(queue).plan(b, pd, d, item)
+    if d.seen is not None and d.seen != fingerprint(pd):
+        b.plan.changed.append(
+            (
+                d,
+                "changed since you decided: what it would change reads otherwise now; "
+                "look again and decide again",
+            )
+        )
+        return
     found = b.plan.clash_with(pd)
     if found is not None:
         first, why = found
@@ -95,7 +105,7 @@ def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
 
 
 def _with_queue(d: Decision, queue: str) -> Decision:
-    return Decision(d.item, d.action, d.keep, d.text, queue)
+    return Decision(d.item, d.action, d.keep, d.text, queue, d.seen)
 
 
 def _placeholder(raw: object) -> Decision:
@@ -125,3 +135,18 @@ def describe(pd: PlannedDecision) -> str:
     act = unit.act_by_action(pd.decision.action) if unit is not None else None
     title = unit.title if unit is not None else pd.queue
     return f"{pd.decision.item} ({title}: {act.label if act else pd.decision.action})"
+
+
+def fingerprint(pd: PlannedDecision) -> str | None:
+    """What the targets of a planned decision read (a short hash), or None without targets."""
+    texts = sorted({(c.target.file, c.target.kind, c.target.text) for c in pd.claims()})
+    if not texts:
+        return None
+    return hashlib.sha256(repr(texts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def seen_now(result: ScannedWorkspace, d: Decision) -> str | None:
+    """The fingerprint ``d`` would carry if it were decided now (None: nothing to compare,
+    or the decision is not valid)."""
+    plan = build_plan(result, [Decision(d.item, d.action, d.keep, d.text, d.queue)])
+    return fingerprint(plan.decisions[0]) if plan.decisions else None

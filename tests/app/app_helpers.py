@@ -45,6 +45,9 @@ class FakeBackend:
     def clash(self, result, staged, decision) -> str | None:
         return None
 
+    def seen(self, result, decision) -> str | None:
+        return None
+
     def preview(self, result, decisions) -> Preview:
         diff = (
             "--- a/memory/knowledge.md\n+++ b/memory/knowledge.md\n"

@@ -42,6 +42,9 @@ class MemoryBackend:
     def clash(self, result, staged, decision) -> str | None:
         return None
 
+    def seen(self, result, decision) -> str | None:
+        return None
+
     def preview(self, result, decisions):
         return Preview()
 

@@ -69,3 +69,41 @@ async def test_a_decision_whose_entry_changed_meanwhile_is_a_conflict_and_stays_
         await loaded(app, pilot)
         assert [(d.queue, d.action) for d in review(app).staging] == [("archived", "remove")]
         assert "- Backups now at 04:00\n" in memory.read_text()  # the other write is kept
+
+
+async def test_a_staged_decision_whose_anchor_changed_since_is_marked_and_asked_again(make, ws):
+    knowledge = ws / "memory/knowledge.md"
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("1", "b")  # keep B: win11-gbk is superseded and moved
+        [staged] = review(app).staging.decisions()
+        assert staged.seen  # what its anchors read when it was decided
+        knowledge.write_text(
+            knowledge.read_text().replace("still need chcp 65001.", "need chcp 65001 (2026-11).")
+        )
+        await pilot.press("ctrl+r")
+        await loaded(app, pilot)
+        await pilot.press("1")
+        assert review(app).changed == {staged.item}
+        assert "⚠ changed since you decided" in screen_text(app)
+        assert "⚠ keep B" in screen_text(app)
+        await pilot.press("w")
+        await loaded(app, pilot)
+        assert "changed since you decided" in screen_text(app)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        assert "need chcp 65001 (2026-11)." in knowledge.read_text()  # nothing written
+        assert "Superseded-By" not in knowledge.read_text()
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        assert [d.item for d in review(app).staging.decisions()] == [staged.item]
+        assert review(app).changed == {staged.item}  # still asked again
+
+        await pilot.press("1", "b")  # decided again, on what the anchor reads now
+        assert review(app).changed == set()
+        await pilot.press("w")
+        await loaded(app, pilot)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        assert "Superseded-By: [[win11-utf8]]" in (ws / "memory/archive/superseded.md").read_text()

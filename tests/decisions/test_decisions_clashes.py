@@ -151,3 +151,29 @@ def test_decisions_on_distinct_entries_never_clash():
         _why(_pd("a", DeleteEntry("a:x", OTHER)), _pd("b", MoveBlock("b:x", ANCHOR, "d", 1)))
         is None
     )
+
+
+def test_a_decision_whose_targets_changed_since_it_was_decided_stays_pending(
+    sample, tmp_path, capsys
+):
+    from datetime import date
+
+    from memreview.decisions import seen_now
+    from memreview.decisions.pending import load_pending
+    from memreview.scan import scan_workspace
+
+    seen = seen_now(scan_workspace(sample, today=date(2026, 11, 29)), Decision(WIN11, "keep-a"))
+    memory = sample / "MEMORY.md"
+    before = memory.read_text()
+    memory.write_text(before.replace("没有附实测", "已经实测"))  # win11-utf8-default's body
+    changed = memory.read_text()
+    assert changed != before
+    assert _apply(sample, tmp_path, f"- {{item: {WIN11}, action: keep-a, seen: {seen}}}\n") == 1
+    assert f"conflict: {WIN11}:keep-a: changed since you decided" in capsys.readouterr().err
+    assert memory.read_text() == changed
+    assert [d.item for d in load_pending(sample)[0]] == [WIN11]
+
+    again = seen_now(scan_workspace(sample, today=date(2026, 11, 29)), Decision(WIN11, "keep-a"))
+    assert again != seen
+    assert _apply(sample, tmp_path, f"- {{item: {WIN11}, action: keep-a, seen: {again}}}\n") == 0
+    assert "## [KNOWLEDGE:win11-utf8-default]" not in memory.read_text()

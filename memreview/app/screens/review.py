@@ -57,6 +57,7 @@ class ReviewScreen(Screen):
         self.scanning = True
         self.queue = queue_names()[0]
         self.staging = Staging(backend)  # the decisions staged and not written yet
+        self.changed: set[str] = set()  # items whose staged decision is to be asked again
         self._binding_state: tuple | None = None
 
     # -- layout ------------------------------------------------------------------------------
@@ -139,6 +140,7 @@ class ReviewScreen(Screen):
         gc.freeze()
         self.result = message.result
         self.scanning = False
+        self._find_changed()
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
@@ -151,6 +153,24 @@ class ReviewScreen(Screen):
         )
         self.show_queue(self.queue)
         self._show_pending()
+
+    def _find_changed(self) -> None:
+        """The staged decisions whose targets read otherwise than when they were decided
+        (an agent wrote meanwhile; a write left them pending after a conflict): they are
+        marked and not written until decided again."""
+        self.changed = {
+            d.item
+            for d in self.staging
+            if d.seen is not None and self.backend.seen(self.result, d) != d.seen
+        }
+        if self.changed:
+            self.notify(
+                f"{len(self.changed)} staged decision(s) changed since you decided "
+                "(marked ⚠): look at each again and press its key again",
+                title="Pending decisions",
+                severity="warning",
+                markup=False,
+            )
 
     def _show_nav_row(self, queue: str) -> None:
         if self.result is not None:
@@ -207,6 +227,7 @@ class ReviewScreen(Screen):
             decision,
             self._hints(),
             also=self._also(item) if item is not None else (),
+            changed=item is not None and item["id"] in self.changed,
             empty_text=f"Nothing to review here: {why}." if why else "Nothing to review here.",
             preview=preview_request(self.queue, item, decision, self.result, self.backend),
         )
@@ -235,6 +256,8 @@ class ReviewScreen(Screen):
         if d is None:
             return None
         label, act = decision_label(d)
+        if d.item in self.changed:
+            return f"⚠ {label}", "reject"
         return label, act.tone if act else "defer"
 
     # -- bindings ----------------------------------------------------------------------------
@@ -307,6 +330,8 @@ class ReviewScreen(Screen):
         if problem:
             self.notify(problem, title="Not staged", severity="warning", markup=False)
             return
+        d = replace(d, seen=self.backend.seen(self.result, d))
+        self.changed.discard(d.item)  # decided again, on what the item reads now
         old = self.staging.stage(d)
         self._staging_changed(item["id"], {d.queue, old.queue if old else d.queue})
         if self.items.cursor + 1 < self.items.count:

@@ -107,6 +107,7 @@ class Evidence(Widget, can_focus=False):
         empty_text: str = "",
         preview: PreviewRequest | None = None,
         also: Iterable[str] = (),
+        changed: bool = False,
     ) -> None:
         """Render the evidence of ``item``, the ``decision`` staged for it and ``hints``
         (key, act) for deciding; ``preview`` is what to preview under it (from the cache,
@@ -124,6 +125,15 @@ class Evidence(Widget, can_focus=False):
             parts.extend(item_body(queue, item, context, st))
             label, act = decision_label(decision) if decision is not None else ("", None)
             staged = (act, label) if act is not None else None
+            if changed and staged is not None:
+                parts.append(
+                    Text(
+                        "⚠ changed since you decided: what this decision would change reads "
+                        "otherwise now. It is not written until you press its key again.",
+                        style=st("reject"),
+                        end="",
+                    )
+                )
             parts.append(decision_line(staged, hints, st))
             self._body = spaced(parts)
         self._render_strips()
