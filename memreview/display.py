@@ -8,6 +8,8 @@ app shows it as Rich ``Text`` built from plain strings, so no markup is ever par
 
 from __future__ import annotations
 
+from memreview.secrets import mask_secrets
+
 __all__ = ["visible", "one_line", "plural"]
 
 
@@ -39,8 +41,9 @@ _ESCAPES = _escape_table()
 def visible(text: str) -> str:
     """``text`` with every control, bidi and zero-width character replaced by a visible
     escape (``\\x1b`` → ``␛``, ``\\u202e`` → ``<U+202E>``, an undecodable byte → ``\\xff``);
-    tab and newline are kept."""
-    return text.translate(_ESCAPES)
+    tab and newline are kept; a credential's value is masked (``sk-…f3Qa``), so no screen,
+    report or diff ever shows it whole."""
+    return mask_secrets(text).translate(_ESCAPES)
 
 
 def one_line(text: str) -> str:

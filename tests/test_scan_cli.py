@@ -15,7 +15,16 @@ from memreview.cli import main
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_workspace"
 TODAY = "2026-11-29"
-QUEUES = ("contradictions", "supersede", "skills", "archived", "duplicates", "dormant", "demotion")
+QUEUES = (
+    "contradictions",
+    "supersede",
+    "skills",
+    "archived",
+    "duplicates",
+    "dormant",
+    "demotion",
+    "secrets",
+)
 REF_KEYS = {"file", "line", "end_line", "text", "anchor"}
 ITEM_KEYS = {
     "contradictions": {"id", "title", "a", "b", "source", "confidence", "reason"},
@@ -25,6 +34,7 @@ ITEM_KEYS = {
     "duplicates": {"id", "title", "kind", "refs", "merged", "score"},
     "dormant": {"id", "title", "project", "ref", "last_mentioned", "days_dormant"},
     "demotion": {"id", "title", "anchor", "recalls_90d", "age_days"},
+    "secrets": {"id", "title", "kinds", "ref", "masked", "text"},
 }
 
 needs_sample = pytest.mark.skipif(
@@ -201,7 +211,7 @@ def test_scan_json_on_a_minimal_workspace_has_empty_queues_and_valid_shape(tmp_p
 def test_each_queue_without_its_source_says_what_it_lacks(tmp_path, capsys):
     root = write(tmp_path / "ws", {"MEMORY.md": "# Memory\n"})
     missing = scan_json(capsys, root)["missing"]
-    assert set(missing) == set(QUEUES) - {"duplicates"}
+    assert set(missing) == set(QUEUES) - {"duplicates", "secrets"}
     assert "proposals.jsonl" in missing["supersede"]
     assert "skill_candidates.json" in missing["skills"]
     assert "dreams.db" in missing["archived"]

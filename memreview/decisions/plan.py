@@ -208,6 +208,17 @@ class AppendLine:
     line: str
 
 
+@dataclass(frozen=True)
+class RedactLines:
+    """Replace the lines ``old`` (found again by their text, nearest to ``line``) with
+    ``new``: a credential's value becomes ``[redacted …]``. ``old`` is held in memory only."""
+
+    key: str
+    line: int
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+
+
 Op = (
     DeleteEntry
     | ReplaceEntry
@@ -222,6 +233,7 @@ Op = (
     | CreateFile
     | RemoveCandidate
     | AppendLine
+    | RedactLines
 )
 
 

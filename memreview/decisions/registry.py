@@ -22,6 +22,7 @@ from memreview.decisions.units import (
     demotion,
     dormant,
     duplicates,
+    secrets,
     skills,
     supersede,
 )
@@ -35,6 +36,7 @@ UNITS: tuple[QueueUnit, ...] = (
     duplicates.UNIT,
     dormant.UNIT,
     demotion.UNIT,
+    secrets.UNIT,
 )
 
 

@@ -25,6 +25,7 @@ from memreview.decisions.plan import (
     Op,
     RemoveCandidate,
     RemoveRef,
+    RedactLines,
     ReplaceEntry,
     SetMeta,
     SetStatus,
@@ -249,6 +250,23 @@ class _LineEdit:
         new = [self.line(text, ending) for text in op.lines]
         if new and last_ending == "":  # the entry ended the file without a newline
             new[-1] = self.line(op.lines[-1], "")
+        self._claim(r, op.key, "replace")
+        r.replacement = new
+
+    def _RedactLines(self, op: RedactLines, _imports) -> None:
+        self.need_file()
+        n = len(op.old)
+        texts = [ln.text for ln in self.lines]
+        hits = [i for i in range(len(texts) - n + 1) if tuple(texts[i : i + n]) == op.old]
+        if not hits:
+            raise _Conflict(
+                f"{self.rel}:{op.line}: the line holding the secret changed or is gone since the scan"
+            )
+        start = min(hits, key=lambda i: abs(i + 1 - op.line))
+        r = self._region(start, start + n - 1, "line")
+        if r.fate == "replace" and [ln.text for ln in r.replacement] == list(op.new):
+            return
+        new = [self.line(text, r.block[k].ending) for k, text in enumerate(op.new)]
         self._claim(r, op.key, "replace")
         r.replacement = new
 
@@ -525,6 +543,7 @@ def _moved_body(lines: list[str]) -> list[str]:
 _HANDLERS = {
     DeleteEntry: _LineEdit._DeleteEntry,
     ReplaceEntry: _LineEdit._ReplaceEntry,
+    RedactLines: _LineEdit._RedactLines,
     SetMeta: _LineEdit._SetMeta,
     AddRef: _LineEdit._AddRef,
     RemoveRef: _LineEdit._RemoveRef,

@@ -1,5 +1,5 @@
 """Secrets: memory lines that hold a credential (DESIGN §2; the finding rules are in
-``memreview.workspace.secrets``).
+``memreview.secrets``).
 
 One item per memory-file line holding one or more credential values (a PEM block is one item
 spanning its lines). Items carry only masked text: the value itself never enters an item, its
@@ -13,7 +13,7 @@ from datetime import date
 
 from memreview.queues.common import item_id, short
 from memreview.workspace.model import MemoryFile, Workspace
-from memreview.workspace.secrets import Secret, find_secrets, mask_secrets
+from memreview.secrets import Secret, find_secrets, mask_secrets
 
 _PEM_BEGIN = "-----BEGIN"
 

@@ -14,11 +14,20 @@ from memreview.report import weekly_report
 from memreview.scan import scan_workspace
 
 TODAY = date(2026, 11, 29)
-SEVEN = ("contradictions", "supersede", "skills", "archived", "duplicates", "dormant", "demotion")
+QUEUES = (
+    "contradictions",
+    "supersede",
+    "skills",
+    "archived",
+    "duplicates",
+    "dormant",
+    "demotion",
+    "secrets",
+)
 
 
 def test_the_table_holds_the_seven_queues_in_order_each_on_known_keys():
-    assert registry.queue_names() == SEVEN
+    assert registry.queue_names() == QUEUES
     known = {v.name for v in registry.verbs()} | {MEMBER, MERGE}
     for unit in registry.units():
         assert registry.unit(unit.name) is unit
@@ -36,7 +45,7 @@ def test_a_queue_added_to_the_table_is_scanned_and_counted(write_files, tmp_path
     [item] = result.queues["toy"]
     assert item["anchor"]["anchor"] == "toy-one"
     data = json.loads(json.dumps(result.to_json()))
-    assert list(data["counts"]) == [*SEVEN, "toy"] and data["counts"]["toy"] == 1
+    assert list(data["counts"]) == [*QUEUES, "toy"] and data["counts"]["toy"] == 1
     assert "toy" not in data["missing"]
     empty = write_files(tmp_path / "empty", {"MEMORY.md": "# Memory\n"})
     assert scan_workspace(empty, TODAY).missing["toy"] == "no Toy: yes anchors"

@@ -29,7 +29,7 @@ def test_credentials_in_memory_files_become_masked_items(make_ws):
         ("MEMORY.md", 4),
         ("memory/accounts.md", 4),
     ]
-    assert items[0]["kinds"] == ["OpenAI/Anthropic key"]
+    assert items[0]["kinds"] == ["API key"]
     assert items[0]["masked"] == ["sk-proj-…1vwx"]
     dumped = json.dumps(items, ensure_ascii=False)
     assert KEY not in dumped and PASSWORD not in dumped

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from memreview.workspace.secrets import find_secrets, mask_secrets, mask_value
+from memreview.secrets import find_secrets, mask_secrets, mask_value
 
 # (text, kind, the secret value) — English and Chinese, as agents write them into memory
 TRUE_CASES = [
-    ("- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx", "OpenAI/Anthropic key",
+    ("- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx", "API key",
      "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx"),
     ("- ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
-     "OpenAI/Anthropic key", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ"),
+     "API key", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ"),
     ("- CI uses ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push", "GitHub Token",
      "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
     ("- AWS access key AKIAIOSFODNN7EXAMPLE (prod)", "AWS Access Key", "AKIAIOSFODNN7EXAMPLE"),

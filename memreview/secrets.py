@@ -79,7 +79,7 @@ _PLUGINS = (
 
 # Current formats detect-secrets 1.5 does not know.
 _EXTRA_PROVIDERS = (
-    ("OpenAI/Anthropic key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
+    ("API key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
     ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
     ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b"),
     ("GitHub token", r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
@@ -288,6 +288,21 @@ def mask_secrets(text: str) -> str:
     for s in found:
         parts.append(text[pos : s.start])
         parts.append(s.masked)
+        pos = s.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def redact_secrets(text: str, day: str, note: str | None = None) -> str:
+    """``text`` with every credential value replaced by ``[redacted <kind> <day>]`` (and
+    ``: <note>`` — where the secret lives now — when the owner gave one)."""
+    found = find_secrets(text)
+    tail = f": {note.strip()}" if note and note.strip() else ""
+    parts: list[str] = []
+    pos = 0
+    for s in found:
+        parts.append(text[pos : s.start])
+        parts.append(f"[redacted {s.kind} {day}{tail}]")
         pos = s.end
     parts.append(text[pos:])
     return "".join(parts)

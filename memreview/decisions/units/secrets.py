@@ -1,0 +1,97 @@
+"""The secrets queue: a credential sitting in a memory file; redact it, or keep it.
+
+``redact`` replaces each value on the item's lines with ``[redacted <kind> DATE]`` (plus the
+owner's note of where the secret lives now, given as the decision's ``text``). The lines are
+found again from the loaded file — items carry only masked text, so the value never enters an
+item, a decisions file, the journal or the screen. After the batch is written, the store
+replaces the value in every backup memreview holds of that file (:func:`memreview.store.scrub_backups`),
+so undo cannot bring it back: undo restores everything else and keeps the redaction.
+"""
+
+from __future__ import annotations
+
+from memreview.decisions.model import Decision, DecisionError
+from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
+from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.queues.secrets import secrets
+from memreview.secrets import find_secrets, redact_secrets
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """redact rewrites the item's lines with the values replaced; keep hides the item."""
+    if d.action == "defer":
+        return
+    if d.action == "keep":
+        b.hide(pd, "kept")
+        return
+    ref = item.get("ref") or {}
+    rel = str(ref.get("file"))
+    mf = b.memory_file(rel)
+    first, last = ref.get("line"), ref.get("end_line")
+    if mf is None or not isinstance(first, int) or not isinstance(last, int):
+        raise DecisionError(f"{rel} is not in the loaded workspace")
+    old = tuple(mf.source.texts[first - 1 : last])
+    if not old or not find_secrets("\n".join(old)):
+        raise DecisionError(f"{rel}:{first} no longer holds the credential")
+    new = tuple(redact_secrets("\n".join(old), b.day, d.text).split("\n"))
+    b.plan.add(rel, RedactLines(pd.key, first, old, new), pd)
+
+
+def check(item: dict, d: Decision) -> None:
+    """A redaction note is one short line."""
+    if d.text is not None and ("\n" in d.text or "\r" in d.text or len(d.text) > 200):
+        raise DecisionError(f"{d.item}: a redaction note is one line of at most 200 characters")
+    if d.text and find_secrets(d.text):
+        raise DecisionError(f"{d.item}: the redaction note itself holds a credential")
+
+
+def evidence(item: dict) -> list:
+    """What kind of credential, masked, then the line in its file (masked on screen)."""
+    return [
+        Facts(
+            (
+                ("kind", ", ".join(item.get("kinds") or ())),
+                ("masked", ", ".join(item.get("masked") or ())),
+            )
+        ),
+        Passage("the line, masked", str(item.get("text", ""))),
+        RefBlock(item.get("ref") or {}, "in", before=2),
+        Caption(
+            "redact replaces the value in the file and in every backup memreview holds of it: "
+            "it can't be undone"
+        ),
+    ]
+
+
+def note(item: dict) -> str:
+    """The kind of credential."""
+    return f" — {', '.join(item.get('kinds') or ())}"
+
+
+UNIT = QueueUnit(
+    name="secrets",
+    title="Secrets",
+    detect=secrets,
+    acts=(
+        Act(
+            "approve",
+            "redact",
+            "redact",
+            "approve",
+            "the value becomes [redacted <kind> DATE], here and in memreview's backups",
+            takes=("text",),
+        ),
+        Act(
+            "keep",
+            "keep",
+            "keep",
+            "keep",
+            "nothing is written; hidden (a test key, a public value)",
+        ),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    check=check,
+)
