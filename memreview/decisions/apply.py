@@ -22,12 +22,14 @@ from memreview.decisions.plan import (
     EditPlan,
     MoveBlock,
     PlannedDecision,
+    RedactLines,
     RemoveCandidate,
 )
 from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
+from memreview.secrets import find_secrets
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.textfile import TextFile, decode_bytes
 
@@ -414,6 +416,7 @@ def apply(
                 outcome.messages.append(f"could not record hidden items in {STATE_FILE}: {exc}")
     if dry_run:
         return outcome
+    _scrub_redacted(root, plan, outcome)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = _update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config
@@ -423,6 +426,28 @@ def apply(
         said = store.commit_batch(root, batch, message, extra=extra)
         outcome.messages.append(said or "not a git repository: nothing committed")
     return outcome
+
+
+def _scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
+    """A redacted secret also leaves every backup memreview holds (secrets queue)."""
+    applied = {d.key for d in outcome.applied}
+    values: list[tuple[str, str]] = []
+    for ops in plan.files.values():
+        for op in ops:
+            if isinstance(op, RedactLines) and op.key in applied:
+                for s in find_secrets("\n".join(op.old)):
+                    values.append((s.value, f"[redacted {s.kind} {plan.today.isoformat()}]"))
+    if not values:
+        return
+    try:
+        changed = store.scrub_backups(root, values)
+    except (OSError, store.PathEscape) as exc:
+        outcome.messages.append(f"could not redact memreview's backups: {exc}")
+        return
+    outcome.messages.append(
+        f"redacted: the value is also replaced in {len(changed)} backup cop"
+        f"{'y' if len(changed) == 1 else 'ies'} under .memreview/backups (this can't be undone)"
+    )
 
 
 def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:

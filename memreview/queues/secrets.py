@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import date
 
 from memreview.queues.common import item_id, short
-from memreview.workspace.model import MemoryFile, Workspace
 from memreview.secrets import Secret, find_secrets, mask_secrets
+from memreview.workspace.model import MemoryFile, Workspace
 
 _PEM_BEGIN = "-----BEGIN"
 

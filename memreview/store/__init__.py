@@ -36,9 +36,11 @@ from memreview.store.safewrite import (
     apply_batch,
     unified_diff,
 )
+from memreview.store.scrub import scrub_backups
 from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_last
 
 __all__ = [
+    "scrub_backups",
     "DEFAULT_LOCK_FILES",
     "RECENT_DAYS",
     "STEPS",

@@ -37,6 +37,7 @@ from memreview.store.safewrite import (
     FileResult,
     run_batch,
 )
+from memreview.store.scrub import accepted_hash
 from memreview.workspace.textfile import Line, TextFile, decode_bytes
 
 VERDICTS_FILES: tuple[str, ...] = ("memory/review/verdicts.jsonl",)
@@ -213,7 +214,7 @@ class UndoJobBase:
             data = safe_read_bytes(self.root, rel)
         except (OSError, PathEscape) as exc:
             raise _Refuse(f"the {what} {rel} can't be read: {exc}") from None
-        if _sha(data) != sha:
+        if _sha(data) != sha and _sha(data) not in accepted_hash(self.root, rel, sha):
             raise _Refuse(f"the {what} {rel} doesn't match the journal (changed or damaged)")
         return data
 
