@@ -158,8 +158,11 @@ def _print_json(doc: dict) -> None:
     ``\\udcXX`` escapes (Python's json reads them back as the same string), since raw they
     are not UTF-8 at all.
     """
-    # one line: the C encoder (indent would take the pure-Python one, ten times slower)
-    text = json.dumps(doc, ensure_ascii=False) + "\n"
+    from memreview.secrets import mask_in
+
+    # one line: the C encoder (indent would take the pure-Python one, ten times slower);
+    # a credential in any queue's text is masked (the secrets queue's items already are)
+    text = json.dumps(mask_in(doc), ensure_ascii=False) + "\n"
     text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
     data = text.encode("utf-8")
     buf = getattr(sys.stdout, "buffer", None)

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets"]
+__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "mask_in", "redact_secrets"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,22 @@ _SEED_WORDS = re.compile(r"(?i)seed|mnemonic|recovery\s+phrase|助记词|种子"
 _TOKEN_GATE = re.compile(r"[A-Za-z0-9]{16}|-----BEGIN|PuTTY-User|://[^\s/@]+:[^\s/@]+@")
 _LABEL_GATE = re.compile(r"pass|pwd|secret|token|key|bearer|private")  # on lower-cased text
 _LABEL_GATE_ZH = re.compile(r"密码|口令|密钥|令牌|私钥|秘钥")
+
+
+# The same gates over a whole file at once (the queue looks only at the lines they hit): a
+# seed phrase needs twelve words in a row.
+# seed phrase: a line that is nothing but 12–24 lower-case words (numbering allowed), or a
+# line naming a seed; tried at line starts only, so it costs little.
+_SEED_LINE = re.compile(
+    r"^[\s*>|\-]*(?:\d{1,2}[.)]\s*)?(?:[a-z]{3,8}[\s,.;]+(?:\d{1,2}[.)]\s*)?){11,23}"
+    r"[a-z]{3,8}[\s.]*$",
+    re.M,
+)
+# Each gate over a whole file's text (the queue then looks only at the lines they hit); the
+# lower-case ones run on the lower-cased text. One pattern each: an alternation of them all
+# is several times slower.
+WHOLE_TEXT_GATES = (_TOKEN_GATE, _LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
+LOWER_GATES = (_LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
 
 
 def _entropy(s: str) -> float:
@@ -306,3 +322,17 @@ def redact_secrets(text: str, day: str, note: str | None = None) -> str:
         pos = s.end
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def mask_in(obj):
+    """``obj`` (JSON-shaped: dicts, lists, strings…) with every string masked; the same
+    object back when nothing in it holds a credential."""
+    if isinstance(obj, str):
+        return mask_secrets(obj)
+    if isinstance(obj, list):
+        out = [mask_in(v) for v in obj]
+        return obj if all(a is b for a, b in zip(out, obj, strict=True)) else out
+    if isinstance(obj, dict):
+        out = {k: mask_in(v) for k, v in obj.items()}
+        return obj if all(out[k] is v for k, v in obj.items()) else out
+    return obj
