@@ -66,7 +66,17 @@ def build_parser() -> argparse.ArgumentParser:
     how = r.add_mutually_exclusive_group()
     how.add_argument("--finish", action="store_true", help="write what the batch did not")
     how.add_argument("--rollback", action="store_true", help="take the batch back (an undo)")
+    doc = sub.add_parser("doctor", help="alarms and secrets, for cron: exit 1 when one fires")
+    doc.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    doc.add_argument("--json", action="store_true", help="print one JSON object")
+    doc.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     return p
+
+
+def cmd_doctor(args) -> int:
+    from memreview.doctor import cmd_doctor as run
+
+    return run(args)
 
 
 def app_parser() -> argparse.ArgumentParser:
@@ -357,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         "apply": cmd_apply,
         "undo": cmd_undo,
         "recover": cmd_recover,
+        "doctor": cmd_doctor,
     }
     if argv and argv[0] in commands:
         args = build_parser().parse_args(argv)

@@ -28,8 +28,8 @@ async def test_a_queue_added_to_the_table_is_in_the_sidebar_keys_and_evidence(
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         text = screen_text(app)
-        assert " 8 Toy 1" in text
-        await pilot.press("8")
+        assert " 9 Toy 1" in text
+        await pilot.press("9")
         text = screen_text(app)
         assert "Toy   1 of 1" in text
         assert "toy anchor toy-one" in text and "anchor  memory/toy.md:3" in text
@@ -47,12 +47,12 @@ async def test_a_queue_added_to_the_table_is_in_the_help_and_the_palette(make, w
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
-        await pilot.press("8")
+        await pilot.press("9")
         names = [name for name, _run, _help in MemReviewCommands(app.screen)._commands()]
         assert "queue: Toy" in names and "decision: tag it" in names
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
-        assert "1–8 choose a queue" in screen_text(app)
+        assert "1–9 choose a queue" in screen_text(app)
         assert "| Toy | `T` tag it · `d` defer |" in app.screen.markdown
         await pilot.press("escape")
         assert review(app).queue == "toy"

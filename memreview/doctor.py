@@ -1,0 +1,166 @@
+"""``memreview doctor PATH… [--json] [--today D]``: alarms and secrets, for cron and CI.
+
+Exit 0 when nothing fires, 1 when an alarm fires or a credential is found, 2 on a usage
+error. Fast: it loads the workspace and computes the alarms and the secrets queue only (no
+near-duplicate or fragment matching). Secrets are always shown masked. The health figures
+(budgets in lines and tokens, missing logs, stale todos) are listed as warnings: shown, never
+failing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+from memreview.alarms import alarms
+from memreview.display import visible
+from memreview.fleet import expand_fleet
+from memreview.health import health
+from memreview.queues.secrets import secrets
+from memreview.secrets import find_secrets, mask_secrets
+from memreview.workspace.loader import load_workspace, review_date
+from memreview.workspace.model import Workspace
+from memreview.workspace.paths import safe_read_bytes
+from memreview.workspace.textfile import decode_bytes
+
+
+def secrets_elsewhere(ws: Workspace) -> list[dict]:
+    """Credentials in daily logs and the recall store's snippets: reported (masked), never
+    rewritten by memreview."""
+    out: list[dict] = []
+    for log in sorted(ws.daily_logs, key=lambda d: d.rel):
+        if not _maybe(log.text_lower):
+            continue
+        try:
+            text = decode_bytes(log.rel, safe_read_bytes(ws.root, log.rel))
+        except OSError:
+            continue
+        for no, line in enumerate(text.texts, 1):
+            found = find_secrets(line)
+            if found:
+                out.append(
+                    {
+                        "file": log.rel,
+                        "line": no,
+                        "kinds": sorted({s.kind for s in found}),
+                        "text": mask_secrets(line),
+                    }
+                )
+    rel = ws.config.short_term_recall
+    try:
+        doc = json.loads(safe_read_bytes(ws.root, rel))
+    except (OSError, ValueError):
+        doc = None
+    entries = doc.get("entries") if isinstance(doc, dict) else None
+    if isinstance(entries, dict):
+        for key, e in entries.items():
+            snippet = e.get("snippet") if isinstance(e, dict) else None
+            if isinstance(snippet, str) and find_secrets(snippet):
+                out.append(
+                    {
+                        "file": rel,
+                        "line": None,
+                        "kinds": sorted({s.kind for s in find_secrets(snippet)}),
+                        "text": mask_secrets(f"{key}: {snippet}"),
+                    }
+                )
+    return out
+
+
+def _maybe(low: str) -> bool:
+    """A cheap first look at a daily log (lower-cased): could it hold a credential?"""
+    from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES
+
+    return any(rx.search(low) for rx in (*WHOLE_TEXT_GATES, *LOWER_GATES))
+
+
+def _warnings(h: dict) -> list[str]:
+    out = []
+    mem = h.get("memory")
+    if mem and mem["lines"] > mem["max_lines"]:
+        out.append(f"{mem['file']}: {mem['lines']} lines, budget {mem['max_lines']}")
+    if mem and mem["tokens"] > mem["max_tokens"]:
+        out.append(f"{mem['file']}: ~{mem['tokens']:,} tokens, budget {mem['max_tokens']:,}")
+    logs = h.get("daily_logs") or {}
+    if logs.get("missing"):
+        out.append(f"daily logs missing: {', '.join(logs['missing'])}")
+    if logs.get("empty"):
+        out.append(f"empty daily logs: {', '.join(logs['empty'])}")
+    if h.get("stale_todos"):
+        out.append(f"{len(h['stale_todos'])} stale todo(s) in NOW.md")
+    return out
+
+
+def check_workspace_health(root: Path, today: date | None) -> dict:
+    """The doctor's findings for one workspace, JSON-shaped."""
+    ws = load_workspace(root)
+    day = review_date(ws, today)
+    found = alarms(ws, day)
+    items = secrets(ws, day)
+    return {
+        "workspace": str(root),
+        "today": day.isoformat(),
+        "alarms": [a.to_json() for a in found],
+        "secrets": {
+            "count": len(items),
+            "items": [
+                {
+                    "file": it["ref"]["file"],
+                    "line": it["ref"]["line"],
+                    "kinds": it["kinds"],
+                    "text": it["text"],
+                }
+                for it in items
+            ],
+            "elsewhere": secrets_elsewhere(ws),
+        },
+        "warnings": _warnings(health(ws, day)),
+    }
+
+
+def cmd_doctor(args) -> int:
+    """Run the doctor over every workspace the paths name; exit 1 when anything fires."""
+    agents = expand_fleet(args.paths)
+    reports = []
+    for name, root in agents:
+        rep = check_workspace_health(root, args.today)
+        rep["agent"] = name
+        reports.append(rep)
+    fired = any(r["alarms"] or r["secrets"]["count"] or r["secrets"]["elsewhere"] for r in reports)
+    if args.json:
+        doc = {"schema": 1, "ok": not fired, "workspaces": reports}
+        text = json.dumps(doc, ensure_ascii=False)
+        # controls and bidi characters as \\uXXXX, like scan --json
+        text = "".join(c if c.isprintable() or c in "\n" else f"\\u{ord(c):04x}" for c in text)
+        sys.stdout.write(text + "\n")
+        return 1 if fired else 0
+    for r in reports:
+        print(visible(f"{r['agent']}  {r['workspace']}  ({r['today']})"))
+        if not r["alarms"] and not r["secrets"]["count"] and not r["secrets"]["elsewhere"]:
+            print("  ok: no alarm, no secret")
+        for a in r["alarms"]:
+            print(visible(f"  ALARM {a['id']}: {a['title']}"))
+            for e in a["evidence"]:
+                print(visible(f"      {e}"))
+            print(visible(f"      what to do: {a['todo']}"))
+        s = r["secrets"]
+        for it in s["items"]:
+            print(
+                visible(
+                    f"  SECRET {it['file']}:{it['line']} ({', '.join(it['kinds'])}): "
+                    f"{it['text'].strip()}"
+                )
+            )
+        for it in s["elsewhere"]:
+            where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]
+            print(
+                visible(
+                    f"  SECRET {where} ({', '.join(it['kinds'])}, not rewritten by "
+                    f"memreview): {it['text'].strip()[:120]}"
+                )
+            )
+        for w in r["warnings"]:
+            print(visible(f"  warning: {w}"))
+    return 1 if fired else 0
