@@ -84,7 +84,14 @@ class ApplyScreen(Screen[Outcome | None]):
         return t
 
     def _decision_list(self) -> Text:
-        return Text("\n", end="").join(self._decision_line(d) for d in self.decisions)
+        t = Text("\n", end="").join(self._decision_line(d) for d in self.decisions)
+        if any(getattr(d, "action", None) == "redact" for d in self.decisions):
+            t.append(
+                "\n  A redaction can't be undone: the value also leaves memreview's backups; "
+                "undo of this batch restores everything else.",
+                "bold",
+            )
+        return t
 
     @work(thread=True, exclusive=True, group="apply-preview")
     def preview(self) -> None:
