@@ -272,24 +272,45 @@ def cmd_recover(args) -> int:
     return 0 if outcome.ok else 1
 
 
+def _refuse_bad_decisions(name: str, problems: list[str]) -> None:
+    from memreview.display import one_line
+
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise UsageError(f"{name}: {one_line(problems[0])}{more}; nothing written")
+
+
 def cmd_apply(args) -> int:
-    from memreview.decisions import DecisionsFileError, apply, parse_decisions_file
+    from memreview.decisions import (
+        DecisionsFileError,
+        apply,
+        check_decisions,
+        parse_decisions_file,
+    )
     from memreview.display import one_line, visible
     from memreview.scan import scan_workspace
     from memreview.store import PathEscape
     from memreview.workspace.loader import check_workspace
+    from memreview.workspace.yamlcap import DECISIONS_LIMIT, YAMLRefused, read_regular
 
     root = check_workspace(args.path)
+    name = one_line(str(args.decisions))
     try:
-        data = args.decisions.read_bytes()
+        data = read_regular(args.decisions, DECISIONS_LIMIT)
+    except YAMLRefused as exc:
+        raise UsageError(f"{name}: refused: {exc}") from None
     except OSError as exc:
-        raise UsageError(f"{args.decisions}: cannot read ({exc.strerror or exc})") from None
+        raise UsageError(f"{name}: cannot read ({exc.strerror or exc})") from None
     try:
         entries = parse_decisions_file(data)
     except DecisionsFileError as exc:
-        raise UsageError(f"{args.decisions}: {exc}") from None
+        raise UsageError(f"{name}: {one_line(str(exc))}") from None
+    # the whole file is checked before anything is written: one bad item, nothing written
+    _refuse_bad_decisions(name, check_decisions(entries, {}))
     _report_interrupted(root)
     result = scan_workspace(root, today=args.today)
+    items = {it["id"]: (q, it) for q, its in result.all_queues.items() for it in its}
+    _refuse_bad_decisions(name, check_decisions(entries, items))
     try:
         outcome = apply(result, entries, dry_run=args.dry_run, commit=args.commit or None)
     except OSError as exc:  # e.g. a read-only workspace: .memreview/ can't be created

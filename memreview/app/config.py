@@ -15,6 +15,7 @@ from platformdirs import user_config_dir
 from ruamel.yaml import YAML
 
 from memreview.store import atomic_write
+from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_regular
 
 
 def default_config_path() -> Path:
@@ -65,14 +66,20 @@ def load_user_config(path: Path | None = None) -> UserConfig:
     path = Path(path) if path is not None else default_config_path()
     cfg = UserConfig(path=path)
     try:
-        data = path.read_text(encoding="utf-8")
+        data = read_regular(path, CONFIG_LIMIT).decode("utf-8")
     except FileNotFoundError:
+        return cfg
+    except YAMLRefused as exc:
+        cfg.problem = f"{path}: {exc}; using defaults"
         return cfg
     except (OSError, UnicodeDecodeError) as exc:
         cfg.problem = f"cannot read {path}: {exc}"
         return cfg
     try:
-        doc = YAML(typ="rt").load(data)
+        doc = load_yaml(data, limit=CONFIG_LIMIT, typ="rt")
+    except YAMLRefused as exc:
+        cfg.problem = f"{path}: refused: {exc}; using defaults"
+        return cfg
     except Exception as exc:  # ruamel raises several unrelated types for broken YAML
         cfg.problem = f"{path}: broken YAML ({type(exc).__name__}); using defaults"
         return cfg

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field, fields
 from datetime import date
 
-from ruamel.yaml import YAML
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
 from memreview.workspace.dates import parse_date
+from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 
 
 @dataclass
@@ -85,9 +84,10 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
     if not data:
         return cfg, problems
     try:
-        yaml = YAML(typ="rt")
-        yaml.Constructor = _DatesAsText
-        doc = yaml.load(io.BytesIO(data))
+        doc = load_yaml(data, limit=CONFIG_LIMIT, typ="rt", constructor=_DatesAsText)
+    except YAMLRefused as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        return cfg, [(line, f"refused: {exc}; defaults used")]
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
