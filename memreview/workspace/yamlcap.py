@@ -11,6 +11,7 @@ only when they are regular files (a FIFO or a device would block or never end).
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -60,7 +61,7 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def read_regular(path: Path | str, limit: int) -> bytes:
+def read_capped(path: Path | str, limit: int) -> bytes:
     """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes.
 
     Opened with ``O_NONBLOCK`` and checked with ``fstat`` before any read, so a FIFO or a
@@ -72,6 +73,8 @@ def read_regular(path: Path | str, limit: int) -> bytes:
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(st.st_mode):
             raise YAMLRefused(f"not a regular file ({_file_kind(st.st_mode)}); not read")
         if st.st_size > limit:
@@ -100,8 +103,6 @@ def _file_kind(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a directory"
     return "not a file"
 
 
@@ -177,8 +178,8 @@ def load_yaml(data: bytes | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe"
 
 
 def read_yaml_file(path: Path | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe"):
-    """``load_yaml`` of a regular file of at most ``limit`` bytes (``read_regular``)."""
-    return load_yaml(read_regular(path, limit), limit=limit, typ=typ)
+    """``load_yaml`` of a regular file of at most ``limit`` bytes (``read_capped``)."""
+    return load_yaml(read_capped(path, limit), limit=limit, typ=typ)
 
 
 __all__ = [
@@ -190,7 +191,7 @@ __all__ = [
     "YAMLRefused",
     "check_yaml",
     "load_yaml",
-    "read_regular",
+    "read_capped",
     "read_yaml_file",
     "size_text",
 ]
