@@ -145,8 +145,10 @@ def cmd_scan(args) -> int:
             doc = fleet_scan_json(args.paths, today=args.today, all_dormant=args.all_dormant)
             _print_json(doc)
             return 0
+        from memreview.display import one_line
+
         for name, root in expand_fleet(args.paths):
-            sys.stdout.write(f"== {name} ==\n")
+            sys.stdout.write(f"== {one_line(name)} ==\n")  # a directory name is text too
             result = scan_workspace(root, today=args.today, all_dormant=args.all_dormant)
             _print_scan(result)
             sys.stdout.write("\n")
@@ -161,19 +163,21 @@ def cmd_scan(args) -> int:
     return 0
 
 
-def _print_json(doc: dict) -> None:
-    """``doc`` as UTF-8 JSON on stdout, whatever the locale says.
+# Written as \uXXXX escapes in JSON output: lone surrogates (bytes of a file that is not valid
+# UTF-8: raw they are not UTF-8 at all), DEL, the C1 controls and the bidi controls (JSON
+# allows them raw, and a terminal that is shown the output obeys them; DESIGN §5).
+_JSON_ESCAPE_RE = re.compile("[\ud800-\udfff\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
-    Bytes of a file that is not valid UTF-8 are held as lone surrogates; they are written as
-    ``\\udcXX`` escapes (Python's json reads them back as the same string), since raw they
-    are not UTF-8 at all.
-    """
+
+def _print_json(doc: dict) -> None:
+    """``doc`` as UTF-8 JSON on stdout, whatever the locale says, with the characters of
+    ``_JSON_ESCAPE_RE`` escaped (Python's json reads them back as the same string) and every
+    credential masked (the secrets queue's items already are; any other queue's text too)."""
     from memreview.secrets import mask_in
 
-    # one line: the C encoder (indent would take the pure-Python one, ten times slower);
-    # a credential in any queue's text is masked (the secrets queue's items already are)
+    # one line: the C encoder (indent would take the pure-Python one, ten times slower)
     text = json.dumps(mask_in(doc), ensure_ascii=False) + "\n"
-    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = _JSON_ESCAPE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     data = text.encode("utf-8")
     buf = getattr(sys.stdout, "buffer", None)
     if buf is None:
@@ -188,7 +192,7 @@ def _print_scan(result) -> None:
     from memreview.display import visible
 
     out = sys.stdout
-    out.write(f"workspace  {result.root}\nreview     {result.today.isoformat()}\n\n")
+    out.write(f"workspace  {visible(str(result.root))}\nreview     {result.today.isoformat()}\n\n")
     for name, items in result.queues.items():
         note = result.missing.get(name)
         hidden = result.hidden.get(name)
@@ -215,10 +219,16 @@ def _report_interrupted(root: Path, *, quiet: bool = False) -> int:
     Returns how many interrupted batches there are. ``quiet``: say nothing when the journal
     can't be read (a scan reads, it doesn't need the journal)."""
     from memreview.display import one_line, visible
-    from memreview.store import PathEscape, clean_temp_files, interrupted_batches
+    from memreview.store import (
+        PathEscape,
+        clean_temp_files,
+        interrupted_batches,
+        journal_problems,
+    )
 
     try:
         cleaned = clean_temp_files(root)
+        damaged = [] if quiet else journal_problems(root)
         found_batches = interrupted_batches(root)
     except (OSError, PathEscape) as exc:  # what follows says why it can't write, if it can't
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -229,6 +239,8 @@ def _report_interrupted(root: Path, *, quiet: bool = False) -> int:
         print(
             f"memreview: removed {visible(rel)}, a temp file of a batch cut short", file=sys.stderr
         )
+    for problem in damaged:  # a damaged journal line: named with its number, skipped
+        print(f"memreview: warning: {one_line(problem.describe())}", file=sys.stderr)
     for found in found_batches:
         print(f"memreview: warning: {visible(found.describe())}", file=sys.stderr)
     return len(found_batches)
@@ -272,24 +284,45 @@ def cmd_recover(args) -> int:
     return 0 if outcome.ok else 1
 
 
+def _refuse_bad_decisions(name: str, problems: list[str]) -> None:
+    from memreview.display import one_line
+
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise UsageError(f"{name}: {one_line(problems[0])}{more}; nothing written")
+
+
 def cmd_apply(args) -> int:
-    from memreview.decisions import DecisionsFileError, apply, parse_decisions_file
+    from memreview.decisions import (
+        DecisionsFileError,
+        apply,
+        check_decisions,
+        parse_decisions_file,
+    )
     from memreview.display import one_line, visible
     from memreview.scan import scan_workspace
     from memreview.store import PathEscape
     from memreview.workspace.loader import check_workspace
+    from memreview.workspace.yamlcap import DECISIONS_LIMIT, YAMLRefused, read_capped
 
     root = check_workspace(args.path)
+    name = one_line(str(args.decisions))
     try:
-        data = args.decisions.read_bytes()
+        data = read_capped(args.decisions, DECISIONS_LIMIT)
+    except YAMLRefused as exc:
+        raise UsageError(f"{name}: refused: {exc}") from None
     except OSError as exc:
-        raise UsageError(f"{args.decisions}: cannot read ({exc.strerror or exc})") from None
+        raise UsageError(f"{name}: cannot read ({exc.strerror or exc})") from None
     try:
         entries = parse_decisions_file(data)
     except DecisionsFileError as exc:
-        raise UsageError(f"{args.decisions}: {exc}") from None
+        raise UsageError(f"{name}: {one_line(str(exc))}") from None
+    # the whole file is checked before anything is written: one bad item, nothing written
+    _refuse_bad_decisions(name, check_decisions(entries, {}))
     _report_interrupted(root)
     result = scan_workspace(root, today=args.today)
+    items = {it["id"]: (q, it) for q, its in result.all_queues.items() for it in its}
+    _refuse_bad_decisions(name, check_decisions(entries, items))
     try:
         outcome = apply(result, entries, dry_run=args.dry_run, commit=args.commit or None)
     except OSError as exc:  # e.g. a read-only workspace: .memreview/ can't be created

@@ -15,6 +15,7 @@ from platformdirs import user_config_dir
 from ruamel.yaml import YAML
 
 from memreview.store import atomic_write
+from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
 
 
 def default_config_path() -> Path:
@@ -65,14 +66,20 @@ def load_user_config(path: Path | None = None) -> UserConfig:
     path = Path(path) if path is not None else default_config_path()
     cfg = UserConfig(path=path)
     try:
-        data = path.read_text(encoding="utf-8")
+        data = read_capped(path, CONFIG_LIMIT).decode("utf-8")
     except FileNotFoundError:
+        return cfg
+    except YAMLRefused as exc:
+        cfg.problem = f"{path}: {exc}; using defaults"
         return cfg
     except (OSError, UnicodeDecodeError) as exc:
         cfg.problem = f"cannot read {path}: {exc}"
         return cfg
     try:
-        doc = YAML(typ="rt").load(data)
+        doc = load_yaml(data, limit=CONFIG_LIMIT, typ="rt")
+    except YAMLRefused as exc:
+        cfg.problem = f"{path}: refused: {exc}; using defaults"
+        return cfg
     except Exception as exc:  # ruamel raises several unrelated types for broken YAML
         cfg.problem = f"{path}: broken YAML ({type(exc).__name__}); using defaults"
         return cfg
@@ -82,13 +89,21 @@ def load_user_config(path: Path | None = None) -> UserConfig:
         cfg.problem = f"{path}: expected a mapping; using defaults"
         return cfg
     cfg._doc = doc
-    theme = doc.get("theme")
-    cfg.theme = str(theme) if theme else None
-    editor = doc.get("editor")
-    cfg.editor = str(editor) if editor else None
+    # each setting has a type: a value of another type is reported by name and not used
+    bad: list[str] = []
+    for name in ("theme", "editor"):
+        value = doc.get(name)
+        if isinstance(value, str) and value.strip():
+            setattr(cfg, name, value)
+        elif value is not None:
+            bad.append(f"'{name}' should be a name")
     keymap = doc.get("keymap") or {}
     if isinstance(keymap, dict):
-        cfg.keymap = {str(k): str(v) for k, v in keymap.items() if v}
+        cfg.keymap = {str(k): v for k, v in keymap.items() if isinstance(v, str) and v}
+        if len(cfg.keymap) != len([v for v in keymap.values() if v]):
+            bad.append("'keymap' keys should be text like 'ctrl+s'")
     else:
-        cfg.problem = f"{path}: 'keymap' should map binding ids to keys; ignored"
+        bad.append("'keymap' should map binding ids to keys")
+    if bad:
+        cfg.problem = f"{path}: {'; '.join(bad)}; ignored"
     return cfg

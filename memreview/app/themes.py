@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from ruamel.yaml import YAML
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
 
 DEFAULT_THEME = "memreview-dark"
 
@@ -131,10 +132,9 @@ def load_themes(directory: Path | None = None) -> ThemeSet:
         paths = sorted(directory.glob("*.yaml")) if directory.is_dir() else []
     except OSError:
         paths = []
-    yaml = YAML(typ="safe", pure=True)
     for path in paths:
         try:
-            doc = yaml.load(path.read_text(encoding="utf-8"))
+            doc = read_yaml_file(path, limit=CONFIG_LIMIT)
             theme = theme_from_mapping(doc, f"memreview-{path.stem}")
         except Exception as exc:  # YAML, decoding and colour errors all mean "skip it"
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

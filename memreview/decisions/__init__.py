@@ -33,7 +33,13 @@ from memreview.decisions.pending import (
     save_pending,
 )
 from memreview.decisions.plan import EditPlan
-from memreview.decisions.planner import build_plan, check_decision, clash_of, seen_now
+from memreview.decisions.planner import (
+    build_plan,
+    check_decision,
+    check_decisions,
+    clash_of,
+    seen_now,
+)
 from memreview.decisions.units.skills import skill_slug
 
 __all__ = [
@@ -48,6 +54,7 @@ __all__ = [
     "apply",
     "build_plan",
     "check_decision",
+    "check_decisions",
     "clash_of",
     "seen_now",
     "commit_message",

@@ -454,10 +454,7 @@ def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
     """pending.yaml without this batch's decisions, except those that could not be written."""
     existing, warnings = load_pending(root)
     outcome.messages += warnings
-    batch_items = {
-        getattr(d, "item", None) or (d.get("item") if isinstance(d, dict) else None)
-        for d in decisions
-    }
+    batch_items = {_item_of(d) for d in decisions} - {None}
     keep = [d for d in existing if d.item not in batch_items]
     keep += [d for d in stay if d.item not in {k.item for k in keep}]
     exists = False
@@ -475,6 +472,12 @@ def _update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
         except (OSError, store.PathEscape) as exc:
             outcome.messages.append(f"could not save .memreview/{PENDING_FILE}: {exc}")
     return keep
+
+
+def _item_of(d: Decision | dict) -> str | None:
+    """The item id a raw decision names, when it is one (a malformed entry may hold a list)."""
+    item = d.get("item") if isinstance(d, dict) else getattr(d, "item", None)
+    return item if isinstance(item, str) else None
 
 
 def commit_message(plan: EditPlan, outcome: ApplyOutcome) -> str:

@@ -79,6 +79,8 @@ class Decision:
         if text is not None and not isinstance(text, str):
             raise DecisionError(f"decision on {item}: 'text' must be a string")
         queue, seen = data.get("queue"), data.get("seen")
+        if queue is not None and not isinstance(queue, str):
+            raise DecisionError(f"decision on {item}: 'queue' must be a queue's name")
         return cls(
             item=item.strip(),
             action=action.strip(),

@@ -18,6 +18,7 @@ from ruamel.yaml import YAML
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.store import PathEscape, read_private, write_private
+from memreview.workspace.yamlcap import CONFIG_LIMIT, DECISIONS_LIMIT, YAMLRefused, load_yaml
 
 PENDING_FILE = "pending.yaml"
 _HEADER = (
@@ -30,14 +31,17 @@ class DecisionsFileError(ValueError):
     """A decisions file that can't be read as a list of decisions (one line for the user)."""
 
 
-def parse_decisions_file(data: bytes) -> list:
+def parse_decisions_file(data: bytes, *, limit: int = DECISIONS_LIMIT) -> list:
     """The raw entries of a decisions file (YAML: a list, or a mapping with ``decisions``).
 
-    Raises DecisionsFileError when the file as a whole is unreadable; single entries are
-    checked later (``Decision.from_dict``), so one bad entry doesn't stop the others.
+    Raises DecisionsFileError when the file as a whole is unreadable or refused (over
+    ``limit`` bytes, an alias bomb, nested too deep); single entries are checked later
+    (``Decision.from_dict``).
     """
     try:
-        doc = YAML(typ="safe", pure=True).load(io.BytesIO(data))
+        doc = load_yaml(data, limit=limit)
+    except YAMLRefused as exc:
+        raise DecisionsFileError(f"refused: {exc}") from None
     except Exception as exc:  # ruamel's error types vary with the damage
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -77,7 +81,7 @@ def load_pending(root: Path | str) -> tuple[list[Decision], list[str]]:
     if not data:
         return [], []
     try:
-        entries = parse_decisions_file(data)
+        entries = parse_decisions_file(data, limit=CONFIG_LIMIT)
     except DecisionsFileError as exc:
         return [], [f".memreview/{PENDING_FILE}: {exc}; no staged decisions loaded"]
     decisions, problems = decisions_from(entries)
@@ -130,7 +134,7 @@ def _keep_broken(root: Path | str) -> str | None:
     if _last_saved.get(real) == hashlib.sha256(before).digest():
         return None
     try:
-        _decisions, problems = decisions_from(parse_decisions_file(before))
+        _decisions, problems = decisions_from(parse_decisions_file(before, limit=CONFIG_LIMIT))
     except DecisionsFileError:
         problems = ["broken"]
     if not problems:

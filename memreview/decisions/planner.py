@@ -8,7 +8,7 @@ come from ``registry.py``; the operations and building blocks from ``plan.py``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from memreview.decisions import registry
@@ -150,3 +150,34 @@ def seen_now(result: ScannedWorkspace, d: Decision) -> str | None:
     or the decision is not valid)."""
     plan = build_plan(result, [Decision(d.item, d.action, d.keep, d.text, d.queue)])
     return fingerprint(plan.decisions[0]) if plan.decisions else None
+
+
+def check_decisions(entries: Sequence, items: Mapping[str, tuple[str, dict]]) -> list[str]:
+    """Every problem of a whole decisions file, before anything is written (DESIGN §4).
+
+    ``items`` maps item id -> (queue, item) for the scanned workspace. Each problem names the
+    entry (``item 2``, 1-based) and says why: not a decision, a wrong type, an action the
+    item's queue doesn't have, ``keep`` out of range, a merge text that is not an entry, an
+    item decided twice. An id that is in no queue is not a problem of the file (the item
+    may have been decided already); ``apply`` reports it and applies the others.
+    """
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for k, raw in enumerate(entries, 1):
+        try:
+            d = Decision.from_dict(raw)
+        except DecisionError as exc:
+            problems.append(f"item {k}: {exc}")
+            continue
+        if d.item in seen:
+            problems.append(f"item {k}: {d.item} is decided twice (also item {seen[d.item]})")
+            continue
+        seen[d.item] = k
+        found = items.get(d.item)
+        if found is None:
+            continue
+        try:
+            check_decision(found[0], found[1], d)
+        except DecisionError as exc:
+            problems.append(f"item {k}: {exc}")
+    return problems

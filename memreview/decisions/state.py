@@ -12,6 +12,7 @@ from ruamel.yaml.constructor import SafeConstructor
 
 from memreview.store import PathEscape, safe_read_bytes
 from memreview.workspace.dates import parse_date
+from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 
 STATE_FILE = ".memreview/state.yaml"
 
@@ -64,10 +65,10 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
     state = State()
     if not data:
         return state, None
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Constructor = _DatesAsText
     try:
-        doc = yaml.load(io.BytesIO(data))
+        doc = load_yaml(data, limit=CONFIG_LIMIT, constructor=_DatesAsText)
+    except YAMLRefused as exc:
+        return state, f"refused: {exc}; hidden items ignored"
     except Exception as exc:  # ruamel's error types vary with the damage
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

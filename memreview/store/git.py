@@ -20,25 +20,16 @@ from memreview.store.undo import UndoResult
 _OWN_FILES = (f"{PRIVATE_DIR}/journal.jsonl", f"{PRIVATE_DIR}/.gitignore")
 
 
-# Variables that point git at another repository, index or work tree: set in
-# the caller's environment (a git hook, a shell inside another repository), they would make
-# memreview read or commit somewhere else.
-_REPOSITORY_ENV = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_COMMON_DIR",
-    "GIT_NAMESPACE",
-    "GIT_PREFIX",
-    "GIT_CEILING_DIRECTORIES",
-)
+# Started from a git hook, or a shell inside another repository, the caller's GIT_DIR,
+# GIT_INDEX_FILE, GIT_WORK_TREE, GIT_CONFIG_PARAMETERS… would make git read or commit
+# somewhere else: every GIT_* variable is dropped but the commit identity and the user's own
+# config files.
+_KEPT_ENV = ("GIT_AUTHOR_", "GIT_COMMITTER_", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM")
 GIT_TIMEOUT = 60.0
 
 
 def _git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _REPOSITORY_ENV}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k.startswith(_KEPT_ENV)}
     env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     return env
 

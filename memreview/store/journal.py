@@ -3,13 +3,19 @@
 The journal is append-only. Each batch writes an ``intent`` line (its decisions and, per
 file, the sha256 before and after and where the backup goes), then a ``file`` line per file
 written (or a ``failed`` line), then a ``commit`` line. Undo batches look the same with
-``"kind": "undo"`` and ``"undoes": <batch id>``. A line that doesn't parse (torn by a crash)
-is skipped. :func:`recent_decisions` replays the batches for the weekly report.
+``"kind": "undo"`` and ``"undoes": <batch id>``. :func:`recent_decisions` replays the
+batches for the weekly report.
+
+The journal is read tolerantly: a line that doesn't parse (torn by a crash, or edited by
+hand) or whose known fields have the wrong type is reported with its line number
+(``journal_problems``) and skipped; the batch it names is marked damaged, so undo refuses
+that batch and only that one.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -58,6 +64,7 @@ class BatchRecord:
     undone_by: str | None = None  # the committed undo batch that took it back
     finished_by: str | None = None  # the committed batch that finished it after a kill
     temps: list[str] = field(default_factory=list)  # every temp file name it journaled
+    damaged: list[int] = field(default_factory=list)  # journal lines of it that were skipped
 
 
 @dataclass(frozen=True)
@@ -113,16 +120,120 @@ class InterruptedBatch:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class JournalProblem:
+    """A journal line that was skipped, and why (``batch``: the batch it names, if any)."""
+
+    line: int
+    reason: str
+    batch: str | None = None
+
+    def describe(self) -> str:
+        return f".memreview/{JOURNAL} line {self.line}: {self.reason}; skipped"
+
+
+_OPT_STR = (str, type(None))
+_OPT_BOOL = (bool, type(None))
+_OPT_LIST = (list, type(None))
+# The known fields of each kind of line and the types they may hold; other fields are free.
+_FILE_FIELDS: dict[str, tuple[type, ...]] = {
+    "file": (str,),
+    "before": _OPT_STR,
+    "after": _OPT_STR,
+    "backup": _OPT_STR,
+    "after_copy": _OPT_STR,
+    "created": _OPT_BOOL,
+    "removed": _OPT_BOOL,
+    "size_after": (int, type(None)),
+    "tmp": _OPT_STR,
+}
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "intent": {
+        "kind": _OPT_STR,
+        "ts": _OPT_STR,
+        "decisions": _OPT_LIST,
+        "files": _OPT_LIST,
+        "undoes": _OPT_STR,
+        "finishes": _OPT_STR,
+    },
+    "file": _FILE_FIELDS,
+    "replan": _FILE_FIELDS,
+    "failed": {"file": (str,)},
+    "commit": {
+        "kind": _OPT_STR,
+        "ts": _OPT_STR,
+        "applied": _OPT_LIST,
+        "conflicts": _OPT_LIST,
+        "failures": _OPT_LIST,
+        "undoes": _OPT_STR,
+    },
+    "undo": {"undoes": _OPT_STR},
+}
+
+
+def _field_problem(record: dict, fields: dict[str, tuple[type, ...]]) -> str | None:
+    for name, types in fields.items():
+        value = record.get(name)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            return f"'{name}' is {type(value).__name__ if name in record else 'missing'}"
+    return None
+
+
+def _record_problem(record: dict) -> str | None:
+    """Why a journal line that is a JSON object can't be used, or None."""
+    if not isinstance(record.get("batch"), str) or not record["batch"]:
+        return "no batch id"
+    kind = record.get("type")
+    if not isinstance(kind, str):
+        return "no line type"
+    problem = _field_problem(record, _FIELDS.get(kind, {}))
+    if problem is None and kind == "intent":
+        for entry in record.get("files") or []:
+            if not isinstance(entry, dict):
+                return "a file of the batch is not an object"
+            problem = _field_problem(entry, _FILE_FIELDS)
+            if problem is not None:
+                return f"a file of the batch: {problem}"
+    return problem
+
+
+def _checked(data: bytes | None) -> tuple[list[tuple[int, dict]], list[JournalProblem]]:
+    """(line number, record) for each usable journal line, and the lines skipped."""
+    data = data or b""
+    rows, bad = parse_jsonl(data)
+    problems: list[JournalProblem] = []
+    if bad:
+        lines = data.split(b"\n")
+        for no, reason in bad:
+            if no == len(lines):  # the last line, without its newline: cut short
+                reason = "torn (cut short while it was written)"
+            problems.append(JournalProblem(no, reason, _batch_named(lines[no - 1])))
+    good = []
+    for no, record in rows:
+        problem = _record_problem(record)
+        if problem is None:
+            good.append((no, record))
+        else:
+            batch = record.get("batch")
+            problems.append(JournalProblem(no, problem, batch if isinstance(batch, str) else None))
+    problems.sort(key=lambda p: p.line)
+    return good, problems
+
+
+def _batch_named(raw: bytes) -> str | None:
+    """The batch id a damaged line names, when it can still be read."""
+    found = re.search(rb'"batch"\s*:\s*"([^"\\]{1,200})"', raw)
+    return found.group(1).decode("utf-8", "replace") if found else None
+
+
 def read_journal(root: Path | str) -> list[dict]:
-    """Every well-formed line of the journal, oldest first (torn lines are skipped)."""
-    return _records(read_private(root, JOURNAL))
+    """Every usable line of the journal, oldest first (damaged lines are skipped)."""
+    return [record for _no, record in _checked(read_private(root, JOURNAL))[0]]
 
 
-def _records(data: bytes | None, problems: list | None = None) -> list[dict]:
-    rows, bad = parse_jsonl(data or b"")
-    if problems is not None:
-        problems.extend(bad)
-    return [r for _no, r in rows if isinstance(r.get("batch"), str)]
+def journal_problems(root: Path | str) -> list[JournalProblem]:
+    """The journal lines that were skipped, with their line numbers and reasons."""
+    return _checked(read_private(root, JOURNAL))[1]
 
 
 def _journal_file(entry: dict) -> JournalFile | None:
@@ -142,15 +253,28 @@ def _journal_file(entry: dict) -> JournalFile | None:
 
 
 def batches(root: Path | str) -> list[BatchRecord]:
-    """Every batch in the journal, oldest first."""
-    return _batches(read_journal(root))
+    """Every batch in the journal, oldest first; a batch a damaged line names is marked."""
+    return _batches(*_checked(read_private(root, JOURNAL)))
 
 
-def _batches(records: list[dict]) -> list[BatchRecord]:
+def _batches(
+    rows: list[tuple[int, dict]], problems: list[JournalProblem] = ()
+) -> list[BatchRecord]:
     by_id: dict[str, BatchRecord] = {}
     order: list[BatchRecord] = []
     taken_back: list[tuple[str, object]] = []
-    for record in records:
+    events = sorted([*rows, *((p.line, p) for p in problems)], key=lambda e: e[0])
+    for no, record in events:
+        if isinstance(record, JournalProblem):
+            # the batch a damaged line names is kept (an empty one if its intent line is
+            # the damaged one) and marked, so undo refuses it rather than skipping to an
+            # older batch
+            if record.batch is not None:
+                if record.batch not in by_id:
+                    by_id[record.batch] = BatchRecord(record.batch, "apply", "", [], [])
+                    order.append(by_id[record.batch])
+                by_id[record.batch].damaged.append(no)
+            continue
         kind = record.get("type")
         bid = record["batch"]
         if kind == "undo":  # a one-line undo record
@@ -297,15 +421,15 @@ def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> 
         warnings.append(
             {"file": rel, "line": None, "message": f"cannot read: {exc.strerror or exc}"}
         )
-    problems: list[tuple[int, str]] = []
-    records = _records(data, problems)
+    rows, damaged = _checked(data)
+    problems = [(p.line, p.reason) for p in damaged]
     warnings += [{"file": rel, "line": no, "message": msg} for no, msg in problem_lines(problems)]
     start = today - timedelta(days=days - 1)
     decisions: list[dict] = []
     undone: list[str] = []
     interrupted: list[dict] = []
     done = []
-    for batch in _batches(records):
+    for batch in _batches(rows, damaged):
         if batch.kind != "apply":
             continue
         if not batch.committed:

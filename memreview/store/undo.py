@@ -355,6 +355,14 @@ def undo_last(
     batch = last_batch(real_root, undoable=True)
     if batch is None:
         return UndoResult(False, "nothing to undo: the journal has no applied batch")
+    if batch.damaged:
+        lines = ", ".join(map(str, batch.damaged))
+        return UndoResult(
+            False,
+            f"undo of batch {batch.batch_id} refused, nothing was written: its journal "
+            f"line(s) {lines} are damaged, so what it wrote is not known for sure",
+            undone_batch=batch.batch_id,
+        )
     jobs = [
         _UndoJob(real_root, batch.batch_id, jf, jf.file in verdicts_files, now)
         # the reverse of the order the batch wrote them: the files text left get it back

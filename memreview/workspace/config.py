@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field, fields
 from datetime import date
 
-from ruamel.yaml import YAML
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
 from memreview.workspace.dates import parse_date
+from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 
 
 @dataclass
@@ -64,7 +63,42 @@ class Config:
     heartbeat_max_lines: int = 50
     stale_todo_days: int = 3
     untouched_days: int = 30
+    max_markdown_mib: int = 32  # a Markdown file larger than this is skipped with a warning
     commit: bool = False
+
+    @property
+    def max_markdown_bytes(self) -> int:
+        return self.max_markdown_mib << 20
+
+
+# The range of every number setting (inclusive): a value outside it, NaN, infinity, a
+# fraction where a whole number goes, or a string is reported by name and the default kept.
+# The bounds are generous; they keep dates, sizes and loops from overflowing or running away.
+_YEARS_100 = 36_500
+RANGES: dict[str, tuple[float, float]] = {
+    "dormant_days": (1, _YEARS_100),
+    "dormant_limit": (0, 1_000_000),
+    "snooze_days": (1, _YEARS_100),
+    "archived_days": (0, _YEARS_100),
+    "archived_partial_ratio": (1, 100),
+    "min_match_chars": (1, 10_000),
+    "near_ratio": (1, 100),
+    "duplicates_min_width": (1, 10_000),
+    "duplicates_confirm_beyond": (1, 1_000_000),
+    "duplicates_value_min_width": (1, 10_000),
+    "duplicates_block_lines": (2, 10_000),
+    "duplicates_candidates": (1, 1_000),
+    "demotion_age_days": (0, _YEARS_100),
+    "demotion_max_recalls": (0, 1_000_000_000),
+    "recall_window_days": (1, _YEARS_100),
+    "reject_hide_days": (1, _YEARS_100),
+    "memory_max_lines": (1, 1_000_000_000),
+    "memory_max_tokens": (1, 1_000_000_000),
+    "heartbeat_max_lines": (1, 1_000_000_000),
+    "stale_todo_days": (0, _YEARS_100),
+    "untouched_days": (0, _YEARS_100),
+    "max_markdown_mib": (1, 4096),
+}
 
 
 _ALIASES = {"today": "review_date"}
@@ -85,9 +119,10 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
     if not data:
         return cfg, problems
     try:
-        yaml = YAML(typ="rt")
-        yaml.Constructor = _DatesAsText
-        doc = yaml.load(io.BytesIO(data))
+        doc = load_yaml(data, limit=CONFIG_LIMIT, typ="rt", constructor=_DatesAsText)
+    except YAMLRefused as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        return cfg, [(line, f"refused: {exc}; defaults used")]
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -127,10 +162,13 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
             else:
                 problems.append((_line_of(doc, key), f"{key} must be true or false"))
         elif isinstance(current, int | float):
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                setattr(cfg, name, type(current)(value))
+            number, problem = _number(name, value, current)
+            if problem is None:
+                setattr(cfg, name, number)
             else:
-                problems.append((_line_of(doc, key), f"{key} must be a number"))
+                problems.append(
+                    (_line_of(doc, key), f"{key}: {problem}; the default {current} is used")
+                )
         elif isinstance(current, list):
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 setattr(cfg, name, [str(v) for v in value])
@@ -152,6 +190,23 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
         )
         cfg.duplicates_scope = "curated"
     return cfg, problems
+
+
+def _number(name: str, value: object, default: int | float) -> tuple[int | float, str | None]:
+    """``value`` as the setting's type when it is one and in range, else a problem."""
+    low, high = RANGES.get(name, (float("-inf"), float("inf")))
+    whole = isinstance(default, int)
+    kind = "a whole number" if whole else "a number"
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default, f"{shown} is not {kind}"
+    if value != value or value in (float("inf"), float("-inf")):
+        return default, f"{shown} is not {kind}"
+    if whole and isinstance(value, float) and not value.is_integer():
+        return default, f"{shown} is not {kind}"
+    if not low <= value <= high:
+        return default, f"{shown} is out of range ({low:,.0f} to {high:,.0f})"
+    return (int(value) if whole else float(value)), None
 
 
 def _line_of(doc, key) -> int | None:

@@ -24,6 +24,7 @@ from memreview.workspace.records import (
     read_verdicts,
 )
 from memreview.workspace.textfile import decode_whole, is_binary
+from memreview.workspace.yamlcap import CONFIG_LIMIT
 
 DAILY_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-.+)?\.md$", re.S)
 SKIP_UNDER_MEMORY = {"dreaming", ".dreams", "review"}
@@ -110,11 +111,12 @@ def load_workspace(
     rd = Reader(root, ws)
 
     if config is None:
-        raw = rd.read("memreview.yaml")
+        raw = rd.read("memreview.yaml", CONFIG_LIMIT)
         config, problems = load_config(raw)
         for line, msg in problems:
             ws.warn("memreview.yaml", line, msg)
     ws.config = cfg = config
+    rd.markdown_limit = cfg.max_markdown_bytes
 
     report("finding files", 0.02)
     md_paths: list[Path] = []
@@ -197,7 +199,7 @@ def _read_daily(rd: Reader, ws: Workspace, rel: str, day_text: str) -> None:
     if day is None:
         ws.warn(rel, None, f"daily log name has an impossible date ({day_text}); skipped")
         return
-    data = rd.read(rel)
+    data = rd.read(rel, rd.markdown_limit)
     if data is None:
         return
     if is_binary(data):

@@ -13,10 +13,12 @@ from memreview.workspace.paths import (
     NotARegularFile,
     PathEscape,
     SymlinkLoop,
-    read_regular,
+    open_regular,
+    read_fd,
     real_inside,
 )
 from memreview.workspace.textfile import TextFile, decode_bytes, is_binary
+from memreview.workspace.yamlcap import size_text
 
 MAX_WARNINGS_PER_FILE = 20
 
@@ -27,6 +29,7 @@ class Reader:
     def __init__(self, root: Path, ws: Workspace):
         self.root = root
         self.ws = ws
+        self.markdown_limit: int | None = None  # bytes; the loader sets it from the config
 
     def rel(self, p: Path) -> str:
         """The workspace-relative name of a path under the root, with ``/``."""
@@ -49,17 +52,26 @@ class Reader:
             self.ws.warn(rel, None, f"skipped: {via} leads outside the workspace")
         return None
 
-    def read(self, rel: str) -> bytes | None:
+    def read(self, rel: str, limit: int | None = None) -> bytes | None:
         """Bytes of a workspace file (None, silently, when it isn't there).
 
         Opened without following a symlink swapped in after the check and without blocking
-        on a named pipe; anything but a regular file is skipped with a warning.
+        on a named pipe; anything but a regular file, and a file larger than ``limit``
+        bytes, is skipped with a warning (never read whole).
         """
         real = self.locate(rel)
         if real is None:
             return None
         try:
-            return read_regular(real, rel)
+            fd, st = open_regular(real, rel)
+            try:
+                if limit is None or st.st_size <= limit:
+                    data = read_fd(fd, st.st_size + 1)
+                    if limit is None or len(data) <= limit:
+                        return data
+            finally:
+                os.close(fd)
+            self._too_large(rel, max(st.st_size, limit + 1), limit)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except SymlinkLoop:
@@ -70,9 +82,16 @@ class Reader:
             self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
         return None
 
+    def _too_large(self, rel: str, size: int, limit: int) -> None:
+        setting = "max_markdown_mib in memreview.yaml" if rel.endswith(".md") else "the cap"
+        self.ws.warn(
+            rel, None, f"skipped: {size_text(size)}, more than {size_text(limit)} ({setting})"
+        )
+
     def text(self, rel: str) -> TextFile | None:
-        """A text file decoded line by line (a binary file is skipped with a warning)."""
-        data = self.read(rel)
+        """A text file decoded line by line; None (with a warning) for a binary file and one over
+        ``markdown_limit`` bytes."""
+        data = self.read(rel, self.markdown_limit)
         if data is None:
             return None
         if is_binary(data):

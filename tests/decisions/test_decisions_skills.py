@@ -128,7 +128,7 @@ def test_description_that_is_not_plain_yaml_is_quoted(make_ws):
     )
     assert decide(root, "skills", "create-skill").ok
     assert text(root, "skills/deploy-step-1/SKILL.md") == (
-        '---\nname: deploy-step-1\ndescription: "Deploy: step #1"\n---\n\ndo it\n'
+        "---\nname: deploy-step-1\ndescription: 'Deploy: step #1'\n---\n\ndo it\n"
     )
 
 

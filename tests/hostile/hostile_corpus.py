@@ -29,6 +29,13 @@ MARKUP = "[@click=app.quit]quit[/] [/bold] [red]red[/red]"
 ESCAPES = "\x1b]0;owned-title\x07 \x1b[31mred\x1b[0m \x1b[2J"
 INVISIBLE = "zero\u200bwidth \u202ereversed\u202c \u2066isolate\u2069"
 HOSTILE_LINE = f"- Hostile {MARKUP} {ESCAPES} {INVISIBLE} end"
+# A "billion laughs": 9 ** 9 strings from a few hundred bytes of YAML, if it were expanded.
+ALIAS_BOMB = (
+    "l0: &l0 ["
+    + ", ".join(["lol"] * 9)
+    + "]\n"
+    + "".join(f"l{k}: &l{k} [" + ", ".join([f"*l{k - 1}"] * 9) + "]\n" for k in range(1, 10))
+)
 # Characters that must never reach a terminal raw (bidi, zero width, C0 but tab/newline, C1).
 RAW_CONTROL_RE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
@@ -530,6 +537,53 @@ def _yaml_pending(ws: Path, out: Path) -> None:
 
 
 @case(
+    "yaml-alias-bombs",
+    "alias bombs (a billion laughs) in memreview.yaml, state.yaml and pending.yaml",
+    warnings=[
+        ("memreview.yaml", 6, "refused: its aliases expand to more than"),
+        (".memreview/state.yaml", None, "refused: its aliases expand to more than"),
+    ],
+)
+def _yaml_alias_bombs(ws: Path, out: Path) -> None:
+    base(ws)
+    put(ws, "memreview.yaml", ALIAS_BOMB)
+    put(ws, ".memreview/state.yaml", ALIAS_BOMB)
+    put(ws, ".memreview/pending.yaml", ALIAS_BOMB)
+
+
+@case(
+    "config-absurd-values",
+    "settings of the right shape but absurd values (10^12 days, NaN, negative, a string)",
+    warnings=[
+        ("memreview.yaml", 1, "recall_window_days: 1000000000000 is out of range"),
+        ("memreview.yaml", 2, "snooze_days: nan is not a whole number"),
+        ("memreview.yaml", 3, "memory_max_lines: -5 is out of range"),
+        ("memreview.yaml", 4, "dormant_days: 'soon' is not a whole number"),
+        ("memreview.yaml", 5, "near_ratio: inf is not a number"),
+    ],
+)
+def _config_absurd(ws: Path, out: Path) -> None:
+    base(ws)
+    put(
+        ws,
+        "memreview.yaml",
+        "recall_window_days: 1000000000000\nsnooze_days: .nan\nmemory_max_lines: -5\n"
+        "dormant_days: soon\nnear_ratio: .inf\n",
+    )
+
+
+@case(
+    "markdown-over-cap",
+    "a Markdown file larger than the size cap (lowered to 1 MiB in memreview.yaml)",
+    warnings=[("memory/huge.md", None, "skipped: 1.1 MiB, more than 1 MiB (max_markdown_mib")],
+)
+def _markdown_over_cap(ws: Path, out: Path) -> None:
+    base(ws)
+    put(ws, "memreview.yaml", "max_markdown_mib: 1\n")
+    put(ws, "memory/huge.md", "- the same line again, and again\n" * 36_000)
+
+
+@case(
     "symlinks-out",
     "symlinks to a secret outside the workspace: a memory file, a directory, the judge's "
     "directory, the recall log, dreams.db, skill candidates, memreview.yaml, a boot file "
@@ -845,7 +899,11 @@ def _entry(p: str | Path, st: os.stat_result) -> object:
 
 
 def make_big_log(ws: Path, size: int = 50 * 1024 * 1024) -> Path:
-    """A 50 MB daily log, written fast: one block repeated, one project mention at the end."""
+    """A 50 MB daily log, written fast: one block repeated, one project mention at the end.
+
+    It is over the default 32 MiB cap for a Markdown file, so the workspace raises the cap
+    (``max_markdown_mib``): what is measured is reading a log that large."""
+    put(ws, "memreview.yaml", "max_markdown_mib: 64\n")
     put(ws, "memory/projects/gateway-upgrade.md", "# Gateway upgrade\nAdded: 2026-01-01\n")
     block = (
         "### 09:15 — bounty-hunter (任务)\n- checked the queue, nothing new 测试\n" * 200

@@ -349,7 +349,13 @@ BAD_DECISIONS = {
     "a mapping": (b"item: x\naction: keep\n", "expected a list of decisions"),
     "a scalar": (b"just some text\n", "expected a list of decisions"),
     "random bytes": (random.Random(5).randbytes(600), "broken YAML"),
-    "deep nesting": (b"[" * 1200, "broken YAML"),
+    "deep nesting": (b"[" * 1200, "refused: nested deeper than 64 levels"),
+    "an alias bomb": (hc.ALIAS_BOMB.encode(), "refused: its aliases expand to more than"),
+    "a self-reference": (b"- &a {item: x, action: [*a]}\n", "refused: the alias *a refers"),
+    "a list as an item id": (
+        b"- {item: [a, b], action: keep}\n",
+        "item 1: a decision needs 'item'",
+    ),
     "a NUL byte": (b"- {item: \x00, action: keep}\n", "broken YAML"),
     "an escape sequence": (b"- {item: \x1b]0;x\x07, action: keep}\n", "broken YAML"),
     "a python tag": (b"- !!python/object/apply:os.system ['echo hi']\n", "broken YAML"),
@@ -383,8 +389,8 @@ def test_a_missing_or_directory_decisions_file_is_one_line_and_exit_2(tmp_path):
         assert message in run.err
 
 
-def test_entries_that_are_not_decisions_are_refused_one_by_one(tmp_path):
-    ws, _ = hc.build("gbk-crlf", tmp_path)
+def test_entries_that_are_not_decisions_refuse_the_whole_file(tmp_path):
+    ws, outside = hc.build("gbk-crlf", tmp_path)
     [dup] = scan_ids(ws)["duplicates"]
     good = {"item": dup["id"], "action": "keep", "keep": 1}
     f = tmp_path / "decisions.yaml"
@@ -393,11 +399,13 @@ def test_entries_that_are_not_decisions_are_refused_one_by_one(tmp_path):
         f"- {{item: {dup['id']}, action: explode}}\n"
         f"- {json.dumps(good)}\n"
     )
+    before = hc.snapshot(ws, outside)
     run = run_cli("apply", str(ws), "--decisions", str(f), "--today", hc.TODAY)
-    assert run.code == 1
-    assert_no_traceback(run)
-    assert run.err.count("failed:") == 6
-    assert "applied 1 of 7 decision(s)" in run.err
+    assert run.code == 2
+    assert_one_line(run)
+    assert "item 1: a decision must be a mapping" in run.err
+    assert "(and 5 more); nothing written" in run.err
+    assert hc.snapshot(ws, outside) == before
 
 
 def test_utf16_decisions_file_is_read(tmp_path):
@@ -472,6 +480,9 @@ def test_undo_with_a_hostile_journal_writes_nothing_outside(tmp_path):
     run = run_cli("undo", str(ws))
     assert_no_traceback(run)
     assert run.code in (0, 1)
-    assert_one_line(run)
+    warning, result = run.err.splitlines()
+    # the garbage line is reported with its number (DESIGN §4), then the one-line result
+    assert warning == "memreview: warning: .memreview/journal.jsonl line 3: not valid JSON; skipped"
+    assert result.startswith("memreview: ")
     assert hc.snapshot(ws, outside, skip=(".memreview",)) == before
     assert (outside / "secret.md").read_bytes() == secret

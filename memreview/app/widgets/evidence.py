@@ -10,6 +10,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events, work
+from textual.cache import LRUCache
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
@@ -29,6 +30,7 @@ from memreview.decisions.unit import Act
 from memreview.display import one_line
 
 PREVIEW_DELAY = 0.15  # seconds the cursor rests on an item before its preview is computed
+PREVIEW_CACHE_SIZE = 256  # previews kept (one per item and action); the oldest used go first
 
 
 class PreviewRequest:
@@ -90,7 +92,9 @@ class Evidence(Widget, can_focus=False):
         self._base_style: Style | None = None
         self.offset_y = 0
         self._preview_key: tuple | None = None
-        self._preview_cache: dict[tuple, tuple[str, PreviewResult]] = {}
+        self._preview_cache: LRUCache[tuple, tuple[str, PreviewResult]] = LRUCache(
+            PREVIEW_CACHE_SIZE
+        )
         self._preview_timer: Timer | None = None
 
     def style_of(self, name: str) -> Style:
@@ -162,7 +166,7 @@ class Evidence(Widget, can_focus=False):
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         message.stop()
-        self._preview_cache[message.key] = (message.heading, message.result)
+        self._preview_cache.set(message.key, (message.heading, message.result))
         if message.key == self._preview_key:
             diffs, note = message.result
             self._preview = self._preview_text(message.heading, diffs, note)

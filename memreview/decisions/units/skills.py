@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import re
+
+from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString as DoubleQuoted
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import (
@@ -33,24 +37,24 @@ def skill_file(theme: str, content: str, slug: str) -> str:
     body = content.replace("\r\n", "\n")
     if not body.endswith("\n"):
         body += "\n"
-    return f"---\nname: {slug}\ndescription: {_yaml_scalar(theme)}\n---\n\n{body}"
+    return f"---\n{front_matter({'name': slug, 'description': theme})}---\n\n{body}"
 
 
-def _yaml_scalar(text: str) -> str:
-    """``text`` as a YAML plain scalar when that is safe, else double-quoted."""
-    plain = (
-        text
-        and text == text.strip()
-        and "\n" not in text
-        and not re.search(r"[:#'\"\[\]{},&*!|>%@`\\]", text)
-        and text[0] not in "-?"
-        and text.lower() not in ("true", "false", "yes", "no", "null", "on", "off", "~")
-        and not re.fullmatch(r"[-+]?[\d.]+(e[-+]?\d+)?", text, re.I)
-    )
-    if plain:
-        return text
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
+# Characters a YAML plain or single-quoted scalar would carry raw (or fold as a line break):
+# a value holding one is double-quoted, where each is an escape.
+_NEEDS_ESCAPES = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff]")
+
+
+def front_matter(fields: dict[str, str]) -> str:
+    """``fields`` as YAML written by ruamel.yaml, so each value reads back as the same string
+    (``true``, ``2024``, ``0x1F`` or ``.inf`` are quoted, a tab or a bell escaped)."""
+    yaml = YAML(typ="rt")
+    yaml.allow_unicode = True
+    yaml.width = 1 << 30  # one line per field
+    doc = {k: DoubleQuoted(v) if _NEEDS_ESCAPES.search(v) else v for k, v in fields.items()}
+    buf = io.StringIO()
+    yaml.dump(doc, buf)
+    return buf.getvalue()
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:

@@ -1,0 +1,32 @@
+"""The evidence pane's preview cache is bounded: browsing a long queue keeps the most recently
+used previews and drops the oldest, instead of one entry per item and action for ever."""
+
+from __future__ import annotations
+
+from memreview.app.messages import PreviewReady
+from memreview.app.widgets.evidence import PREVIEW_CACHE_SIZE, Evidence
+
+
+def _ready(evidence: Evidence, key: tuple) -> None:
+    evidence.on_preview_ready(PreviewReady(key, "heading", (None, f"{key}")))
+
+
+def test_the_preview_cache_keeps_at_most_its_size_and_the_recent_previews():
+    evidence = Evidence()
+    n = PREVIEW_CACHE_SIZE * 4
+    for k in range(n):
+        _ready(evidence, ("item", k, "keep"))
+    cache = evidence._preview_cache
+    assert len(cache) == PREVIEW_CACHE_SIZE
+    assert cache.get(("item", n - 1, "keep")) == ("heading", (None, f"{('item', n - 1, 'keep')}"))
+    assert cache.get(("item", 0, "keep")) is None
+
+
+def test_a_preview_used_again_outlives_newer_ones():
+    evidence = Evidence()
+    for k in range(PREVIEW_CACHE_SIZE):
+        _ready(evidence, ("item", k))
+    assert evidence._preview_cache.get(("item", 0)) is not None  # used: now the most recent
+    _ready(evidence, ("item", "new"))
+    assert evidence._preview_cache.get(("item", 0)) is not None
+    assert evidence._preview_cache.get(("item", 1)) is None
