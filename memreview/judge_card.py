@@ -70,6 +70,8 @@ def report_card(source: Path | str | Workspace) -> dict:
     stacks: dict[str, list[tuple[str, str | None]]] = {}
     undone = 0
     for v in ws.verdicts or []:
+        if v.relation == "promotion":
+            continue  # the owner's verdicts on promotions: see promotion_card
         stack = stacks.setdefault(v.proposal, [])
         if v.verdict == "undone":
             undone += 1
@@ -103,6 +105,35 @@ def report_card(source: Path | str | Workspace) -> dict:
         unmatched=unmatched,
         has_verdicts=ws.verdicts is not None,
     )
+
+
+def promotion_card(ws: Workspace) -> dict:
+    """Per junk flag, how often the owner archived what it flagged: the flags' precision,
+    measured by the owner's hand (the latest verdict per promotion counts; ``undone`` takes
+    back the one before)."""
+    stacks: dict[str, list] = {}
+    for v in ws.verdicts or []:
+        if v.relation != "promotion" and not (v.verdict == "undone" and v.proposal in stacks):
+            continue
+        stack = stacks.setdefault(v.proposal, [])
+        if v.verdict == "undone":
+            if stack:
+                stack.pop()
+            continue
+        stack.append(v)
+    flags: dict[str, dict] = {}
+    decided = 0
+    for stack in stacks.values():
+        if not stack:
+            continue
+        v = stack[-1]
+        decided += 1
+        for f in v.flags or ("(no flag)",):
+            cell = flags.setdefault(f, {"decided": 0, "archived": 0, "archive_rate": None})
+            cell["decided"] += 1
+            cell["archived"] += v.verdict == "archived"
+            cell["archive_rate"] = round(cell["archived"] / cell["decided"], 4)
+    return {"decided": decided, "flags": dict(sorted(flags.items()))}
 
 
 def merge_cards(cards: Iterable[dict]) -> dict:
