@@ -300,7 +300,7 @@ def flag_half_sentence(p: Promoted) -> str | None:
     body = p.body.strip()
     if not body:
         return "empty bullet"
-    if re.match(r"^#{1,6}\s", body) and "\n" not in body:
+    if re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
         return "a heading turned into a bullet, with no body"
     if _BOLD_LABEL_ONLY.match(body):
         return "a bold label with nothing after it"
