@@ -582,7 +582,7 @@ def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
             }
     return {
         "id": item_id("p", e.file, p.key),
-        "title": short(p.body, 70),
+        "title": f"{'⚑ ' if flags else ''}{p.day.isoformat() if p.day else '?'}  {short(p.body, 70)}",
         "origin": p.origin,
         "key": p.key,
         "ref": e.ref(),
