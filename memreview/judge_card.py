@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from memreview.display import sparkline
 from memreview.health import SCHEMA
 from memreview.workspace.loader import check_workspace, load_workspace
 from memreview.workspace.model import VERDICTS, Workspace
@@ -134,6 +135,36 @@ def promotion_card(ws: Workspace) -> dict:
             cell["archived"] += v.verdict == "archived"
             cell["archive_rate"] = round(cell["archived"] / cell["decided"], 4)
     return {"decided": decided, "flags": dict(sorted(flags.items()))}
+
+
+def promotion_lines(promo: dict) -> list[str]:
+    """The promotions' health in a few lines (the report and the app's health view): count
+    and flagged share, promotions per night over 14 nights, top flags, and per flag how often
+    the owner archived what it flagged."""
+    share = promo.get("flagged_share")
+    nights = promo.get("nights") or []
+    per = [n["promoted"] for n in nights]
+    lines = [
+        f"Promotions waiting: {promo['count']}, flagged {promo['flagged']}"
+        + (f" ({share:.0%})" if isinstance(share, float) else ""),
+    ]
+    if nights:
+        flagged = sum(n["flagged"] for n in nights)
+        lines.append(
+            f"Promotions per night since {nights[0]['date']}: {sparkline(per)} "
+            f"{sum(per)} in all, {flagged} flagged"
+        )
+    top = promo.get("top_flags") or []
+    if top:
+        lines.append("Top flags: " + ", ".join(f"{name} {n}" for name, n in top))
+    card = (promo.get("card") or {}).get("flags") or {}
+    for flag, cell in card.items():
+        rate = cell.get("archive_rate")
+        lines.append(
+            f"Flag {flag}: the owner archived {cell['archived']} of {cell['decided']}"
+            + (f" ({rate:.0%})" if isinstance(rate, float) else "")
+        )
+    return lines
 
 
 def merge_cards(cards: Iterable[dict]) -> dict:

@@ -23,6 +23,7 @@ QUEUES = (
     "duplicates",
     "dormant",
     "demotion",
+    "promotions",
     "secrets",
 )
 REF_KEYS = {"file", "line", "end_line", "text", "anchor"}
@@ -34,6 +35,27 @@ ITEM_KEYS = {
     "duplicates": {"id", "title", "kind", "refs", "merged", "score"},
     "dormant": {"id", "title", "project", "ref", "last_mentioned", "days_dormant"},
     "demotion": {"id", "title", "anchor", "recalls_90d", "age_days"},
+    "promotions": {
+        "id",
+        "title",
+        "origin",
+        "key",
+        "ref",
+        "marker_line",
+        "promoted",
+        "group",
+        "text",
+        "tail",
+        "score",
+        "signals",
+        "recalls",
+        "avg",
+        "importance",
+        "trigger",
+        "source",
+        "store",
+        "flags",
+    },
     "secrets": {"id", "title", "kinds", "ref", "masked", "text"},
 }
 
@@ -216,6 +238,7 @@ def test_each_queue_without_its_source_says_what_it_lacks(tmp_path, capsys):
     assert "skill_candidates.json" in missing["skills"]
     assert "dreams.db" in missing["archived"]
     assert "recall_log.jsonl" in missing["demotion"]
+    assert "自动沉淀" in missing["promotions"]
 
 
 def test_scan_json_names_warnings_by_relative_path_and_line(tmp_path, capsys):

@@ -196,6 +196,17 @@ def _marker_above(mf: MemoryFile, line: int, rx: re.Pattern) -> tuple[str, int] 
     return None
 
 
+def has_promotions(ws: Workspace) -> bool:
+    """Whether any memory file has a promotion or consolidation section or a 自动沉淀 stamp."""
+    for mf in ws.files.values():
+        for _line, _level, text in mf.headings:
+            if PROMOTED_HEADING_RE.search(text) or CONSOLIDATED_HEADING_RE.search(text):
+                return True
+        if any(LINGXI_RE.search(e.text) for e in mf.entries):
+            return True
+    return False
+
+
 def find_promoted(ws: Workspace) -> list[Promoted]:
     """Every promoted entry of the workspace's memory files (archives excluded)."""
     out: list[Promoted] = []
@@ -581,7 +592,7 @@ def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
                 "promoted_at": row.promoted_at.isoformat() if row.promoted_at else None,
             }
     return {
-        "id": item_id("p", e.file, p.key),
+        "id": item_id("pm", e.file, p.key),
         "title": f"{'⚑ ' if flags else ''}{p.day.isoformat() if p.day else '?'}  {short(p.body, 70)}",
         "origin": p.origin,
         "key": p.key,

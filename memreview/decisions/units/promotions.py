@@ -9,7 +9,7 @@ from memreview.decisions.model import Decision, DecisionError, merge_lines
 from memreview.decisions.plan import AppendLine, PlanBuilder, PlannedDecision, ReplaceEntry
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
 from memreview.display import plural
-from memreview.queues.promotions import REJECTED_FILE, promotions, stripped_body
+from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
 
 REJECTED_TITLE = "# Rejected promotions"
 VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
@@ -126,12 +126,18 @@ def evidence(item: dict) -> list:
 
 
 def note(item: dict) -> str:
-    """Promotion date and flags."""
+    """Its flags (the title already holds the promotion date)."""
     flags = item.get("flags") or []
-    labels = ", ".join(f["label"] for f in flags)
-    return f" — promoted {item.get('promoted') or '?'}" + (
-        f"; {plural(len(flags), 'flag')}: {labels}" if flags else ""
-    )
+    if not flags:
+        return ""
+    return f" — {plural(len(flags), 'flag')}: " + ", ".join(f["label"] for f in flags)
+
+
+def missing(ws) -> str | None:
+    """A workspace no pipeline promoted into has nothing for this queue."""
+    if has_promotions(ws):
+        return None
+    return "no promotion section or 自动沉淀 stamp in the memory files"
 
 
 UNIT = QueueUnit(
@@ -163,5 +169,6 @@ UNIT = QueueUnit(
     evidence=evidence,
     note=note,
     check=check,
+    missing=missing,
     verbs=(STRIP,),
 )
