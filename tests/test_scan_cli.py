@@ -12,20 +12,11 @@ from pathlib import Path
 import pytest
 
 from memreview.cli import main
+from memreview.decisions import registry
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_workspace"
 TODAY = "2026-11-29"
-QUEUES = (
-    "contradictions",
-    "supersede",
-    "skills",
-    "archived",
-    "duplicates",
-    "dormant",
-    "demotion",
-    "promotions",
-    "secrets",
-)
+QUEUES = registry.queue_names()  # their order is pinned by tests/decisions/test_registry.py
 REF_KEYS = {"file", "line", "end_line", "text", "anchor"}
 ITEM_KEYS = {
     "contradictions": {"id", "title", "a", "b", "source", "confidence", "reason"},
