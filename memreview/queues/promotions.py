@@ -532,7 +532,9 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
                 f"the same text was archived in an earlier review{' on ' + when if when else ''}",
             )
         )
-    if p.source:
+    # a workspace without a single daily log (MEMORY.md copied alone) can't tell a deleted
+    # source from one that was never copied: its sources are not judged
+    if p.source and ws.daily_logs:
         path, a, b = p.source
         if lines is None:
             flags.append(("dangling-source", f"its source {path} no longer exists"))
