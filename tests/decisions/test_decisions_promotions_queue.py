@@ -99,3 +99,31 @@ def test_defer_writes_nothing_and_the_item_stays(make_ws):
     decide(root, "promotions", "defer")
     assert snapshot(root) == before
     assert len(scan(root).queues["promotions"]) == 1
+
+
+def test_archive_moves_the_entry_with_its_marker_to_the_rejected_archive_crlf(make_ws):
+    root = _ws(make_ws, _memory("\r\n") + b"## Notes\r\n- an owner's line\r\n")
+    out = decide(root, "promotions", "archive")
+    assert out.ok, (out.conflicts, out.failures)
+    memory = (root / "MEMORY.md").read_bytes()
+    assert b"The gateway listens on port 18789 only" not in memory
+    assert memory.endswith(b"## Notes\r\n- an owner's line\r\n")
+    assert memory.startswith(b"# Memory\r\n\r\n## Promoted From Short-Term Memory (2026-11-28)\r\n")
+    archived = text(root, "memory/archive/rejected-promotions.md")
+    assert archived == (
+        "# Rejected promotions\n\n"
+        "Rejected: 2026-11-29 (promoted 2026-11-28; source memory/2026-11-27.md:3-3; flags: none)\n"
+        f"{MARK}\n- The gateway listens on port 18789 only{TAIL}\n"
+    )
+    v = _verdicts(root)[0]
+    assert v["verdict"] == "archived" and v["proposal"] == "memory:memory/2026-11-27.md:3:3"
+    again = scan(root)
+    assert again.queues["promotions"] == []
+
+
+def test_an_archived_promotion_pushed_again_comes_back_flagged(make_ws):
+    root = _ws(make_ws, _memory())
+    decide(root, "promotions", "archive")
+    (root / "MEMORY.md").write_bytes(_memory().replace(b"2026-11-28)", b"2026-11-30)"))
+    [item] = scan(root).all_queues["promotions"]
+    assert "came-back" in {f["flag"] for f in item["flags"]}

@@ -6,7 +6,13 @@ from __future__ import annotations
 import json
 
 from memreview.decisions.model import Decision, DecisionError, merge_lines
-from memreview.decisions.plan import AppendLine, PlanBuilder, PlannedDecision, ReplaceEntry
+from memreview.decisions.plan import (
+    AppendLine,
+    DeleteEntry,
+    PlanBuilder,
+    PlannedDecision,
+    ReplaceEntry,
+)
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
 from memreview.display import plural
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
@@ -66,6 +72,24 @@ def archive_note(b: PlanBuilder, item: dict) -> str:
     return f"Rejected: {b.day} (promoted {promoted}; source {where}; flags: {flags})"
 
 
+def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
+    """The entry, after its marker and a ``Rejected:`` line, is appended to the rejected
+    archive (titled when new); then it leaves its file (the archive is written first)."""
+    lines: list[str] = []
+    if b.memory_file(REJECTED_FILE) is None and REJECTED_FILE not in b.plan.files:
+        lines += [REJECTED_TITLE]
+    lines += ["", archive_note(b, item)]
+    marker = item.get("marker_line")
+    if marker:
+        mf = b.memory_file(item["ref"]["file"])
+        if mf is not None and 0 < marker <= len(mf.source.lines):
+            lines.append(mf.source.lines[marker - 1].text.strip())
+    lines += target.text.split("\n")
+    for line in lines:
+        b.plan.add(REJECTED_FILE, AppendLine(pd.key, line), pd)
+    b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+
+
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     """keep marks it reviewed; archive moves it (with its marker) to the rejected archive;
     edit and strip rewrite it in place, marker and tail kept. Each writes a verdict."""
@@ -73,7 +97,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         return
     target = b.entry(item["ref"])
     if d.action == "archive":
-        b.move(pd, target, REJECTED_FILE, REJECTED_TITLE, note=archive_note(b, item))
+        archive(b, pd, item, target)
     elif d.action in ("edit", "strip"):
         text = d.text if d.action == "edit" else stripped_body(str(item.get("text") or ""))
         lines = edited_lines(item, str(text))
@@ -151,8 +175,8 @@ UNIT = QueueUnit(
             "archive",
             "archive",
             "reject",
-            f"moved with its marker to {REJECTED_FILE}; the marker stays in MEMORY.md "
-            "under 'Removed promotions' so it is not promoted again",
+            f"copied with its marker to {REJECTED_FILE}, then removed; its marker stays in "
+            "MEMORY.md, so OpenClaw does not promote it again",
         ),
         Act(
             "merge",
