@@ -15,7 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "realistic"))
 sys.path.insert(0, str(ROOT))
 
-from realistic_helpers import QueueScore, case_names, compare, load_case, scan_case  # noqa: E402
+from realistic_helpers import (  # noqa: E402
+    QueueScore,
+    case_names,
+    compare,
+    flag_counts,
+    load_case,
+    scan_case,
+)
 
 
 def _pct(x: float | None) -> str:
@@ -39,9 +46,15 @@ def main(argv: list[str]) -> int:
     )
     total = QueueScore()
     by_queue: dict[str, QueueScore] = {}
+    flags: dict[str, list[int]] = {}
     for name in names:
         case = load_case(name)
-        scores = compare(case, scan_case(case))
+        shown = scan_case(case)
+        scores = compare(case, shown)
+        for flag, (junk, good) in flag_counts(case, shown).items():
+            cell = flags.setdefault(flag, [0, 0])
+            cell[0] += junk
+            cell[1] += good
         case_total = QueueScore()
         for queue, sc in scores.items():
             case_total.add(sc)
@@ -61,6 +74,13 @@ def main(argv: list[str]) -> int:
         if sc.shown or sc.found or sc.missed:
             print(_row(f"total {queue}", sc, width))
     print(_row("total", total, width))
+    if flags:
+        print()
+        print(
+            f"{'promotions flag':<{width}} {'flagged true junk':>17} {'flagged good entries':>20}"
+        )
+        for flag, (junk, good) in sorted(flags.items()):
+            print(f"{flag:<{width}} {junk:>17} {good:>20}")
     return 0
 
 

@@ -47,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
+    s.add_argument(
+        "--all-promotions",
+        action="store_true",
+        help="list every promotion, the ones reviewed before too",
+    )
     from memreview.report import add_report_parser
 
     add_report_parser(sub)
@@ -149,13 +154,23 @@ def cmd_scan(args) -> int:
 
         for name, root in expand_fleet(args.paths):
             sys.stdout.write(f"== {one_line(name)} ==\n")  # a directory name is text too
-            result = scan_workspace(root, today=args.today, all_dormant=args.all_dormant)
+            result = scan_workspace(
+                root,
+                today=args.today,
+                all_dormant=args.all_dormant,
+                all_promotions=args.all_promotions,
+            )
             _print_scan(result)
             sys.stdout.write("\n")
         return 0
     agents = expand_fleet(args.paths)
     _report_interrupted(agents[0][1], quiet=True)
-    result = scan_workspace(agents[0][1], today=args.today, all_dormant=args.all_dormant)
+    result = scan_workspace(
+        agents[0][1],
+        today=args.today,
+        all_dormant=args.all_dormant,
+        all_promotions=args.all_promotions,
+    )
     if args.json:
         _print_json(result.to_json())
         return 0

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from memreview.secrets import mask_secrets
 
-__all__ = ["visible", "one_line", "plural"]
+__all__ = ["visible", "one_line", "plural", "sparkline"]
+
+_SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[int]) -> str:
+    """The values as a row of block characters, the largest a full block."""
+    top = max(values, default=0)
+    if top <= 0:
+        return _SPARK[0] * len(values)
+    return "".join(_SPARK[min(7, round(v / top * 7))] for v in values)
 
 
 def _escape_table() -> dict[int, str]:

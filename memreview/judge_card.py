@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from memreview.display import sparkline
 from memreview.health import SCHEMA
 from memreview.workspace.loader import check_workspace, load_workspace
 from memreview.workspace.model import VERDICTS, Workspace
@@ -70,6 +71,8 @@ def report_card(source: Path | str | Workspace) -> dict:
     stacks: dict[str, list[tuple[str, str | None]]] = {}
     undone = 0
     for v in ws.verdicts or []:
+        if v.relation == "promotion":
+            continue  # the owner's verdicts on promotions: see promotion_card
         stack = stacks.setdefault(v.proposal, [])
         if v.verdict == "undone":
             undone += 1
@@ -103,6 +106,65 @@ def report_card(source: Path | str | Workspace) -> dict:
         unmatched=unmatched,
         has_verdicts=ws.verdicts is not None,
     )
+
+
+def promotion_card(ws: Workspace) -> dict:
+    """Per junk flag, how often the owner archived what it flagged: the flags' precision,
+    measured by the owner's hand (the latest verdict per promotion counts; ``undone`` takes
+    back the one before)."""
+    stacks: dict[str, list] = {}
+    for v in ws.verdicts or []:
+        if v.relation != "promotion" and not (v.verdict == "undone" and v.proposal in stacks):
+            continue
+        stack = stacks.setdefault(v.proposal, [])
+        if v.verdict == "undone":
+            if stack:
+                stack.pop()
+            continue
+        stack.append(v)
+    flags: dict[str, dict] = {}
+    decided = 0
+    for stack in stacks.values():
+        if not stack:
+            continue
+        v = stack[-1]
+        decided += 1
+        for f in v.flags or ("(no flag)",):
+            cell = flags.setdefault(f, {"decided": 0, "archived": 0, "archive_rate": None})
+            cell["decided"] += 1
+            cell["archived"] += v.verdict == "archived"
+            cell["archive_rate"] = round(cell["archived"] / cell["decided"], 4)
+    return {"decided": decided, "flags": dict(sorted(flags.items()))}
+
+
+def promotion_lines(promo: dict) -> list[str]:
+    """The promotions' health in a few lines (the report and the app's health view): count
+    and flagged share, promotions per night over 14 nights, top flags, and per flag how often
+    the owner archived what it flagged."""
+    share = promo.get("flagged_share")
+    nights = promo.get("nights") or []
+    per = [n["promoted"] for n in nights]
+    lines = [
+        f"Promotions waiting: {promo['count']}, flagged {promo['flagged']}"
+        + (f" ({share:.0%})" if isinstance(share, float) else ""),
+    ]
+    if nights:
+        flagged = sum(n["flagged"] for n in nights)
+        lines.append(
+            f"Promotions per night since {nights[0]['date']}: {sparkline(per)} "
+            f"{sum(per)} in all, {flagged} flagged"
+        )
+    top = promo.get("top_flags") or []
+    if top:
+        lines.append("Top flags: " + ", ".join(f"{name} {n}" for name, n in top))
+    card = (promo.get("card") or {}).get("flags") or {}
+    for flag, cell in card.items():
+        rate = cell.get("archive_rate")
+        lines.append(
+            f"Flag {flag}: the owner archived {cell['archived']} of {cell['decided']}"
+            + (f" ({rate:.0%})" if isinstance(rate, float) else "")
+        )
+    return lines
 
 
 def merge_cards(cards: Iterable[dict]) -> dict:

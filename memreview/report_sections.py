@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from memreview.display import one_line, plural
-from memreview.judge_card import CONFIDENCE_BUCKETS, pct
+from memreview.display import one_line, plural, sparkline
+from memreview.judge_card import CONFIDENCE_BUCKETS, pct, promotion_lines
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
 
@@ -94,17 +94,6 @@ def number(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) else "–"
 
 
-_SPARK = "▁▂▃▄▅▆▇█"
-
-
-def sparkline(values: list[int]) -> str:
-    """The values as a row of block characters, the largest a full block."""
-    top = max(values, default=0)
-    if top <= 0:
-        return _SPARK[0] * len(values)
-    return "".join(_SPARK[min(7, round(v / top * 7))] for v in values)
-
-
 def budget_status(value: int, budget: int) -> str:
     """ok, near budget or over budget, with the share of the budget used."""
     if budget <= 0:
@@ -167,6 +156,10 @@ def render_health(health: dict, cfg: Config, h: str) -> list[str]:
     out.append(f"- Empty daily logs: {len(empty)}")
     out += [f"  - {md_text(e)}" for e in empty[:LIST_LIMIT]]
     out += ["  " + x for x in more_lines(empty)]
+
+    promo = health.get("promotions")
+    if promo and promo.get("count"):
+        out += [f"- {md_text(line)}" for line in promotion_lines(promo)]
 
     dream = health.get("dreaming") or {}
     if dream.get("last_run"):

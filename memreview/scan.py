@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 from memreview.decisions import registry
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
-from memreview.judge_card import report_card
+from memreview.judge_card import promotion_card, report_card
 from memreview.workspace.loader import check_workspace, load_workspace, review_date
 from memreview.workspace.model import Workspace
 
@@ -104,6 +104,31 @@ def _missing(ws: Workspace) -> dict[str, str]:
     return out
 
 
+def promotion_health(ws: Workspace, items: list[dict], today: date) -> dict:
+    """Promotions per night over the 14 nights up to the review date, the flagged share of
+    every promotion, the top flags, and the owner's archive rate per flag."""
+    nights = [today - timedelta(days=k) for k in range(13, -1, -1)]
+    per: dict[str, list[int]] = {d.isoformat(): [0, 0] for d in nights}
+    flags: dict[str, int] = {}
+    flagged = 0
+    for it in items:
+        cell = per.get(it.get("promoted") or "")
+        if cell is not None:
+            cell[0] += 1
+            cell[1] += bool(it["flags"])
+        flagged += bool(it["flags"])
+        for f in it["flags"]:
+            flags[f["flag"]] = flags.get(f["flag"], 0) + 1
+    return {
+        "count": len(items),
+        "flagged": flagged,
+        "flagged_share": round(flagged / len(items), 4) if items else None,
+        "nights": [{"date": d, "promoted": c[0], "flagged": c[1]} for d, c in per.items()],
+        "top_flags": sorted(flags.items(), key=lambda kv: (-kv[1], kv[0]))[:5],
+        "card": promotion_card(ws),
+    }
+
+
 def _judge_card(ws: Workspace) -> dict | None:
     """The judge's report card (how often the human approved it, by confidence)."""
     if ws.proposals is None:
@@ -117,9 +142,11 @@ def compute(
     state: State,
     all_dormant: bool = False,
     progress: Callable[[str, float], None] | None = None,
+    all_promotions: bool = False,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
-    hide items (``all_dormant`` lifts the dormant queue's limit)."""
+    hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
+    the promotions already reviewed too)."""
     report = progress or (lambda stage, frac: None)
     all_queues: dict[str, list[dict]] = {}
     queues: dict[str, list[dict]] = {}
@@ -139,11 +166,16 @@ def compute(
         health["judge"] = _judge_card(ws)
         for name, future in slow.items():
             computed[name] = future.result()
+        if "promotions" in computed:
+            health["promotions"] = promotion_health(ws, computed["promotions"], today)
     for unit in units:
         name = unit.name
         items = computed[name]
         all_queues[name] = items
-        shown = [it for it in items if not state.is_hidden(it["id"], today)]
+        if all_promotions and name == "promotions":
+            shown = list(items)
+        else:
+            shown = [it for it in items if not state.is_hidden(it["id"], today)]
         hidden[name] = len(items) - len(shown)
         if unit.limit is not None and not all_dormant:
             shown = shown[: unit.limit(ws.config)]
@@ -168,13 +200,16 @@ def scan_workspace(
     today: date | None = None,
     all_dormant: bool = False,
     progress: Callable[[str, float], None] | None = None,
+    all_promotions: bool = False,
 ) -> ScanResult:
     """Load the workspace at ``root`` and compute its queues (NotAWorkspace if it isn't one)."""
     root = check_workspace(Path(root))
     ws = load_workspace(root, progress=progress)
     day = review_date(ws, today)
     state = load_state(root, ws)
-    return compute(ws, day, state, all_dormant=all_dormant, progress=progress)
+    return compute(
+        ws, day, state, all_dormant=all_dormant, progress=progress, all_promotions=all_promotions
+    )
 
 
 def _ref_keys(value: object) -> set[tuple]:

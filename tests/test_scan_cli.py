@@ -12,19 +12,11 @@ from pathlib import Path
 import pytest
 
 from memreview.cli import main
+from memreview.decisions import registry
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_workspace"
 TODAY = "2026-11-29"
-QUEUES = (
-    "contradictions",
-    "supersede",
-    "skills",
-    "archived",
-    "duplicates",
-    "dormant",
-    "demotion",
-    "secrets",
-)
+QUEUES = registry.queue_names()  # their order is pinned by tests/decisions/test_registry.py
 REF_KEYS = {"file", "line", "end_line", "text", "anchor"}
 ITEM_KEYS = {
     "contradictions": {"id", "title", "a", "b", "source", "confidence", "reason"},
@@ -34,6 +26,27 @@ ITEM_KEYS = {
     "duplicates": {"id", "title", "kind", "refs", "merged", "score"},
     "dormant": {"id", "title", "project", "ref", "last_mentioned", "days_dormant"},
     "demotion": {"id", "title", "anchor", "recalls_90d", "age_days"},
+    "promotions": {
+        "id",
+        "title",
+        "origin",
+        "key",
+        "ref",
+        "marker_line",
+        "promoted",
+        "group",
+        "text",
+        "tail",
+        "score",
+        "signals",
+        "recalls",
+        "avg",
+        "importance",
+        "trigger",
+        "source",
+        "store",
+        "flags",
+    },
     "secrets": {"id", "title", "kinds", "ref", "masked", "text"},
 }
 
@@ -216,6 +229,7 @@ def test_each_queue_without_its_source_says_what_it_lacks(tmp_path, capsys):
     assert "skill_candidates.json" in missing["skills"]
     assert "dreams.db" in missing["archived"]
     assert "recall_log.jsonl" in missing["demotion"]
+    assert "自动沉淀" in missing["promotions"]
 
 
 def test_scan_json_names_warnings_by_relative_path_and_line(tmp_path, capsys):

@@ -192,6 +192,20 @@ def review_bindings() -> list[Binding]:
             tooltip="Clear the filter",
         ),
         Binding(
+            "X",
+            "bulk_archive",
+            "archive flagged…",
+            id="batch.archive_flagged",
+            tooltip="Archive every flagged item in view, after a screen listing them with the diff",
+        ),
+        Binding(
+            "A",
+            "toggle_all",
+            "all/new",
+            id="item.toggle_all",
+            tooltip="Show every item, the ones reviewed before too (again: only the new ones)",
+        ),
+        Binding(
             "w",
             "write",
             "write…",

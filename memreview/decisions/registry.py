@@ -22,6 +22,7 @@ from memreview.decisions.units import (
     demotion,
     dormant,
     duplicates,
+    promotions,
     secrets,
     skills,
     supersede,
@@ -36,6 +37,7 @@ UNITS: tuple[QueueUnit, ...] = (
     duplicates.UNIT,
     dormant.UNIT,
     demotion.UNIT,
+    promotions.UNIT,
     secrets.UNIT,
 )
 

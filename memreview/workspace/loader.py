@@ -214,6 +214,7 @@ def _read_daily(rd: Reader, ws: Workspace, rel: str, day_text: str) -> None:
             text.lower(),
             not text.strip(),
             text.count("\n") + (not text.endswith("\n") and bool(text)),
+            text,
         )
     )
     _stat(rd.root, rel, ws)

@@ -14,6 +14,7 @@ from memreview.workspace.textfile import TextFile
 REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")  # an [[id]] reference
 CLOSED_WORDS = ("done", "archived", "已完成", "归档")
 VERDICTS = ("approved", "rejected", "kept-both")  # a verdict line may also say "undone"
+PROMOTION_VERDICTS = ("kept", "archived", "edited", "stripped")  # relation "promotion"
 
 
 def is_closed_status(status: str | None) -> bool:
@@ -145,6 +146,7 @@ class DailyLog:
     text_lower: str
     empty: bool
     lines: int
+    text: str = ""  # as written (the source lines a promotion names are shown from it)
 
 
 @dataclass
@@ -198,6 +200,7 @@ class Verdict:
     proposal: str  # the proposal's id
     verdict: str  # approved | rejected | kept-both | undone (takes back the one before)
     relation: str | None
+    flags: tuple[str, ...] = ()  # a promotion's junk flags when it was decided
 
 
 @dataclass

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.model import (
+    PROMOTION_VERDICTS,
     VERDICTS,
     Fragment,
     Proposal,
@@ -200,10 +201,15 @@ def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
     verdicts: list[Verdict] = []
     for no, obj in rows:
         pid, verdict = _text(obj.get("proposal")), obj.get("verdict")
-        if pid is None or verdict not in (*VERDICTS, "undone"):
+        relation = _text(obj.get("relation"))
+        known = PROMOTION_VERDICTS if relation == "promotion" else VERDICTS
+        if pid is None or verdict not in (*known, "undone"):
             ws.warn(rel, no, "verdict without a proposal id or a known verdict; skipped")
             continue
-        verdicts.append(Verdict(no, pid, verdict, _text(obj.get("relation"))))
+        flags = obj.get("flags") if isinstance(obj.get("flags"), list) else []
+        verdicts.append(
+            Verdict(no, pid, verdict, relation, tuple(f for f in flags if isinstance(f, str)))
+        )
     ws.verdicts = verdicts
 
 

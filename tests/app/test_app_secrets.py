@@ -16,7 +16,7 @@ async def test_the_secrets_queue_shows_the_value_masked_and_warns_before_a_redac
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
-        await pilot.press("8")
+        await pilot.press("9")
         await loaded(app, pilot)
         assert review(app).queue == "secrets"
         text = screen_text(app)

@@ -31,7 +31,7 @@ def test_every_act_is_on_a_known_key_and_every_queue_can_defer():
 def test_each_verb_has_its_own_key():
     keys = [v.key for v in registry.verbs()]
     assert len(keys) == len(set(keys))
-    assert {"a", "b", "k", "r", "d", "s", "x", "D", "p", "c", "v"} == set(keys)
+    assert {"a", "b", "k", "r", "d", "s", "x", "D", "p", "c", "v", "t"} == set(keys)
 
 
 @pytest.mark.parametrize(

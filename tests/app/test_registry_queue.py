@@ -9,10 +9,14 @@ from toy_queue import TOY_ANCHOR, register
 from memreview.app.keys import review_bindings
 from memreview.app.screens.help import HelpScreen
 from memreview.app.screens.review import ReviewScreen
+from memreview.decisions import registry
 
 
 def _with_toy(monkeypatch, ws) -> None:
     register(monkeypatch)
+    # digits reach nine queues: the toy takes the ninth place here (the last queue steps
+    # aside) so that its digit can be pressed
+    monkeypatch.setattr(registry, "UNITS", (*registry.UNITS[:8], registry.UNITS[-1]))
     # A screen's bindings are merged once, when its class is created; the table is read
     # again here as it would be when the app is imported with the toy queue in it.
     monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())

@@ -22,11 +22,12 @@ QUEUES = (
     "duplicates",
     "dormant",
     "demotion",
+    "promotions",
     "secrets",
 )
 
 
-def test_the_table_holds_the_seven_queues_in_order_each_on_known_keys():
+def test_the_table_holds_the_queues_in_order_each_on_known_keys():
     assert registry.queue_names() == QUEUES
     known = {v.name for v in registry.verbs()} | {MEMBER, MERGE}
     for unit in registry.units():

@@ -28,6 +28,7 @@ class Case:
     expected: dict[str, dict[str, str]]  # queue -> key -> why
     look_alikes: list[str] = field(default_factory=list)
     pending: str | None = None
+    flags: dict[str, set[str]] = field(default_factory=dict)  # promotions: key -> its flags
 
 
 def case_names() -> list[str]:
@@ -41,12 +42,15 @@ def load_case(name: str) -> Case:
     if not isinstance(today, date):
         today = date.fromisoformat(str(today))
     expected: dict[str, dict[str, str]] = {}
+    flags: dict[str, set[str]] = {}
     for queue, items in (doc.get("expected") or {}).items():
-        if queue not in registry.queue_names() and queue not in ("promotions", "secrets"):
+        if queue not in registry.queue_names() and queue != "secrets":
             raise ValueError(f"{name}: unknown queue {queue!r} in expected.yaml")
         keys: dict[str, str] = {}
         for it in items or []:
             keys[key_text(it["key"])] = str(it.get("why", ""))
+            if queue == "promotions" and "flags" in it:
+                flags[key_text(it["key"])] = set(it["flags"] or ())
         expected[queue] = keys
     return Case(
         name=name,
@@ -56,6 +60,7 @@ def load_case(name: str) -> Case:
         expected=expected,
         look_alikes=[str(x) for x in doc.get("look_alikes") or []],
         pending=doc.get("pending"),
+        flags=flags,
     )
 
 
@@ -101,6 +106,8 @@ def scan_case(case: Case) -> dict[str, dict[str, dict]]:
     result = scan_workspace(case.root, today=case.today)
     shown: dict[str, dict[str, dict]] = {}
     for queue, items in result.queues.items():
+        if queue == "promotions":  # every promotion is listed; the findings are the flagged
+            items = [it for it in items if it.get("flags")]
         shown[queue] = {item_key(queue, it): it for it in items}
     return shown
 
@@ -156,4 +163,20 @@ def difference(case: Case, shown: dict[str, dict[str, dict]]) -> str:
         for k in sc.unexpected_keys:
             it = shown[queue][k]
             lines.append(f"{queue}: unexpected {k}  ({it.get('kind', '')} {it.get('title', '')})")
+    for k, want in case.flags.items():
+        it = shown.get("promotions", {}).get(k)
+        got = {f["flag"] for f in it["flags"]} if it else set()
+        if it and got != want:
+            lines.append(f"promotions: {k} flags {sorted(got)}, expected {sorted(want)}")
     return "\n".join(lines)
+
+
+def flag_counts(case: Case, shown: dict[str, dict[str, dict]]) -> dict[str, list[int]]:
+    """Per junk flag: [flagged true junk, flagged good entries] of the promotions queue (an
+    item the case lists is junk; any other flagged item is a good entry flagged)."""
+    out: dict[str, list[int]] = {}
+    junk = case.expected.get("promotions", {})
+    for k, it in shown.get("promotions", {}).items():
+        for f in it.get("flags") or ():
+            out.setdefault(f["flag"], [0, 0])[0 if k in junk else 1] += 1
+    return out

@@ -83,7 +83,8 @@ def test_fleet_scan_json_has_one_scan_object_per_agent_and_the_sums(fleet):
     single = scan_workspace(fleet / "gauss", TODAY).to_json()
     assert out["agents"]["gauss"] == single
     assert out["total"]["counts"]["duplicates"] == 3
-    assert sum(out["total"]["counts"].values()) == 3
+    assert out["total"]["counts"]["promotions"] == 4  # the 自动沉淀 entries of both agents
+    assert sum(out["total"]["counts"].values()) == 7
     assert out["total"]["warnings"] == len(single["warnings"]) >= 1
 
 
@@ -101,7 +102,8 @@ def test_fleet_report_has_a_total_and_a_section_per_agent(fleet):
     total = report[report.index("## Total") : report.index("## Agent: euler")]
     assert "| queue | euler | gauss | total |" in total
     assert "| duplicates | 1 | 2 | 3 |" in total
-    assert "| **all** | 1 | 2 | 3 |" in total
+    assert "| promotions | 1 | 3 | 4 |" in total
+    assert "| **all** | 2 | 5 | 7 |" in total
     assert "entries 10" in total  # 3 + 7 entries
     # Growth summed per week: euler 1 + gauss 2 in the last week, gauss 1 the week before.
     assert "| 2026-06-23 | 1 |\n| 2026-06-30 | 3 |" in total

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 import pytest
-from report_helpers import EXPECTED_LAST_WEEKS, HOSTILE, TODAY, write_files
+from report_helpers import EXPECTED_LAST_WEEKS, HOSTILE, STAMPED, TODAY, write_files
 
 from memreview.health import summarize_weeks, weekly_growth
 from memreview.report import add_report_parser, md_text, weekly_report
@@ -50,7 +50,8 @@ def test_queue_counts_and_top_items_match_the_scan(report_ws):
     assert "| duplicates | 1 | 0 |  |" in queues
     assert "| dormant | 1 | 0 |  |" in queues
     assert "| supersede | 0 | 0 | no judge proposals" in queues
-    assert "| **all** | 3 | 0 | |" in queues
+    assert f"| promotions | {len(STAMPED)} | 0 |  |" in queues  # the 自动沉淀 entries
+    assert f"| **all** | {3 + len(STAMPED)} | 0 | |" in queues
     assert "### contradictions (1)\n\n- alpha ⟷ beta\n" in queues
     assert "- Old garden — never mentioned" in queues
     assert "### supersede" not in queues  # empty queues get no list

@@ -10,9 +10,10 @@ from textual.widgets import Label, Static, TextArea
 
 
 def merge_proposal(item: dict, context) -> str:
-    """The text a merge starts from: the group's proposed merge, else its first member's
-    lines as the file has them (``context(file, line, end_line, before, after)``)."""
-    proposal = item.get("merged")
+    """The text a merge starts from: the group's proposed merge (a promoted entry: its text
+    without the pipeline's tail), else its first member's lines as the file has them
+    (``context(file, line, end_line, before, after)``)."""
+    proposal = item.get("merged") or item.get("text")
     if proposal:
         return proposal
     refs = item.get("refs") or []

@@ -28,6 +28,7 @@ from memreview.app.keys import (
 )
 from memreview.app.messages import LoadFailed, QueueChosen, UndoDone, WorkspaceLoaded
 from memreview.app.screens.apply import ApplyScreen, outcome_note
+from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.merge import MergeEditor, merge_proposal
 from memreview.app.screens.undo import ask_undo, report_undo, start_undo
 from memreview.app.widgets.evidence import Evidence, preview_request
@@ -59,6 +60,7 @@ class ReviewScreen(Screen):
         self.staging = Staging(backend)  # the decisions staged and not written yet
         self.changed: set[str] = set()  # items whose staged decision is to be asked again
         self._binding_state: tuple | None = None
+        self.show_all: set[str] = set()  # queues showing the items reviewed before too
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -187,11 +189,61 @@ class ReviewScreen(Screen):
             self._sync_bindings()
             return
         switcher.current = "review"
-        items = self.result.queues.get(queue, []) if self.result is not None else []
+        items = self._queue_items(queue)
         why = self.result.missing.get(queue) if self.result is not None else None
         empty = f"nothing to review ({why})" if why else "nothing to review"
         self.pane.show_queue(queue, items, empty)
         self._sync_bindings()
+
+    def _queue_items(self, queue: str) -> list[dict]:
+        """The queue's items: the new ones, or every one when asked (``A``)."""
+        if self.result is None:
+            return []
+        if queue in self.show_all:
+            return self.result.all_queues.get(queue, [])
+        return self.result.queues.get(queue, [])
+
+    def action_toggle_all(self) -> None:
+        queue = self.queue
+        if queue in self.show_all:
+            self.show_all.discard(queue)
+            note = "only the new items"
+        else:
+            self.show_all.add(queue)
+            note = "every item, the ones reviewed before too"
+        self.show_queue(queue)
+        self.notify(f"{queue_title(queue)}: {note}", markup=False, timeout=2)
+
+    def _flagged_in_view(self) -> list[dict]:
+        if self.result is None or act_for(self.queue, "archive") is None:
+            return []
+        return [it for it in self.items.in_view() if it.get("flags")]
+
+    def action_bulk_archive(self) -> None:
+        """Archive every flagged item in view, after the confirm screen (nothing staged)."""
+        flagged = self._flagged_in_view()
+        if not flagged:
+            self.notify("no flagged item in view", markup=False, timeout=2)
+            return
+        act = act_for(self.queue, "archive")
+        decisions = [make_decision(it["id"], act.action, self.queue) for it in flagged]
+        screen = BulkArchiveScreen(self.result, decisions, self.backend)
+        ids = {d.item for d in decisions}
+
+        def done(outcome) -> None:
+            if outcome is None:
+                return
+            others = [d for d in self.staging.decisions() if d.item not in ids]
+            kept = [d for d in outcome.keep_pending if d.item in ids]
+            self.staging.replace(others)  # the bulk decisions were never staged
+            self._staging_changed()
+            msg, severity = outcome_note(outcome)
+            if kept:
+                msg += f"\n{len(kept)} flagged item(s) not archived"
+            self.notify(msg, markup=False, severity=severity)
+            self.reload()
+
+        self.app.push_screen(screen, done)
 
     def on_queue_chosen(self, message: QueueChosen) -> None:
         if not self.scanning:
@@ -282,6 +334,16 @@ class ReviewScreen(Screen):
             return bool(self.items.filter_text) or self.pane.filtering
         if action == "write":
             return True if self.staging and not self.scanning else None
+        if action == "bulk_archive":
+            has_flags = in_queue and any("flags" in it for it in self._queue_items(self.queue)[:1])
+            if not has_flags or act_for(self.queue, "archive") is None:
+                return False
+            return True if not self.scanning and self._flagged_in_view() else None
+        if action == "toggle_all":
+            if not in_queue or self.scanning or self.result is None:
+                return False if not in_queue else None
+            hidden = self.result.hidden.get(self.queue, 0)
+            return True if hidden or self.queue in self.show_all else False
         if action in ("undo", "show_queue", "step_queue"):
             return None if self.scanning else True
         return True

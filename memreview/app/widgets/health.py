@@ -9,6 +9,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from memreview.app.widgets import theme_colour
 from memreview.display import one_line
+from memreview.judge_card import promotion_lines
 
 BAR_WIDTH = 40
 
@@ -111,6 +112,12 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
         t.append(f"\n  {one_line(rel)}")
     if logs.get("last"):
         t.append(f"\n  last daily log: {logs['last']}  ({logs.get('count', 0)} in all)", "dim")
+
+    promo = health.get("promotions")
+    if promo and promo.get("count"):
+        heading("Promotions", promo.get("flagged", 0))
+        for line in promotion_lines(promo):
+            t.append(f"\n  {one_line(line)}")
 
     dreaming = health.get("dreaming") or {}
     heading("Dreaming diary")

@@ -130,6 +130,10 @@ class ItemList(ScrollView, can_focus=True):
         """How many items pass the filter."""
         return len(self._view)
 
+    def in_view(self) -> list[dict]:
+        """The items that pass the filter, in order."""
+        return [self._items[i] for i in self._view]
+
     @property
     def total(self) -> int:
         return len(self._items)

@@ -1,0 +1,27 @@
+"""Archive every flagged item in view at once: the confirm screen lists them, with their
+flags, and the diff they would write (issue 13: one key for the owner's daily chore)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from memreview.app.screens.apply import ApplyScreen
+from memreview.display import one_line
+
+
+class BulkArchiveScreen(ApplyScreen):
+    """The diff of archiving these flagged items; ``y`` writes them, escape writes nothing."""
+
+    def on_mount(self) -> None:
+        self.query_one("#apply-title").update(
+            f"Archive {len(self.decisions)} flagged item(s) in view"
+        )
+        super().on_mount()
+
+    def _decision_line(self, d) -> Text:
+        t = super()._decision_line(d)
+        found = self.result.item(d.item) if self.result is not None else None
+        flags = (found[1].get("flags") or []) if found else []
+        if flags:
+            t.append("  ⚑ " + one_line(", ".join(f["label"] for f in flags)), "dim")
+        return t

@@ -1,0 +1,198 @@
+"""The promotions queue: what the nightly pipeline put into a memory file; keep it, archive
+it, edit it, strip the pipeline's leftovers from it (issue 13)."""
+
+from __future__ import annotations
+
+import json
+
+from memreview.decisions.model import Decision, DecisionError, merge_lines
+from memreview.decisions.plan import (
+    AppendLine,
+    DeleteEntry,
+    PlanBuilder,
+    PlannedDecision,
+    ReplaceEntry,
+)
+from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
+from memreview.display import plural
+from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
+
+REJECTED_TITLE = "# Rejected promotions"
+VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
+STRIP = Verb("strip", "t", "strip", "Remove the pipeline's leftovers from a promoted entry")
+
+
+def _first_line(item: dict, body_first: str) -> str:
+    """The bullet line with ``body_first`` as its text, the marker's tail kept."""
+    return f"- {body_first}{item.get('tail') or ''}"
+
+
+def edited_lines(item: dict, text: str) -> tuple[str, ...]:
+    """The entry's new lines: the owner's text, then the tail it had (marker untouched)."""
+    lines = merge_lines(text)
+    first = lines[0]
+    for lead in ("- ", "* "):
+        if first.startswith(lead):
+            first = first[len(lead) :]
+    rest = [ln if ln[:1] in (" ", "\t") else "  " + ln for ln in lines[1:] if ln.strip()]
+    return (_first_line(item, first.rstrip()), *rest)
+
+
+def check(item: dict, d: Decision) -> None:
+    """edit needs a text; strip needs something to strip."""
+    if d.action == "edit":
+        text = d.text if d.text is not None else None
+        if text is None or not merge_lines(text) or not merge_lines(text)[0].strip():
+            raise DecisionError(f"{d.item}: edit needs 'text', the entry as it should read")
+        if any("\ud800" <= c <= "\udfff" for c in text):
+            raise DecisionError(f"{d.item}: the text holds a character that is not text")
+    if d.action == "strip" and stripped_body(str(item.get("text") or "")) == item.get("text"):
+        raise DecisionError(f"{d.item}: nothing of the pipeline's to strip from this entry")
+
+
+def verdict_line(b: PlanBuilder, item: dict, verdict: str) -> str:
+    """The verdict line of a promotion (DESIGN §1.3)."""
+    obj = {
+        "ts": b.ts,
+        "proposal": item.get("key"),
+        "relation": "promotion",
+        "flags": [f["flag"] for f in item.get("flags") or []],
+        "verdict": verdict,
+        "by": "human",
+    }
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def archive_note(b: PlanBuilder, item: dict) -> str:
+    """The line the archived entry is filed under: the review date, its source and flags."""
+    src = item.get("source") or {}
+    where = f"{src['file']}:{src['start']}-{src['end']}" if src else item["ref"]["file"]
+    flags = ", ".join(f["label"] for f in item.get("flags") or []) or "none"
+    promoted = item.get("promoted") or "?"
+    return f"Rejected: {b.day} (promoted {promoted}; source {where}; flags: {flags})"
+
+
+def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
+    """The entry, after its marker and a ``Rejected:`` line, is appended to the rejected
+    archive (titled when new); then it leaves its file (the archive is written first)."""
+    lines: list[str] = []
+    if b.memory_file(REJECTED_FILE) is None and REJECTED_FILE not in b.plan.files:
+        lines += [REJECTED_TITLE]
+    lines += ["", archive_note(b, item)]
+    marker = item.get("marker_line")
+    if marker:
+        mf = b.memory_file(item["ref"]["file"])
+        if mf is not None and 0 < marker <= len(mf.source.lines):
+            lines.append(mf.source.lines[marker - 1].text.strip())
+    lines += target.text.split("\n")
+    for line in lines:
+        b.plan.add(REJECTED_FILE, AppendLine(pd.key, line), pd)
+    b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+
+
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+    """keep marks it reviewed; archive moves it (with its marker) to the rejected archive;
+    edit and strip rewrite it in place, marker and tail kept. Each writes a verdict."""
+    if d.action == "defer":
+        return
+    target = b.entry(item["ref"])
+    if d.action == "archive":
+        archive(b, pd, item, target)
+    elif d.action in ("edit", "strip"):
+        text = d.text if d.action == "edit" else stripped_body(str(item.get("text") or ""))
+        lines = edited_lines(item, str(text))
+        b.plan.add(target.file, ReplaceEntry(pd.key, target, lines), pd)
+    b.plan.add(b.cfg.verdicts, AppendLine(pd.key, verdict_line(b, item, VERDICT[d.action])), pd)
+    b.hide(pd, "reviewed")
+
+
+def evidence(item: dict) -> list:
+    """The entry, its promotion's figures, its source lines, the store, the flags."""
+    blocks: list = [
+        Facts(
+            (
+                ("promoted", item.get("promoted")),
+                ("from", item.get("origin")),
+                ("group", item.get("group")),
+                ("score", item.get("score")),
+                ("recalls", item.get("recalls")),
+                ("signals", item.get("signals")),
+                ("importance", item.get("importance")),
+            )
+        ),
+        RefBlock(item["ref"], "entry", before=1),
+    ]
+    for f in item.get("flags") or []:
+        blocks.append(Caption(f"⚑ {f['label']}: {f['reason']}", style="reject"))
+    src = item.get("source")
+    if src:
+        label = f"source {src['file']}:{src['start']}-{src['end']}"
+        if src.get("missing"):
+            blocks.append(Caption(f"{label}: source missing"))
+        else:
+            text = "\n".join(
+                f"{'>' if src['start'] <= n <= src['end'] else ' '} {n:>4}  {t}"
+                for n, t in src.get("lines") or []
+            )
+            blocks.append(Passage(label, text, tabs=True))
+    store = item.get("store")
+    if store:
+        blocks.append(
+            Facts(
+                (
+                    ("store: recall days", store.get("recall_days")),
+                    ("last recalled", store.get("last_recalled")),
+                    ("promotedAt", store.get("promoted_at")),
+                )
+            )
+        )
+    return blocks
+
+
+def note(item: dict) -> str:
+    """Its flags (the title already holds the promotion date)."""
+    flags = item.get("flags") or []
+    if not flags:
+        return ""
+    return f" — {plural(len(flags), 'flag')}: " + ", ".join(f["label"] for f in flags)
+
+
+def missing(ws) -> str | None:
+    """A workspace no pipeline promoted into has nothing for this queue."""
+    if has_promotions(ws):
+        return None
+    return "no promotion section or 自动沉淀 stamp in the memory files"
+
+
+UNIT = QueueUnit(
+    name="promotions",
+    title="Promotions",
+    detect=promotions,
+    acts=(
+        Act("approve", "keep", "keep", "approve", "nothing is written to memory; marked reviewed"),
+        Act(
+            "archive",
+            "archive",
+            "archive",
+            "reject",
+            f"copied with its marker to {REJECTED_FILE}, then removed; its marker stays in "
+            "MEMORY.md, so OpenClaw does not promote it again",
+        ),
+        Act(
+            "merge",
+            "edit",
+            "edit",
+            "edit",
+            "the edited text, marker and tail kept",
+            takes=("text",),
+        ),
+        Act("strip", "strip", "strip", "edit", "leaked scaffolding removed; marker and tail kept"),
+        DEFER,
+    ),
+    plan=plan,
+    evidence=evidence,
+    note=note,
+    check=check,
+    missing=missing,
+    verbs=(STRIP,),
+)

@@ -1,0 +1,103 @@
+"""The promotions queue in the app: flagged entries first with their reasons in the
+evidence, the toggle that shows promotions reviewed before, and the bulk archive's confirm
+screen (flagged items in view, their flags, the diff; escape writes nothing)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from app_helpers import SIZE, loaded, review, screen_text
+
+from memreview.app.screens.bulk import BulkArchiveScreen
+
+CASE = Path(__file__).parents[1] / "realistic" / "cases" / "en-openclaw-promotion-night" / "ws"
+PROMOTIONS = "8"
+
+
+def _copy(tmp_path) -> Path:
+    root = tmp_path / "night"
+    shutil.copytree(CASE, root)
+    return root
+
+
+async def test_flagged_promotions_come_first_with_their_reasons_and_source(make, tmp_path):
+    app = make(root=_copy(tmp_path), backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        screen = review(app)
+        assert screen.queue == "promotions"
+        first = screen.items.current
+        assert first["flags"] and first["promoted"] == "2026-11-29"
+        assert not screen.items.in_view()[-1]["flags"]
+        text = screen_text(app)
+        assert "never recalled: recalls=0 in its tail" in text
+        assert "sudo apt remove --purge snapd" in text
+        assert "source memory/2026-11-27.md:7-7" in text
+
+
+async def test_keep_written_hides_the_promotion_and_the_toggle_shows_it_again(make, tmp_path):
+    root = _copy(tmp_path)
+    app = make(root=root, backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        screen = review(app)
+        before = screen.items.count
+        kept = screen.items.current["id"]
+        await pilot.press("a", "w")
+        await loaded(app, pilot)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        assert screen.items.count == before - 1
+        assert kept not in {it["id"] for it in screen.items.in_view()}
+        await pilot.press("A")
+        assert screen.items.count == before
+        assert kept in {it["id"] for it in screen.items.in_view()}
+        await pilot.press("A")
+        assert screen.items.count == before - 1
+    verdicts = (root / "memory/review/verdicts.jsonl").read_text()
+    assert '"relation": "promotion"' in verdicts and '"verdict": "kept"' in verdicts
+
+
+async def test_bulk_archive_confirm_lists_the_flagged_items_in_view_and_escape_writes_nothing(
+    make, tmp_path
+):
+    root = _copy(tmp_path)
+    memory = (root / "MEMORY.md").read_bytes()
+    app = make(root=root, backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        flagged = [it for it in review(app).items.in_view() if it["flags"]]
+        await pilot.press("X")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, BulkArchiveScreen)
+        text = screen_text(app)
+        assert f"Archive {len(flagged)} flagged item(s) in view" in text
+        assert "⚑ shell command or code" in text
+        assert "+++ b/.memreview/state.yaml" in text  # the diff of what it would write
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        assert len(review(app).staging) == 0
+    assert (root / "MEMORY.md").read_bytes() == memory
+
+    again = make(root=root, backend=None)
+    async with again.run_test(size=SIZE) as pilot:
+        await loaded(again, pilot)
+        await pilot.press(PROMOTIONS, "X")
+        await loaded(again, pilot)
+        await pilot.press("y")
+        await loaded(again, pilot)
+        assert "Written: 3 file(s)" in screen_text(again)
+        await pilot.press("escape")
+        await loaded(again, pilot)
+        await pilot.press(PROMOTIONS)
+        assert not [it for it in review(again).items.in_view() if it["flags"]]
+    archived = (root / "memory/archive/rejected-promotions.md").read_text()
+    assert archived.count("Rejected: ") == len(flagged) + 1  # and the earlier one
+    assert "sudo apt remove --purge snapd" not in (root / "MEMORY.md").read_text()
