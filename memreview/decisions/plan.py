@@ -68,8 +68,8 @@ class Target:
 
 
 def kind_group(kind: str) -> str:
-    """The kind entries are matched by: a promoted entry counts as a bullet."""
-    return "bullet" if kind == "promoted" else kind
+    """Promoted entries and numbered items are list items: found again as bullets are."""
+    return "bullet" if kind in ("promoted", "numbered") else kind
 
 
 def entry_target(mf: MemoryFile, entry: Entry) -> Target:

@@ -25,7 +25,8 @@ from memreview.workspace.records import (
 )
 from memreview.workspace.textfile import decode_whole, is_binary
 
-DAILY_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:-.+)?\.md$", re.S)
+# YYYY-MM-DD.md, YYYY-MM-DD-<slug>.md, YYYY-MM-DD_<slug>.md (``2026-11-28_日报.md``)
+DAILY_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[-_].+)?\.md$", re.S)
 SKIP_UNDER_MEMORY = {"dreaming", ".dreams", "review"}
 ROOT_MEMORY_FILES = ("MEMORY.md", "memory.md")
 OTHER_ROOT_FILES = ("NOW.md", "HEARTBEAT.md", "INDEX.md", "DREAMS.md")

@@ -17,6 +17,8 @@ PROMOTION_RE = re.compile(r"^<!--\s*openclaw-memory-promotion:")
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# a numbered list item: ``1. text`` or ``1) text`` (CommonMark allows up to nine digits)
+NUMBERED_RE = re.compile(r"^\d{1,9}[.)](?:[ \t]|$)")
 
 
 @dataclass
@@ -195,14 +197,15 @@ def parse_memory_file(
             promotion_pending = True
             i += 1
             continue
-        if text.startswith(("- ", "* ")) or text in ("-", "*"):
+        numbered = text[:1].isdigit() and NUMBERED_RE.match(text) is not None
+        if text.startswith(("- ", "* ")) or text in ("-", "*") or numbered:
             end = i
             j = i + 1
             while j < n and not fenced[j] and lines[j][:1] in (" ", "\t") and lines[j].strip():
                 end = j
                 j += 1
             raw = "\n".join(lines[i : end + 1])
-            kind = "promoted" if promotion_pending else "bullet"
+            kind = "numbered" if numbered else "promoted" if promotion_pending else "bullet"
             promotion_pending = False
             entries.append(
                 Entry(
@@ -214,7 +217,7 @@ def parse_memory_file(
                     heading_path=tuple(t for _, t in path),
                     section=section,
                     section_line=section_line,
-                    norm=normalize(raw, "bullet"),
+                    norm=normalize(raw, "numbered" if numbered else "bullet"),
                     in_chronicle=in_chronicle,
                     projects=tuple(PROJECT_MARK_RE.findall(raw)),
                 )

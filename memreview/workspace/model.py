@@ -38,12 +38,13 @@ class LoadWarning:
 
 @dataclass
 class Entry:
-    """A unit of memory: a bullet, a table row, an anchor block or a promoted entry."""
+    """A unit of memory: a bullet, a numbered item, a table row, an anchor block or a promoted
+    entry."""
 
     file: str
     line: int  # 1-based, inclusive
     end_line: int
-    kind: str  # bullet | row | anchor | promoted
+    kind: str  # bullet | numbered | row | anchor | promoted
     text: str  # the raw lines joined with "\n"
     heading_path: tuple[str, ...]
     section: str

@@ -79,6 +79,31 @@ def test_duplicates_keep_n_deletes_the_other_entries(make_ws):
     )
 
 
+def test_duplicates_keep_deletes_numbered_items_and_keeps_their_neighbours_lines(make_ws):
+    root = make_ws(
+        {
+            "MEMORY.md": (
+                "# Memory\n"
+                "\n"
+                "## Lessons\n"
+                "1. Galxe bounties need a day for review (2026-04-10)\n"
+                "2. something else\n"
+                "   with a continuation line\n"
+                "3) Galxe bounties need a day for review (2026-05-02)\n"
+            )
+        }
+    )
+    assert decide(root, "duplicates", "keep", {"kind": "fingerprint"}, keep=2).ok
+    assert text(root, "MEMORY.md") == (
+        "# Memory\n"
+        "\n"
+        "## Lessons\n"
+        "2. something else\n"
+        "   with a continuation line\n"
+        "3) Galxe bounties need a day for review (2026-05-02)\n"
+    )
+
+
 def test_duplicates_merge_replaces_the_kept_entry_with_the_text(make_ws):
     root = make_ws({"MEMORY.md": GROUP})
     outcome = decide(
