@@ -32,13 +32,20 @@ from memreview.decisions.plan import (
     kind_group,
 )
 from memreview.queues.common import short
-from memreview.workspace.markdown import META_RE, REF_RE, parse_memory_file
+from memreview.workspace.markdown import (
+    META_RE,
+    REF_RE,
+    STATUS_LINE_RE,
+    find_status_line,
+    parse_memory_file,
+)
 from memreview.workspace.model import MemoryFile
 from memreview.workspace.textfile import EncodeError, Line, TextFile, decode_bytes
 
 TODO_HEADING_RE = re.compile(r"^#{1,6}[ \t]+(todo|待办)[ \t]*[:：]?[ \t]*$", re.I)
 _SEP_AFTER = re.compile(r"[ \t]*[,，、;；][ \t]*")
 _SEP_BEFORE = re.compile(r"[ \t]*[,，、;；][ \t]*$")
+CHINESE_STATUS = {"done": "已完成", "archived": "归档"}  # a ``状态：`` line gets its own words
 
 
 @dataclass(frozen=True)
@@ -421,18 +428,27 @@ class _LineEdit:
         self.insert(mark + 1 if last is None else last + 1, [new])
 
     def _SetStatus(self, op: SetStatus, _imports) -> None:
+        """The status line is rewritten in place, in the form the owner wrote it
+        (``**Status:** x``, ``状态：x``, front matter ``status: x``…); a file without one gets
+        ``Status: …`` after its title."""
         self.need_file()
-        text = f"Status: {op.value}"
-        for i, ln in enumerate(self.lines):
-            if ln.text.lower().startswith("status:"):
-                r = self._region(i, i, "line")
-                if r.fate == "replace" and r.replacement[0].text == text:
-                    return
-                self._claim(r, op.key, "replace")
-                r.replacement = [self.line(text, ln.ending)]
-                return
-        title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
-        self.insert(title, [self.line(text)])
+        i = find_status_line([ln.text for ln in self.lines])
+        if i is None:
+            title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
+            self.insert(title, [self.line(f"Status: {op.value}")])
+            return
+        ln = self.lines[i]
+        m = STATUS_LINE_RE.match(ln.text)
+        value = op.value
+        if m.group("label") == "状态":
+            word, _, rest = value.partition(" ")
+            value = " ".join(filter(None, (CHINESE_STATUS.get(word, word), rest)))
+        text = m.group("head") + value + m.group("tail")
+        r = self._region(i, i, "line")
+        if r.fate == "replace" and r.replacement[0].text == text:
+            return
+        self._claim(r, op.key, "replace")
+        r.replacement = [self.line(text, ln.ending)]
 
     # -- output ----------------------------------------------------------------------------
     def exports(self) -> dict[int, list[str] | None]:

@@ -11,7 +11,12 @@ from pathlib import Path
 
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
-from memreview.workspace.markdown import REF_RE, parse_memory_file
+from memreview.workspace.markdown import (
+    REF_RE,
+    STATUS_LINE_RE,
+    find_status_line,
+    parse_memory_file,
+)
 from memreview.workspace.model import DailyLog, Project, Workspace
 from memreview.workspace.paths import PathEscape, real_inside
 from memreview.workspace.reader import MAX_WARNINGS_PER_FILE, Reader
@@ -256,24 +261,78 @@ def _check_anchors(ws: Workspace) -> None:
                 )
 
 
+# Files under the projects directory that describe the directory, not a project.
+NOT_PROJECT_STEMS = {"readme", "index", "_index", "overview", "projects", "template", "templates"}
+# In a project folder, the file that holds its title and status (first found wins).
+PROJECT_MAIN_FILES = ("main.md", "overview.md", "readme.md", "index.md")
+# Folders under the projects directory that hold no open project.
+NOT_PROJECT_DIRS = {"template", "templates", "_template", "_templates", "archive", "archived"}
+_FIELD = (
+    r"^[ \t]*(?:[-*+>][ \t]+)?(?:\*\*|__)?(?:{})(?:\*\*|__)?[ \t]*[:：]"
+    r"[ \t]*(?:\*\*|__)?(.*?)[ \t]*(?:\*\*|__)?[ \t]*$"
+)
+ALIASES_RE = re.compile(_FIELD.format("aliases|alias|aka|别名"), re.I)
+ADDED_RE = re.compile(_FIELD.format("added|created|started|创建|开始"), re.I)
+TITLE_PREFIX_RE = re.compile(r"^(?:project|项目)[ \t]*[:：][ \t]*", re.I)
+
+
+def _is_template(stem: str) -> bool:
+    low = stem.lower()
+    return (
+        low in NOT_PROJECT_STEMS
+        or low.startswith(("template", "_template"))
+        or low.endswith(("-template", "_template", ".template"))
+    )
+
+
+def _project_files(rels: list[str], prefix: str) -> dict[str, str]:
+    """Project key → the file that describes it, for files under the projects directory.
+
+    A file directly in it is one project (its stem), unless it is a README, an index or a
+    template; a folder ``<name>/`` is one project keyed by its name, described by its
+    ``main.md``, ``overview.md``, ``README.md`` or ``index.md`` (else its first file).
+    """
+    out: dict[str, str] = {}
+    folders: dict[str, list[str]] = {}
+    for rel in rels:
+        parts = rel[len(prefix) :].split("/")
+        if len(parts) == 1:
+            stem = parts[0][:-3] if parts[0].endswith(".md") else parts[0]
+            if not _is_template(stem):
+                out.setdefault(stem, rel)
+        elif parts[0] and not parts[0].startswith(".") and parts[0].lower() not in NOT_PROJECT_DIRS:
+            folders.setdefault(parts[0], []).append(rel)
+    for name, files in folders.items():
+        if _is_template(name):
+            continue
+        direct = {f[len(prefix) + len(name) + 1 :].lower(): f for f in files}
+        main = next((direct[m] for m in PROJECT_MAIN_FILES if m in direct), None)
+        out[name] = main or sorted(files)[0]  # a folder wins over a file of the same name
+    return out
+
+
 def _collect_projects(ws: Workspace, cfg: Config) -> None:
     prefix = cfg.projects_dir.rstrip("/") + "/"
     projects: dict[str, Project] = {}
-    for rel, mf in ws.files.items():
-        if not rel.startswith(prefix):
-            continue
-        key = Path(rel).stem
-        title, status, added = key, None, None
+    found = _project_files(sorted(r for r in ws.files if r.startswith(prefix)), prefix)
+    for key, rel in sorted(found.items()):
+        mf = ws.files[rel]
+        title, status, added, aliases = key, None, None, []
         for _line_no, level, text in mf.headings:
             if level == 1:
-                title = text.strip() or key
+                title = TITLE_PREFIX_RE.sub("", text.strip()) or key
                 break
-        for text in mf.source.texts:
-            low = text.lower()
-            if status is None and low.startswith("status:"):
-                status = text.split(":", 1)[1].strip()
-            elif added is None and low.startswith("added:"):
-                added = parse_date(text.split(":", 1)[1])
+        texts = mf.source.texts
+        at = find_status_line(texts)
+        if at is not None:
+            status = STATUS_LINE_RE.match(texts[at]).group("value")
+        for text in texts:
+            if added is None:
+                m = ADDED_RE.match(text)
+                added = parse_date(m.group(1)[:10]) if m else None
+            m = ALIASES_RE.match(text)
+            if m:
+                aliases.extend(a.strip(" \t`*\"'") for a in re.split(r"[,，、;；|/]", m.group(1)))
         ref = {
             "file": rel,
             "line": 1,
@@ -281,7 +340,9 @@ def _collect_projects(ws: Workspace, cfg: Config) -> None:
             "text": mf.source.lines[0].text if mf.source.lines else "",
             "anchor": None,
         }
-        projects[key] = Project(key, title, "file", ref, status, added, file=rel)
+        projects[key] = Project(
+            key, title, "file", ref, status, added, file=rel, aliases=tuple(a for a in aliases if a)
+        )
     for a in ws.all_anchors():
         if a.type != "PROJECT" or a.archived:
             continue

@@ -20,6 +20,32 @@ CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # a numbered list item: ``1. text`` or ``1) text`` (CommonMark allows up to nine digits)
 NUMBERED_RE = re.compile(r"^\d{1,9}[.)](?:[ \t]|$)")
 
+# A status line in its common forms: ``Status: x``, ``**Status:** x``, ``**Status**: x``,
+# ``状态：x``, ``- **状态**：x``, front matter ``status: x``. ``head`` is everything before the
+# value and ``tail`` a closing ``**`` after it, so that a rewrite keeps the owner's form.
+STATUS_LINE_RE = re.compile(
+    r"^(?P<head>[ \t]*(?:[-*+>][ \t]+)?(?:\*\*|__)?(?P<label>status|状态)(?:\*\*|__)?[ \t]*[:：]"
+    r"[ \t]*(?:\*\*|__)?[ \t]*)(?P<value>.*?)(?P<tail>[ \t]*(?:\*\*|__)?[ \t]*)$",
+    re.I,
+)
+
+
+def find_status_line(texts: list[str]) -> int | None:
+    """The index of a project file's status line (the first, outside code fences), or None."""
+    in_fence = ""
+    for i, text in enumerate(texts):
+        m = FENCE_RE.match(text)
+        if in_fence:
+            if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
+                in_fence = ""
+            continue
+        if m:
+            in_fence = m.group(1)
+            continue
+        if STATUS_LINE_RE.match(text) and STATUS_LINE_RE.match(text).group("value"):
+            return i
+    return None
+
 
 @dataclass
 class _Block:

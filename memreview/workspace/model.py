@@ -12,15 +12,29 @@ from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.textfile import TextFile
 
 REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")  # an [[id]] reference
-CLOSED_WORDS = ("done", "archived", "已完成", "归档")
+CLOSED_WORDS = (
+    "done",
+    "completed",
+    "archived",
+    "cancelled",
+    "canceled",
+    "已完成",
+    "完成",
+    "归档",
+    "已归档",
+    "取消",
+    "已取消",
+)
+_LEADING_MARKS = re.compile(r"^[^\w\u3400-\u9fff]+")
 VERDICTS = ("approved", "rejected", "kept-both")  # a verdict line may also say "undone"
 
 
 def is_closed_status(status: str | None) -> bool:
-    """Whether a ``Status:`` value says the thing is finished (done, archived, 已完成, 归档)."""
+    """Whether a ``Status:`` value says the thing is finished: done, completed, archived,
+    cancelled, 已完成, 完成, 归档, 取消 (a leading emoji or mark such as ``✅`` is ignored)."""
     if not status:
         return False
-    first = status.strip().lower()
+    first = _LEADING_MARKS.sub("", status.strip().lower())
     return any(first.startswith(w) for w in CLOSED_WORDS)
 
 
@@ -211,6 +225,7 @@ class Project:
     added: date | None
     anchor: str | None = None
     file: str | None = None
+    aliases: tuple[str, ...] = ()  # other names from an ``Aliases:`` line
 
     @property
     def closed(self) -> bool:

@@ -38,3 +38,34 @@ async def test_markup_and_escape_sequences_in_memory_are_shown_as_text(make):
         assert "\x1b" not in app.screen.query_one("#merge-text").text
         await pilot.press("escape")
         assert app.is_running
+
+
+def test_a_dormant_projects_partial_mentions_are_shown_as_plain_text():
+    import io
+
+    from rich.console import Console
+
+    from memreview.app.render import item_body
+
+    item = {
+        "project": "radar",
+        "title": "Radar",
+        "last_mentioned": None,
+        "days_dormant": 40,
+        "source": "file",
+        "partial_mentions": [
+            {
+                "file": "memory/2026-11-20.md",
+                "line": 3,
+                "date": "2026-11-20",
+                "text": "[bold]esp32[/bold] \x1b[31m arrived",
+                "words": ["esp32"],
+            },
+        ],
+    }
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+    for part in item_body("dormant", item, lambda *a, **k: [], lambda name: ""):
+        console.print(part)
+    shown = console.export_text()
+    assert "partial mentions since" in shown
+    assert "2026-11-20  memory/2026-11-20.md:3  [bold]esp32[/bold] ␛[31m arrived" in shown

@@ -318,7 +318,9 @@ def test_property_any_markdown_parses_into_ordered_entries_inside_the_file(lines
 
 
 def test_numbered_items_with_a_dot_or_a_parenthesis_are_entries_with_their_indented_lines():
-    mf = parse("# Steps\n1. Stop the gateway\n   before midnight\n2) Back up ~/.openclaw\n10. Done\n")
+    mf = parse(
+        "# Steps\n1. Stop the gateway\n   before midnight\n2) Back up ~/.openclaw\n10. Done\n"
+    )
     assert kinds(mf) == [("numbered", 2, 3), ("numbered", 4, 4), ("numbered", 5, 5)]
     assert [e.norm for e in mf.entries] == [
         "stop the gateway before midnight",
