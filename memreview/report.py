@@ -17,6 +17,7 @@ Everything shown here is memory text written by agents: every piece goes through
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field

@@ -14,6 +14,8 @@ ANCHOR_RE = re.compile(r"^(#{2,3})[ \t]+\[([A-Z][A-Z0-9_-]*):([^\]\s]+)\]")
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*(.*)$")
 PROJECT_MARK_RE = re.compile(r"<!--\s*project:\s*([^\s>]+)\s*-->")
 PROMOTION_RE = re.compile(r"^<!--\s*openclaw-memory-promotion:")
+# the marker's key, read back as OpenClaw does
+MARKER_KEY_RE = re.compile(r"<!--\s*openclaw-memory-promotion:([^\n]*?)\s*-->")
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -121,6 +123,7 @@ def parse_memory_file(
     block_meta_end = 0
     block_meta_open = False
     promotion_pending = False
+    marker: str | None = None
     seen_ids: dict[str, int] = {}
 
     def close_block(end: int) -> None:
@@ -221,6 +224,8 @@ def parse_memory_file(
             continue
         if PROMOTION_RE.match(text):
             promotion_pending = True
+            km = MARKER_KEY_RE.match(text)
+            marker = km.group(1) if km else None
             i += 1
             continue
         numbered = text[:1].isdigit() and NUMBERED_RE.match(text) is not None
@@ -232,6 +237,7 @@ def parse_memory_file(
                 j += 1
             raw = "\n".join(lines[i : end + 1])
             kind = "numbered" if numbered else "promoted" if promotion_pending else "bullet"
+            promoted_by = marker if kind == "promoted" else None
             promotion_pending = False
             entries.append(
                 Entry(
@@ -246,6 +252,7 @@ def parse_memory_file(
                     norm=normalize(raw, "numbered" if numbered else "bullet"),
                     in_chronicle=in_chronicle,
                     projects=tuple(PROJECT_MARK_RE.findall(raw)),
+                    marker=promoted_by,
                 )
             )
             i = end + 1

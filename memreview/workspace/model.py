@@ -9,6 +9,7 @@ from pathlib import Path
 
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date_prefix
+from memreview.workspace.openclaw import Usage
 from memreview.workspace.textfile import TextFile
 
 REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")  # an [[id]] reference
@@ -68,6 +69,7 @@ class Entry:
     in_anchor: str | None = None  # the enclosing anchor's id, for lines inside a block
     in_chronicle: bool = False
     projects: tuple[str, ...] = ()
+    marker: str | None = None  # a promoted entry's promotion marker key
 
     @property
     def first_line(self) -> str:
@@ -241,7 +243,9 @@ class Workspace:
     daily_logs: list[DailyLog] = field(default_factory=list)
     fragments: list[Fragment] | None = None  # None: no dreams.db
     skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
-    recalls: list[Recall] | None = None  # None: no recall log
+    recalls: list[Recall] | None = None  # None: no recall log (and no OpenClaw usage data)
+    openclaw: Usage | None = None  # OpenClaw's recall events and store, where no recall log
+    dreaming_runs: list[tuple[date, str]] = field(default_factory=list)  # dated run files
     proposals: list[Proposal] | None = None  # None: no proposals.jsonl
     verdicts: list[Verdict] | None = None  # None: no verdicts.jsonl
     projects: dict[str, Project] = field(default_factory=dict)

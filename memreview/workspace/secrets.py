@@ -79,7 +79,10 @@ _PLUGINS = (
 
 # Current formats detect-secrets 1.5 does not know.
 _EXTRA_PROVIDERS = (
-    ("OpenAI/Anthropic key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
+    (
+        "OpenAI/Anthropic key",
+        r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}",
+    ),
     ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
     ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b"),
     ("GitHub token", r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),

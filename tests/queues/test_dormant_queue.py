@@ -325,3 +325,24 @@ def test_a_project_with_no_partial_mention_shows_none(make_ws):
     ws = make_ws(project_file("zephyr", "Zephyr") | log(3, "- nothing related"))
     (item,) = dormant(ws, TODAY)
     assert item["partial_mentions"] == []
+
+
+def test_an_openclaw_recall_of_a_project_files_lines_is_a_mention(make_ws):
+    ws = make_ws(
+        {
+            "memory/projects/radar/main.md": "# Radar\nAdded: 2026-01-01\n",
+            "memory/projects/radar/wiring.md": "# Wiring\n- GPIO 4\n",
+            "memory/projects/nas.md": "# NAS\nAdded: 2026-01-01\n",
+            "memory/.dreams/events.jsonl": [
+                {
+                    "type": "memory.recall.recorded",
+                    "timestamp": f"{day(3)}T09:00:00Z",
+                    "query": "gpio",
+                    "results": [
+                        {"path": "memory/projects/radar/wiring.md", "startLine": 2, "endLine": 2}
+                    ],
+                }
+            ],
+        }
+    )
+    assert keys(dormant(ws, TODAY)) == ["nas"]

@@ -13,13 +13,21 @@ DEMOTED_TITLE = "# Demoted"
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
-    """approve marks the anchor Demoted and moves it; pin sets Importance: high."""
+    """approve marks the anchor Demoted and moves it; pin sets Importance: high. A promoted
+    entry moves with its marker under a ``Demoted: DATE`` line; pin hides it for good."""
     if d.action == "defer":
         return
     if d.action == "reject":
         if item.get("anchor"):
             b.keep(pd, b.anchor(item["anchor"]))
         b.hide(pd, "rejected", b.cfg.reject_hide_days)
+        return
+    if item.get("promoted"):  # an OpenClaw promoted entry: no metadata of its own
+        if d.action == "pin":
+            b.hide(pd, "pinned")
+            return
+        entry = b.entry(item["anchor"])
+        b.move(pd, entry, b.cfg.demoted_file, DEMOTED_TITLE, f"Demoted: {b.day} (reviewed)")
         return
     target = b.anchor(item["anchor"])
     if d.action == "pin":
