@@ -72,7 +72,7 @@ def test_scan_without_a_path_and_no_workspace_anywhere_says_so(tmp_path, capsys,
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, "scan", "--json")
     assert code == 2 and out == ""
-    assert err.startswith("memreview: ") and "not a memory workspace" in err
+    assert err.startswith("memreview: no workspace found") and err.count("\n") == 1
 
 
 def test_the_app_without_a_path_asks_which_agent_then_opens_it(state, monkeypatch):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from memreview.workspace.loader import is_workspace
+from memreview.workspace.loader import NotAWorkspace, is_workspace
 
 WORKSPACE_VARS = ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_WORKSPACE")
 DEFAULT_AGENT = "default"
@@ -86,5 +86,13 @@ def find_workspaces(environ: Mapping[str, str], cwd: Path) -> tuple[list[tuple[s
 
 def default_roots(environ: Mapping[str, str], cwd: Path) -> list[Path]:
     """Every workspace ``find_workspaces`` names: what ``scan`` and ``report`` cover with
-    no path (a fleet when there are several agents)."""
-    return [root for _name, root in find_workspaces(environ, cwd)[0]]
+    no path (a fleet when there are several agents). NotAWorkspace when OpenClaw's places
+    hold none and the current directory is not one either (its subdirectories are not
+    searched: a path given on purpose may be a fleet directory, the current one is not)."""
+    agents, where = find_workspaces(environ, cwd)
+    if where == "the current directory" and not _is_ws(cwd):
+        raise NotAWorkspace(
+            f"no workspace found: give a PATH, or set $OPENCLAW_WORKSPACE_DIR "
+            f"(none in {state_dir(environ)}, and {cwd} is not a memory workspace)"
+        )
+    return [root for _name, root in agents]

@@ -8,31 +8,58 @@ from memreview.workspace.secrets import find_secrets, mask_secrets, mask_value
 
 # (text, kind, the secret value) — English and Chinese, as agents write them into memory
 TRUE_CASES = [
-    ("- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx", "OpenAI/Anthropic key",
-     "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx"),
-    ("- ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
-     "OpenAI/Anthropic key", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ"),
-    ("- CI uses ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push", "GitHub Token",
-     "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    (
+        "- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx",
+        "OpenAI/Anthropic key",
+        "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx",
+    ),
+    (
+        "- ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
+        "OpenAI/Anthropic key",
+        "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
+    ),
+    (
+        "- CI uses ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push",
+        "GitHub Token",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    ),
     ("- AWS access key AKIAIOSFODNN7EXAMPLE (prod)", "AWS Access Key", "AKIAIOSFODNN7EXAMPLE"),
     ("- Proton password: hunter2xyz!", "password or token", "hunter2xyz!"),
     ("- **密码**：Qwerty@2026", "password or token", "Qwerty@2026"),
     ("- 邮箱的密码是 abcd1234efgh，别忘了", "password or token", "abcd1234efgh"),
-    ("- token=Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s", "password or token",
-     "Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s"),
-    ("- wallet private key 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
-     "private key", "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
-    ("- 钱包私钥 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "private key",
-     "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
-    ("- seed: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
-     "abandon about", "seed phrase",
-     "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"),
-    ("- 助记词 1. legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful "
-     "9. legal 10. winner 11. thank 12. yellow", "seed phrase",
-     "legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful 9. legal "
-     "10. winner 11. thank 12. yellow"),
-    ("- git remote https://deploy:pa55w0rdXYZ@git.example.com/repo.git", "Basic Auth Credentials",
-     "pa55w0rdXYZ"),
+    (
+        "- token=Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s",
+        "password or token",
+        "Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s",
+    ),
+    (
+        "- wallet private key 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+        "private key",
+        "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    ),
+    (
+        "- 钱包私钥 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+        "private key",
+        "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    ),
+    (
+        "- seed: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
+        "abandon about",
+        "seed phrase",
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+    ),
+    (
+        "- 助记词 1. legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful "
+        "9. legal 10. winner 11. thank 12. yellow",
+        "seed phrase",
+        "legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful 9. legal "
+        "10. winner 11. thank 12. yellow",
+    ),
+    (
+        "- git remote https://deploy:pa55w0rdXYZ@git.example.com/repo.git",
+        "Basic Auth Credentials",
+        "pa55w0rdXYZ",
+    ),
 ]
 
 
