@@ -115,13 +115,26 @@ def name_words(p: Project) -> list[str]:
 
 
 def partial_words(p: Project) -> list[str]:
-    """Words of a project's key and names that hint at it when seen alone."""
+    """Words of a project's key and names that hint at it when seen alone: ASCII words of four
+    or more characters, and the two-character pieces of Chinese names (``微信机器人`` →
+    ``微信``, ``信机``, ``机器``, ``器人``), which count only two or more to a line."""
     out: list[str] = []
     for n in (p.key, p.title, *p.aliases):
         for w in re.split(r"[^0-9a-z\u3400-\u9fff]+", n.lower()):
-            if w not in out and w not in COMMON_WORDS and len(w) >= (2 if w.isascii() else 1) + 2:
-                out.append(w)
+            if w.isascii():
+                pieces = [w] if len(w) >= 4 else []
+            else:
+                run = re.sub(r"[0-9a-z]+", "", w)
+                pieces = [run[k : k + 2] for k in range(len(run) - 1)] if len(run) >= 3 else []
+            for piece in pieces:
+                if piece not in out and piece not in COMMON_WORDS:
+                    out.append(piece)
     return out
+
+
+def _enough(words: set[str]) -> bool:
+    """A line is a partial mention with one ASCII word, or with two Chinese pieces."""
+    return any(w.isascii() for w in words) or len(words) >= 2
 
 
 def _line_at(text: str, pos: int) -> tuple[int, int]:
@@ -228,6 +241,8 @@ def partial_mentions(
             if _name_bounds(text, pos, len(patterns[pi])):
                 per_line.setdefault((owners[pi], _line_at(text, pos)[0]), set()).add(patterns[pi])
         for (key, start), words in sorted(per_line.items()):
+            if not _enough(words):
+                continue
             end = _line_at(text, start)[1]
             found[key].append(
                 {

@@ -346,3 +346,15 @@ def test_an_openclaw_recall_of_a_project_files_lines_is_a_mention(make_ws):
         }
     )
     assert keys(dormant(ws, TODAY)) == ["nas"]
+
+
+def test_two_pieces_of_a_chinese_name_on_a_line_are_a_partial_mention_and_one_is_not(make_ws):
+    ws = make_ws(
+        project_file("wechat-bot", "微信机器人", "Added: 2026-07-01")
+        | log(9, "1. 微信群里有人问机器人还在不在")
+        | log(5, "1. 给妈妈发了微信")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert [(p["date"], p["text"]) for p in item["partial_mentions"]] == [
+        (day(9), "1. 微信群里有人问机器人还在不在")
+    ]

@@ -76,7 +76,7 @@ UNIT = QueueUnit(
             "approve", "approve", "demote", "approve", "Demoted: DATE, moved to the demoted archive"
         ),
         Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
-        Act("pin", "pin", "pin", "keep", "Importance: high"),
+        Act("pin", "pin", "pin", "keep", "Importance: high (a promoted entry: hidden for good)"),
         DEFER,
     ),
     plan=plan,
