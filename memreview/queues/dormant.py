@@ -93,7 +93,9 @@ def names(p: Project) -> list[str]:
     out = []
     for n in (p.title, *p.aliases):
         n = n.strip().lower()
-        if len(n) >= 3 and n not in keys and n not in out:
+        # at least three columns wide: "NAS" or "相册", not "AI"
+        width = sum(2 if ord(c) >= 0x2E80 else 1 for c in n)
+        if width >= 3 and n not in keys and n not in out:
             out.append(n)
     return out
 

@@ -18,7 +18,7 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from memreview.workspace.dates import parse_date_prefix
@@ -100,6 +100,16 @@ def _int(v) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
 
+def _day(value) -> date | None:
+    """The date of an ISO timestamp as written, or of epoch seconds/milliseconds (UTC)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        try:
+            return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC).date()
+        except (OverflowError, OSError, ValueError):
+            return None
+    return parse_date_prefix(value)
+
+
 def parse_events(rows, root: Path) -> tuple[list[LineRecall], int]:
     """Recall events from ``(line number, object)`` rows; also the number of recall events
     that were unusable (no date or no results)."""
@@ -108,7 +118,7 @@ def parse_events(rows, root: Path) -> tuple[list[LineRecall], int]:
     for _no, obj in rows:
         if obj.get("type") != RECALL_EVENT:
             continue
-        day = parse_date_prefix(obj.get("timestamp") or obj.get("ts"))
+        day = _day(obj.get("timestamp") or obj.get("ts"))
         results = obj.get("results")
         if day is None or not isinstance(results, list):
             bad += 1

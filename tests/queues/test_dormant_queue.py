@@ -358,3 +358,15 @@ def test_two_pieces_of_a_chinese_name_on_a_line_are_a_partial_mention_and_one_is
     assert [(p["date"], p["text"]) for p in item["partial_mentions"]] == [
         (day(9), "1. 微信群里有人问机器人还在不在")
     ]
+
+
+def test_a_two_character_chinese_title_is_a_mention_and_a_two_letter_one_is_not(make_ws):
+    ws = make_ws(
+        project_file("album", "相册")
+        | project_file("ai", "AI")
+        | log(2, "整理相册")
+        | log(1, "AI said hi")
+    )
+    assert keys(dormant(ws, TODAY)) == []  # "ai" is still its key, a whole token
+    ws = make_ws(project_file("helper", "AI") | log(1, "AI said hi"))
+    assert keys(dormant(ws, TODAY)) == ["helper"]

@@ -20,7 +20,12 @@ def build_state_db(case: Path, ws_root: Path) -> Path | None:
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
     db = ws_root.parent / "state" / "openclaw.sqlite"
     other = [
-        ("memory-core", "short-term-recall", f"other:{k}", json.dumps(_row(ws_root.parent / "other", e)))
+        (
+            "memory-core",
+            "short-term-recall",
+            f"other:{k}",
+            json.dumps(_row(ws_root.parent / "other", e)),
+        )
         for k, e in enumerate(spec.get("other_workspace", []))
     ]
     write_openclaw_state_db(db, ws_root.resolve(), spec.get("entries", []), other_rows=other)

@@ -221,3 +221,18 @@ def test_recall_paths_outside_the_workspace_are_ignored(tmp_path, write_files):
     )
     ws = load(root.resolve())
     assert recalls(ws) == [("2026-11-21", "gbk", "openclaw")]
+
+
+def test_an_event_timestamp_in_epoch_milliseconds_is_dated_in_utc(tmp_path, write_files):
+    ms = 1795910400000  # 2026-11-29T00:00:00Z
+    bad = {"type": "memory.recall.recorded", "timestamp": "soon", "results": []}
+    root = write_files(
+        tmp_path / "ws",
+        {
+            "MEMORY.md": ANCHORS,
+            "memory/.dreams/events.jsonl": [event(ms, "MEMORY.md", 8, 8), bad],
+        },
+    )
+    ws = load(root)
+    assert recalls(ws) == [("2026-11-29", "port", "openclaw")]
+    assert [w.message for w in ws.warnings] == ["1 recall event(s) without a date or results"]
