@@ -11,6 +11,7 @@ from memreview.workspace.model import Project, Workspace
 
 PARTIAL_LIMIT = 3  # partial mentions shown with a dormant project
 PARTIAL_CANDIDATES = 30  # lines collected per project before the best are chosen
+PARTIAL_SPARE = 5  # partial mentions for this many projects beyond those shown (snoozed ones)
 # Words too common in project names to count as a partial mention on their own.
 COMMON_WORDS = {
     "project",
@@ -48,6 +49,7 @@ COMMON_WORDS = {
     "v2",
 }
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_AS_DASH = str.maketrans({"_": "-", " ": "-"})
 
 
 def _is_word(ch: str) -> bool:
@@ -145,6 +147,31 @@ def _line_at(text: str, pos: int) -> tuple[int, int]:
     return start, len(text) if end < 0 else end
 
 
+def _hits(text: str, word: str, limit: int = 200):
+    """Positions of ``word`` in ``text`` as a name (not glued to ASCII letters or digits),
+    at most ``limit`` of them (str.find: a few words need no hashing pass of their own)."""
+    pos = text.find(word)
+    n = 0
+    while pos >= 0 and n < limit:
+        if _name_bounds(text, pos, len(word)):
+            yield pos
+            n += 1
+        pos = text.find(word, pos + 1)
+
+
+def _words_on_one_line(text: str, words: list[str]) -> bool:
+    """All ``words`` on one line of ``text``."""
+    if not all(w in text for w in words):
+        return False
+    lines: set[int] | None = None
+    for w in words:
+        here = {_line_at(text, pos)[0] for pos in _hits(text, w, 10_000)}
+        lines = here if lines is None else lines & here
+        if not lines:
+            return False
+    return True
+
+
 def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
     """The latest mention of each project up to the review date: in the daily logs (newest
     first) and in non-hook recalls.
@@ -156,49 +183,46 @@ def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
     last: dict[str, date] = {}
     if not projects:
         return last
+    # Searched with "_" and " " read as "-" (one pattern per key for its three spellings);
+    # boundaries are checked in the text as written.
     patterns: list[str] = []
-    owners: list[tuple[str, str, int]] = []  # (project key, how: token|name|word, word index)
+    owners: list[tuple[str, str, int]] = []  # (project key, how: token|name, 0)
     words_of: dict[str, list[str]] = {}
     for p in projects:
-        for v in key_variants(p.key):
-            patterns.append(v)
-            owners.append((p.key, "token", 0))
-        for n in names(p):
-            patterns.append(n)
-            owners.append((p.key, "name", 0))
+        seen: set[str] = set()
+        for how, variants in (("token", key_variants(p.key)), ("name", names(p))):
+            for v in variants:
+                v = v.translate(_AS_DASH)
+                if v not in seen:
+                    seen.add(v)
+                    patterns.append(v)
+                    owners.append((p.key, how, 0))
         words = name_words(p)
         if words:
             words_of[p.key] = words
-            for k, w in enumerate(words):
-                patterns.append(w)
-                owners.append((p.key, "word", k))
     for log in sorted(ws.daily_logs, key=lambda d: (d.date, d.rel), reverse=True):
         if log.date > today:
             continue
         # newest log first: a project found once needs no more looking for
         active = [pi for pi, (key, _how, _k) in enumerate(owners) if key not in last]
-        if not active:
+        if not active and all(key in last for key in words_of):
             break
         text = log.text_lower
-        lines_with: dict[tuple[str, int], set[int]] = {}  # (key, line start) -> word indexes
-        for ai, pos in find_patterns(text, [patterns[pi] for pi in active]):
+        dashed = text.replace("_", "-").replace(" ", "-")
+        for ai, pos in find_patterns(dashed, [patterns[pi] for pi in active]):
             pi = active[ai]
-            key, how, k = owners[pi]
+            key, how, _k = owners[pi]
             if key in last:
                 continue
             length = len(patterns[pi])
             if how == "token":
                 if _whole_token(text, pos, length):
                     last[key] = log.date
-            elif not _name_bounds(text, pos, length):
-                continue
-            elif how == "name":
+            elif _name_bounds(text, pos, length):
                 last[key] = log.date
-            else:
-                seen = lines_with.setdefault((key, _line_at(text, pos)[0]), set())
-                seen.add(k)
-                if len(seen) == len(words_of[key]):
-                    last[key] = log.date
+        for key, words in words_of.items():
+            if key not in last and _words_on_one_line(text, words):
+                last[key] = log.date
     by_id: dict[str, list[str]] = {}
     for p in projects:
         by_id.setdefault(p.key, []).append(p.key)
@@ -219,29 +243,24 @@ def partial_mentions(
     """For each of ``projects``, the lines since its last mention that name part of it (a
     word of its key, title or aliases): the lines naming most of it first, then the newest.
     They let the owner see a project that lives on under another name."""
-    patterns: list[str] = []
-    owners: list[str] = []
-    for p in projects:
-        for w in partial_words(p):
-            patterns.append(w)
-            owners.append(p.key)
+    words_of = {p.key: partial_words(p) for p in projects}
     found: dict[str, list[dict]] = {p.key: [] for p in projects}
     for log in sorted(ws.daily_logs, key=lambda d: (d.date, d.rel), reverse=True):
         if log.date > today:
             continue
         active = [
-            pi
-            for pi, key in enumerate(owners)
+            key
+            for key in words_of
             if len(found[key]) < PARTIAL_CANDIDATES and (key not in last or log.date > last[key])
         ]
         if not active:
             break
         text = log.text_lower
         per_line: dict[tuple[str, int], set[str]] = {}
-        for ai, pos in find_patterns(text, [patterns[pi] for pi in active]):
-            pi = active[ai]
-            if _name_bounds(text, pos, len(patterns[pi])):
-                per_line.setdefault((owners[pi], _line_at(text, pos)[0]), set()).add(patterns[pi])
+        for key in active:
+            for w in words_of[key]:
+                for pos in _hits(text, w, PARTIAL_CANDIDATES):
+                    per_line.setdefault((key, _line_at(text, pos)[0]), set()).add(w)
         for (key, start), words in sorted(per_line.items()):
             if not _enough(words):
                 continue
@@ -266,8 +285,8 @@ def partial_mentions(
 def dormant(ws: Workspace, today: date) -> list[dict]:
     """Every dormant project, longest sleep first (the caller keeps the top 10).
 
-    The first ones (those the owner is shown, with room for a few hidden ones) carry the
-    partial mentions found since their last mention.
+    The first ones (those the owner is shown, and a few more in case some are snoozed) carry
+    the partial mentions found since their last mention.
     """
     cfg = ws.config
     last = last_mentions(ws, today)
@@ -286,7 +305,7 @@ def dormant(ws: Workspace, today: date) -> list[dict]:
             days = None
         rows.append((days is not None, -(days or 0), p.key, p, seen, days))
     rows.sort(key=lambda r: r[:3])
-    first = [r[3] for r in rows[: 2 * cfg.dormant_limit]]
+    first = [r[3] for r in rows[: cfg.dormant_limit + PARTIAL_SPARE]]
     partial = partial_mentions(ws, today, first, last)
     return [_item(p, seen, days, partial.get(p.key, [])) for *_k, p, seen, days in rows]
 
