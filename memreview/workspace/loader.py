@@ -400,8 +400,27 @@ def _check_anchors(ws: Workspace) -> None:
                 )
 
 
-# Files under the projects directory that describe the directory, not a project.
-NOT_PROJECT_STEMS = {"readme", "index", "_index", "overview", "projects", "template", "templates"}
+# Files under the projects directory that describe or list projects, not one project:
+# an index, a template, the lists owners keep beside them (active, done, archive, ideas).
+NOT_PROJECT_STEMS = {
+    "readme",
+    "index",
+    "_index",
+    "overview",
+    "projects",
+    "template",
+    "templates",
+    "active",
+    "current",
+    "done",
+    "completed",
+    "archive",
+    "archived",
+    "backlog",
+    "ideas",
+    "summary",
+    "todo",
+}
 # In a project folder, the file that holds its title and status (first found wins).
 PROJECT_MAIN_FILES = ("main.md", "overview.md", "readme.md", "index.md")
 # Folders under the projects directory that hold no open project.

@@ -7,7 +7,7 @@ import pytest
 from memreview.workspace.model import is_closed_status
 
 
-def test_readme_index_and_template_files_are_not_projects(make_ws):
+def test_readme_index_template_and_list_files_are_not_projects(make_ws):
     ws = make_ws(
         {
             "memory/projects/README.md": "# Projects\n\n- radar: see radar.md\n",
@@ -16,10 +16,14 @@ def test_readme_index_and_template_files_are_not_projects(make_ws):
             "memory/projects/_template.md": "# Project: <name>\nStatus: planned\n",
             "memory/projects/project-template.md": "# <name>\n",
             "memory/projects/templates/basic.md": "# Basic\n",
+            "memory/projects/active.md": "# Active projects\n- radar\n",
+            "memory/projects/done.md": "# Done\n- solar logger\n",
+            "memory/projects/ideas.md": "# Ideas\n- a bird feeder camera\n",
             "memory/projects/radar.md": "# Radar\nStatus: active\n",
+            "memory/projects/done-right.md": "# Done right\n",
         }
     )
-    assert list(ws.projects) == ["radar"]
+    assert list(ws.projects) == ["done-right", "radar"]
 
 
 def test_a_project_folder_is_one_project_keyed_by_its_name_with_its_main_files_title(make_ws):
