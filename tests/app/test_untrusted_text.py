@@ -69,3 +69,19 @@ def test_a_dormant_projects_partial_mentions_are_shown_as_plain_text():
     shown = console.export_text()
     assert "partial mentions since" in shown
     assert "2026-11-20  memory/2026-11-20.md:3  [bold]esp32[/bold] ␛[31m arrived" in shown
+
+
+def test_an_unused_promotion_in_the_demotion_queue_says_when_it_was_promoted():
+    import io
+
+    from rich.console import Console
+
+    from memreview.app.render import item_body
+
+    ref = {"file": "MEMORY.md", "line": 6, "end_line": 6, "text": "- x", "anchor": None}
+    item = {"recalls_90d": 0, "age_days": 45, "promoted": "2026-10-16", "anchor": ref}
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+    for part in item_body("demotion", item, lambda *a, **k: [(6, "- x")], lambda name: ""):
+        console.print(part)
+    shown = console.export_text()
+    assert "2026-10-16" in shown and "never" in shown and "promoted entry" in shown

@@ -38,17 +38,18 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 
 
 def evidence(item: dict) -> list:
-    """Recalls and age, then the anchor."""
-    blocks: list = [
-        Facts(
-            (
-                ("recalls in 90 days", item.get("recalls_90d")),
-                ("age", f"{item.get('age_days')} days"),
-            )
-        )
-    ]
+    """Recalls and age, then the anchor (a promoted entry: when, and its place in context)."""
+    promoted = item.get("promoted")
+    pairs: tuple = (
+        ("recalls in 90 days", item.get("recalls_90d")),
+        ("age", f"{item.get('age_days')} days"),
+    )
+    if promoted:
+        pairs += (("promoted", promoted), ("recalled since", "never"))
+    blocks: list = [Facts(pairs)]
     if item.get("anchor"):
-        blocks.append(RefBlock(item["anchor"], "anchor", before=0))
+        label = "promoted entry" if promoted else "anchor"
+        blocks.append(RefBlock(item["anchor"], label, before=1 if promoted else 0))
     return blocks
 
 
