@@ -434,6 +434,9 @@ class _LineEdit:
             return False
         want = _moved_body(block)
         texts = [ln.text for ln in self.lines]
+        if not HEADING_LINE_RE.match(block[0]):  # a promoted entry: its marker and bullet
+            body = [t for t in block if not t.startswith("Demoted:")]
+            return any(texts[k : k + len(body)] == body for k in range(len(texts)))
         for a in self.parsed().anchors:
             if texts[a.line - 1] == block[0]:
                 if _moved_body(texts[a.line - 1 : a.end_line]) == want:

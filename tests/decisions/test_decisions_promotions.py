@@ -86,3 +86,13 @@ def test_pinning_an_unused_promotion_hides_it_for_good_and_writes_nothing(make_w
     assert decide(root, "demotion", "pin").ok
     assert text(root, "MEMORY.md") == files["MEMORY.md"]
     assert [h.until for h in load_state(root).hidden.values()] == [None]
+
+
+def test_a_demotion_cut_short_after_demoted_md_was_written_is_not_appended_twice(make_ws):
+    demoted = f"# Demoted\n\nDemoted: 2026-11-20 (reviewed)\n{M1}\n{B1}\n"
+    root = make_ws(
+        {"MEMORY.md": memory(M1, B1, ""), "memory/archive/demoted.md": demoted, **logs()} | usage()
+    )
+    assert decide(root, "demotion", "approve").ok
+    assert text(root, "memory/archive/demoted.md") == demoted
+    assert text(root, "MEMORY.md") == memory("## Removed promotions", "", NOTE, M1, "")
