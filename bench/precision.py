@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # shared_helpers: a case's OpenClaw state database
 sys.path.insert(0, str(ROOT / "tests" / "realistic"))
 sys.path.insert(0, str(ROOT))
 

@@ -39,10 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("scan", help="print the review queues and health")
     s.add_argument(
         "paths",
-        nargs="+",
+        nargs="*",
         type=Path,
         metavar="PATH",
-        help="a workspace, several, or a directory with one workspace per agent",
+        help="a workspace, several, or a directory with one workspace per agent "
+        "(default: every agent's workspace, found as OpenClaw finds them)",
     )
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
@@ -92,7 +93,11 @@ def app_parser() -> argparse.ArgumentParser:
         "path",
         nargs="?",
         type=Path,
-        help="the workspace (default: $OPENCLAW_WORKSPACE, ~/.openclaw/workspace, .)",
+        help=(
+            "the workspace (default: as OpenClaw finds it: $OPENCLAW_WORKSPACE_DIR, "
+            "$OPENCLAW_STATE_DIR/workspace, ~/.openclaw-<profile>/workspace, "
+            "~/.openclaw/workspace; asks which agent when there are several; else .)"
+        ),
     )
     p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     p.add_argument("--theme", help="theme name")
@@ -100,19 +105,35 @@ def app_parser() -> argparse.ArgumentParser:
     return p
 
 
+def default_workspaces() -> tuple[list[tuple[str, Path]], str]:
+    """The workspaces to use with no path, found as OpenClaw finds its own
+    (memreview.workspace.locate), and where they were found."""
+    from memreview.workspace.locate import find_workspaces
+
+    return find_workspaces(os.environ, Path.cwd())
+
+
 def default_workspace() -> Path:
-    """$OPENCLAW_WORKSPACE, else ~/.openclaw/workspace, else the current directory."""
-    env = os.environ.get("OPENCLAW_WORKSPACE")
-    if env:
-        return Path(env)
-    home = Path.home() / ".openclaw" / "workspace"
-    if home.is_dir():
-        return home
-    return Path.cwd()
+    """The one workspace to open with no path (the default agent's when there are several)."""
+    return default_workspaces()[0][0][1]
+
+
+def default_paths(paths: list[Path]) -> list[Path]:
+    """``paths``, or every workspace found as OpenClaw does when none is given (all agents)."""
+    from memreview.workspace.locate import default_roots
+
+    return paths or default_roots(os.environ, Path.cwd())
 
 
 def sample_workspace() -> Path:
     return Path(__file__).resolve().parent.parent / "sample_workspace"
+
+
+def pick_agent(agents: list[tuple[str, Path]], where: str) -> Path | None:
+    """Ask which agent's workspace to open (None: the owner quit)."""
+    from memreview.app import make_picker
+
+    return make_picker(agents, where).run()
 
 
 def run_app(root: Path, today: date | None, theme: str | None, throwaway: bool = False) -> int:
@@ -145,6 +166,7 @@ def cmd_scan(args) -> int:
     from memreview.fleet import expand_fleet, fleet_scan_json, is_fleet
     from memreview.scan import scan_workspace
 
+    args.paths = default_paths(args.paths)
     if is_fleet(args.paths):
         if args.json:
             doc = fleet_scan_json(args.paths, today=args.today, all_dormant=args.all_dormant)
@@ -443,7 +465,13 @@ def main(argv: list[str] | None = None) -> int:
     from memreview.workspace.loader import NotAWorkspace
 
     try:
-        return run_app(args.path or default_workspace(), args.today, args.theme)
+        root = args.path
+        if root is None:
+            agents, where = default_workspaces()
+            root = agents[0][1] if len(agents) == 1 else pick_agent(agents, where)
+            if root is None:
+                return 0
+        return run_app(root, args.today, args.theme)
     except NotAWorkspace as exc:
         print(f"memreview: {exc}", file=sys.stderr)
         return 2

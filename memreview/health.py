@@ -168,8 +168,19 @@ def _stale_todos(ws: Workspace, today: date) -> list[dict]:
 
 
 def _dreaming(ws: Workspace, today: date) -> dict:
-    """The dreaming diary's last run: the newest date in DREAMS.md or a managed block."""
+    """The dreaming diary's last run: the newest date in DREAMS.md, a daily log's managed
+    block, a dated file under ``dream-diary/`` or ``memory/dreaming/<phase>/``, or a dated
+    promotion section."""
     best: date | None = None
+    for d, _rel in ws.dreaming_runs:
+        if d <= today and (best is None or d > best):
+            best = d
+    for mf in ws.files.values():
+        for _line, _level, text in mf.headings:
+            m = PROMOTED_RE.search(text)
+            d = parse_date(m.group(1)) if m else None
+            if d and d <= today and (best is None or d > best):
+                best = d
     dreams = ws.other_files.get(ws.config.dreams_md)
     if dreams is not None:
         for text in dreams.texts:

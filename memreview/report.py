@@ -17,6 +17,7 @@ Everything shown here is memory text written by agents: every piece goes through
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -287,10 +288,11 @@ def add_report_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "paths",
-        nargs="+",
+        nargs="*",
         type=Path,
         metavar="PATH",
-        help="a workspace, or a directory with one workspace per agent",
+        help="a workspace, or a directory with one workspace per agent "
+        "(default: every agent's workspace, found as OpenClaw finds them)",
     )
     p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     p.add_argument("--out", type=Path, metavar="FILE", help="write the report to FILE")
@@ -310,6 +312,10 @@ def _write_stdout(text: str) -> None:
 
 def cmd_report(args) -> int:
     """Run ``memreview report``: 0 on success, 2 with one line on stderr otherwise."""
+    if not args.paths:
+        from memreview.workspace.locate import default_roots
+
+        args.paths = default_roots(os.environ, Path.cwd())
     try:
         fleet = expand_fleet(args.paths)
         reports = [build_agent_report(name, root, args.today) for name, root in fleet]

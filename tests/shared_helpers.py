@@ -46,3 +46,41 @@ def screen_text(app) -> str:
     )
     console.print(app.screen._compositor.render_update(full=True))
     return console.export_text(styles=False)
+
+
+def write_openclaw_state_db(path: Path, workspace_dir, entries, other_rows=()) -> None:
+    """OpenClaw's state database (``state/openclaw.sqlite``) holding the short-term store
+    ``entries`` (dicts with ``key``, as OpenClaw writes them) of ``workspace_dir``, and
+    ``other_rows`` as (plugin_id, namespace, entry_key, value_json) as they are."""
+    import hashlib
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(path)
+    con.execute(
+        "CREATE TABLE plugin_state_entries (plugin_id TEXT NOT NULL, namespace TEXT NOT NULL, "
+        "entry_key TEXT NOT NULL, value_json TEXT NOT NULL, created_at INTEGER NOT NULL, "
+        "expires_at INTEGER, PRIMARY KEY (plugin_id, namespace, entry_key))"
+    )
+    where = str(workspace_dir)
+    for e in entries:
+        h = hashlib.sha256
+        entry_key = h(where.encode()).hexdigest() + ":" + h(e["key"].encode()).hexdigest()
+        value = {
+            "version": 1,
+            "workspaceKey": h(where.encode()).hexdigest()[:16],
+            "workspaceDir": where,
+            "key": e["key"],
+            "value": e,
+        }
+        con.execute(
+            "INSERT INTO plugin_state_entries VALUES (?, ?, ?, ?, ?, NULL)",
+            ("memory-core", "short-term-recall", entry_key, json.dumps(value), 1764000000000),
+        )
+    for plugin, namespace, key, value_json in other_rows:
+        con.execute(
+            "INSERT INTO plugin_state_entries VALUES (?, ?, ?, ?, ?, NULL)",
+            (plugin, namespace, key, value_json, 1764000000000),
+        )
+    con.commit()
+    con.close()

@@ -318,7 +318,11 @@ def test_scan_with_a_bad_today_exits_2_with_one_line(tmp_path, capsys, bad):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_scan_without_a_path_is_a_usage_error(capsys):
+def test_scan_without_a_path_and_no_workspace_found_is_a_usage_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for var in ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_WORKSPACE", "OPENCLAW_STATE_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(SAMPLE.parent)  # holds a workspace, but is none itself
     code, out, err = run(capsys, "scan", "--json")
     assert code == 2 and out == "" and err.count("\n") == 1
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.app import App
 
-__all__ = ["make_app"]
+__all__ = ["make_app", "make_picker"]
 
 
 def make_app(
@@ -45,3 +45,11 @@ def make_app(
         user_config=load_user_config(config_path),
         throwaway=throwaway,
     )
+
+
+def make_picker(agents: list[tuple[str, Path]], where: str) -> App:
+    """The small app that asks which agent's workspace to open; its return value is the
+    chosen workspace root, or None."""
+    from memreview.app.screens.picker import AgentPicker
+
+    return AgentPicker(agents, where)

@@ -68,8 +68,8 @@ class Target:
 
 
 def kind_group(kind: str) -> str:
-    """The kind entries are matched by: a promoted entry counts as a bullet."""
-    return "bullet" if kind == "promoted" else kind
+    """Promoted entries and numbered items are list items: found again as bullets are."""
+    return "bullet" if kind in ("promoted", "numbered") else kind
 
 
 def entry_target(mf: MemoryFile, entry: Entry) -> Target:
@@ -138,12 +138,14 @@ class RemoveRef:
 @dataclass(frozen=True)
 class MoveBlock:
     """Take an anchor block (and the blank lines after it) out of its file; ``move`` pairs it
-    with the AppendBlock that receives it."""
+    with the AppendBlock that receives it. A promoted entry moves with its marker, after a
+    ``note`` line (``Demoted: DATE (reviewed)``)."""
 
     key: str
     target: Target
     dest: str
     move: int
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -499,10 +501,13 @@ class PlanBuilder:
         p.add(new.file, RemoveRef(key, new, "CONFLICTS-WITH", str(old.anchor)), pd)
         self.move(pd, old, self.cfg.superseded_file, SUPERSEDED_TITLE)
 
-    def move(self, pd: PlannedDecision, target: Target, dest: str, title: str) -> None:
-        """Move an anchor block to the end of ``dest`` (titled ``title`` when new)."""
+    def move(
+        self, pd: PlannedDecision, target: Target, dest: str, title: str, note: str = ""
+    ) -> None:
+        """Move an anchor block (or a promoted entry with its marker, after a ``note``
+        line) to the end of ``dest`` (titled ``title`` when new)."""
         self._moves += 1
-        self.plan.add(target.file, MoveBlock(pd.key, target, dest, self._moves), pd)
+        self.plan.add(target.file, MoveBlock(pd.key, target, dest, self._moves, note), pd)
         self.plan.add(dest, AppendBlock(pd.key, target.file, self._moves, title), pd)
 
     def verdicts(self, pd: PlannedDecision, proposal_ids, verdict: str, kept=None) -> None:

@@ -5,6 +5,20 @@ agent may have written it since the scan); a target that is gone or ambiguous ma
 decision a conflict, and the file is recomputed without that decision, so one decision never
 lands half-done. Only the lines the decisions touch change: every other line keeps its exact
 bytes, and new lines get the file's encoding and its usual line ending.
+
+A removed promoted entry leaves its marker behind, but not in its section. When a decision
+deletes or moves an OpenClaw promoted bullet (duplicates ``keep``, archived ``remove``,
+demotion ``approve``), its ``<!-- openclaw-memory-promotion:… -->`` line moves to a
+``## Removed promotions`` section at the end of the same file. Why both halves:
+- the marker must stay in MEMORY.md: OpenClaw skips ("reconciles") a candidate whose marker
+  key is already there, even with no bullet under it, while the store's ``promotedAt`` that
+  also stops it is lost when the row is evicted, reset or repaired. Without the marker the
+  same snippet comes back in a new dated section some night later;
+- it must leave the promotion section: budget compaction only recognises a section in which
+  every entry is a marker line followed by a ``- `` line, so a stranded marker makes the
+  whole section non-compactable and MEMORY.md grows past its budget.
+The tombstone section holds markers only (no bullets), so it is never taken for a promotion
+section, and it costs a line per removed entry.
 """
 
 from __future__ import annotations
@@ -33,13 +47,27 @@ from memreview.decisions.plan import (
     kind_group,
 )
 from memreview.queues.common import short
-from memreview.workspace.markdown import META_RE, REF_RE, parse_memory_file
+from memreview.workspace.markdown import (
+    META_RE,
+    PROMOTION_RE,
+    REF_RE,
+    STATUS_LINE_RE,
+    find_status_line,
+    parse_memory_file,
+)
 from memreview.workspace.model import MemoryFile
 from memreview.workspace.textfile import EncodeError, Line, TextFile, decode_bytes
 
 TODO_HEADING_RE = re.compile(r"^#{1,6}[ \t]+(todo|待办)[ \t]*[:：]?[ \t]*$", re.I)
 _SEP_AFTER = re.compile(r"[ \t]*[,，、;；][ \t]*")
 _SEP_BEFORE = re.compile(r"[ \t]*[,，、;；][ \t]*$")
+CHINESE_STATUS = {"done": "已完成", "archived": "归档"}  # a ``状态：`` line gets its own words
+HEADING_LINE_RE = re.compile(r"^#{1,6}[ \t]")
+TOMBSTONE_HEADING = "## Removed promotions"
+TOMBSTONE_NOTE = (
+    "<!-- memreview: markers of promoted entries removed in review. While a marker is in "
+    "MEMORY.md, OpenClaw does not promote the same lines again. -->"
+)
 
 
 @dataclass(frozen=True)
@@ -141,6 +169,7 @@ class _Region:
     dest: str = ""
     moves: list[int] = field(default_factory=list)
     edited_by: set[str] = field(default_factory=set)
+    lead: list[str] = field(default_factory=list)  # lines that go before a moved block
 
 
 class _LineEdit:
@@ -159,6 +188,7 @@ class _LineEdit:
         self._rules_tail: list[Line] | None = None
         self._todo_tail: list[Line] | None = None
         self._titled = False
+        self.tombstones: list[str] = []  # markers of removed promoted entries
 
     # -- helpers ---------------------------------------------------------------------------
     def line(self, text: str, ending: str | None = None) -> Line:
@@ -240,6 +270,46 @@ class _LineEdit:
         if r.fate == "delete":
             return
         self._claim(r, op.key, "delete")
+        self._release_marker(r, op.key)
+
+    def _marker_above(self, start: int) -> int | None:
+        """The promotion marker line of the entry starting at ``start`` (only comment lines
+        between them), or None."""
+        k = start - 1
+        while k >= 0:
+            t = self.lines[k].text.strip()
+            if PROMOTION_RE.match(t):
+                return k
+            if not (t.startswith("<!--") and t.endswith("-->")):
+                return None
+            k -= 1
+        return None
+
+    def _release_marker(self, r: _Region, key: str) -> str | None:
+        """Take a removed promoted entry's marker out of its section into the tombstone
+        section (see the module docstring); returns the marker line."""
+        k = self._marker_above(r.start)
+        if k is None:
+            return None
+        m = self._region(k, k, "line")
+        if m.fate == "delete" and m.by == key:
+            return m.block[0].text
+        self._claim(m, key, "delete")
+        # OpenClaw separates marker+bullet pairs by a blank line: one of the two goes too
+        after = r.end + 1
+        if (
+            k > 0
+            and not self.lines[k - 1].text.strip()
+            and after < self.n
+            and not self.lines[after].text.strip()
+            and after not in self.regions
+            and after not in self.inserts
+        ):
+            self._claim(self._region(after, after, "line"), key, "delete")
+        text = m.block[0].text.strip()
+        if text not in self.tombstones:
+            self.tombstones.append(text)
+        return text
 
     def _ReplaceEntry(self, op: ReplaceEntry, _imports) -> None:
         r = self.region(op.target)
@@ -342,6 +412,16 @@ class _LineEdit:
                 r.meta_last -= 1
 
     def _MoveBlock(self, op: MoveBlock, _imports) -> None:
+        if op.target.kind != "anchor":  # a promoted entry: it leaves with its marker
+            r = self.region(op.target)
+            if r.fate == "move":
+                r.moves.append(op.move)
+                return
+            self._claim(r, op.key, "move")
+            marker = self._release_marker(r, op.key)
+            r.dest, r.moves = op.dest, [op.move]
+            r.lead = [t for t in (op.note, marker) if t]
+            return
         r = self._anchor(op)
         if r.fate == "move":
             if r.dest != op.dest:
@@ -372,6 +452,9 @@ class _LineEdit:
             return False
         want = _moved_body(block)
         texts = [ln.text for ln in self.lines]
+        if not HEADING_LINE_RE.match(block[0]):  # a promoted entry: its marker and bullet
+            body = [t for t in block if not t.startswith("Demoted:")]
+            return any(texts[k : k + len(body)] == body for k in range(len(texts)))
         for a in self.parsed().anchors:
             if texts[a.line - 1] == block[0]:
                 if _moved_body(texts[a.line - 1 : a.end_line]) == want:
@@ -439,25 +522,62 @@ class _LineEdit:
         self.insert(mark + 1 if last is None else last + 1, [new])
 
     def _SetStatus(self, op: SetStatus, _imports) -> None:
+        """The status line is rewritten in place, in the form the owner wrote it
+        (``**Status:** x``, ``状态：x``, front matter ``status: x``…); a file without one gets
+        ``Status: …`` after its title."""
         self.need_file()
-        text = f"Status: {op.value}"
-        for i, ln in enumerate(self.lines):
-            if ln.text.lower().startswith("status:"):
-                r = self._region(i, i, "line")
-                if r.fate == "replace" and r.replacement[0].text == text:
-                    return
-                self._claim(r, op.key, "replace")
-                r.replacement = [self.line(text, ln.ending)]
-                return
-        title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
-        self.insert(title, [self.line(text)])
+        i = find_status_line([ln.text for ln in self.lines])
+        if i is None:
+            title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
+            self.insert(title, [self.line(f"Status: {op.value}")])
+            return
+        ln = self.lines[i]
+        m = STATUS_LINE_RE.match(ln.text)
+        value = op.value
+        if m.group("label") == "状态":
+            word, _, rest = value.partition(" ")
+            value = " ".join(filter(None, (CHINESE_STATUS.get(word, word), rest)))
+        text = m.group("head") + value + m.group("tail")
+        r = self._region(i, i, "line")
+        if r.fate == "replace" and r.replacement[0].text == text:
+            return
+        self._claim(r, op.key, "replace")
+        r.replacement = [self.line(text, ln.ending)]
+
+    def _bury(self, out: list[Line]) -> None:
+        """Put the released markers at the end of the tombstone section (made at the end of
+        the file when missing), each once."""
+        if not self.tombstones:
+            return
+        texts = [ln.text for ln in out]
+        h = next((i for i, t in enumerate(texts) if t.strip() == TOMBSTONE_HEADING), None)
+        if h is None:
+            lines = [TOMBSTONE_HEADING, "", TOMBSTONE_NOTE, *self.tombstones]
+            self.tail.append((True, [self.line(t) for t in lines]))
+            return
+        end = h + 1
+        while end < len(out) and not HEADING_LINE_RE.match(texts[end]):
+            end += 1
+        while end > h + 1 and not texts[end - 1].strip():
+            end -= 1
+        have = {t.strip() for t in texts[h:end]}
+        new = [self.line(t) for t in self.tombstones if t not in have]
+        if end == len(out) and out and out[-1].ending == "" and new:
+            last = out[-1]  # the section ended the file without a newline
+            out[-1] = Line(
+                last.text,
+                self.base.default_ending,
+                last.raw + self.base.encode_text(self.base.default_ending),
+            )
+            new[-1] = self.line(new[-1].text, "")
+        out[end:end] = new
 
     # -- output ----------------------------------------------------------------------------
     def exports(self) -> dict[int, list[str] | None]:
         out: dict[int, list[str] | None] = {}
         for r in self.regions.values():
             if r.fate == "move":
-                out[r.moves[0]] = [ln.text for ln in r.block]
+                out[r.moves[0]] = r.lead + [ln.text for ln in r.block]
                 for extra in r.moves[1:]:
                     out[extra] = None
         return out
@@ -483,6 +603,7 @@ class _LineEdit:
                     out.extend(self.inserts.get(i, ()))
                     i += 1
         out.extend(self.inserts.get(n, ()))
+        self._bury(out)
         for blank_before, chunk in self.tail:
             if blank_before and out and out[-1].text.strip():
                 out.append(self.line(""))

@@ -6,13 +6,15 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 
-from memreview.queues.common import item_id
+from memreview.queues.common import item_id, short
 from memreview.workspace.dates import parse_date
-from memreview.workspace.model import Anchor, Workspace, is_closed_status
+from memreview.workspace.model import Anchor, Entry, Workspace, is_closed_status
+from memreview.workspace.openclaw import store_key
 
 INCIDENT_RE = re.compile(r"incident|事故|postmortem|复盘", re.I)
 IMPORTANCE_COMMENT_RE = re.compile(r"<!--\s*importance:\s*(\d+(?:\.\d+)?)\s*-->", re.I)
 HIGH_WORDS = {"high", "高", "critical"}
+PROMOTED_HEADING_RE = re.compile(r"promoted from short-term memory \((\d{4}-\d{2}-\d{2})\)", re.I)
 
 
 def is_high_importance(value: str | None) -> bool:
@@ -69,6 +71,12 @@ def recalls_in_window(ws: Workspace, today: date) -> Counter:
 
 
 def demotion(ws: Workspace, today: date) -> list[dict]:
+    """Anchors not important and rarely used; then OpenClaw promoted entries never recalled
+    since their promotion."""
+    return demoted_anchors(ws, today) + promoted_unused(ws, today)
+
+
+def demoted_anchors(ws: Workspace, today: date) -> list[dict]:
     """Old anchors recalled at most ``demotion_max_recalls`` times in the window and not
     important; none without a recall log (every anchor then counts as important)."""
     cfg = ws.config
@@ -103,4 +111,91 @@ def demotion(ws: Workspace, today: date) -> list[dict]:
                 "age_days": age,
             }
         )
+    return items
+
+
+def promotion_date(ws: Workspace, e: Entry) -> date | None:
+    """When an entry was promoted: its section's date, else the store's ``promotedAt``."""
+    for h in reversed(e.heading_path):
+        m = PROMOTED_HEADING_RE.search(h)
+        if m:
+            return parse_date(m.group(1))
+    usage = ws.openclaw
+    if usage is not None and e.marker:
+        row = usage.store.get(store_key(e.marker))
+        if row is not None:
+            return row.promoted_at
+    return None
+
+
+def _source_span(e: Entry) -> tuple[str, int, int] | None:
+    """The daily-log lines a promoted entry came from (its marker's key)."""
+    parts = (e.marker or "").split(":")
+    if len(parts) < 4:
+        return None
+    try:
+        return parts[1], int(parts[2]), int(parts[3])
+    except ValueError:
+        return None
+
+
+def _snippet(e: Entry) -> str:
+    """A promoted entry's text without its bullet, score tail and comments."""
+    text = re.sub(r"<!--.*?-->", "", e.first_line)
+    text = re.sub(r"\s*\[score=[^\]]*\]\s*$", "", text.strip())
+    return text[2:] if text.startswith(("- ", "* ")) else text
+
+
+def promoted_unused(ws: Workspace, today: date) -> list[dict]:
+    """OpenClaw promoted entries promoted ``demotion_age_days`` or more ago and never
+    recalled since: not their lines in the memory file, nor their source lines.
+
+    Only with OpenClaw's usage data (recall events or store, read where there is no recall
+    log); without it nothing is known about their use and none is listed. The
+    ``<!-- importance: N -->`` OpenClaw appends is its own score, not the owner's word: it
+    does not make a promoted entry important.
+    """
+    usage = ws.openclaw
+    if usage is None:
+        return []
+    cfg = ws.config
+    start = today - timedelta(days=cfg.recall_window_days - 1)
+    by_path: dict[str, list] = {}
+    for r in usage.recalls:
+        if r.day <= today:
+            by_path.setdefault(r.path, []).append(r)
+    items = []
+    for rel, mf in ws.files.items():
+        for e in mf.entries:
+            if e.kind != "promoted":
+                continue
+            promoted = promotion_date(ws, e)
+            if promoted is None or promoted > today:
+                continue
+            age = (today - promoted).days
+            if age < cfg.demotion_age_days:
+                continue
+            spans = [(rel, e.line, e.end_line)]
+            source = _source_span(e)
+            if source is not None:
+                spans.append(source)
+            recalled = [
+                r
+                for path, lo, hi in spans
+                for r in by_path.get(path, ())
+                if r.start <= hi and lo <= r.end
+            ]
+            if any(r.day >= promoted for r in recalled):
+                continue
+            items.append(
+                {
+                    "id": item_id("m", "promoted", e.marker or e.norm),
+                    "title": f"promoted {promoted.isoformat()}: {short(_snippet(e))}",
+                    "anchor": e.ref(),
+                    "recalls_90d": sum(1 for r in recalled if start <= r.day),
+                    "age_days": age,
+                    "promoted": promoted.isoformat(),
+                    "marker": e.marker,
+                }
+            )
     return items

@@ -22,6 +22,9 @@ class Config:
     dreams_db: str = "memory/knowledge/dreams.db"
     skill_candidates: str = "memory/skill_candidates.json"
     short_term_recall: str = "memory/.dreams/short-term-recall.json"
+    recall_events: str = "memory/.dreams/events.jsonl"
+    # OpenClaw's state database; empty: found as OpenClaw does (its state directory)
+    openclaw_state_db: str = ""
     now: str = "NOW.md"
     heartbeat: str = "HEARTBEAT.md"
     dreams_md: str = "DREAMS.md"

@@ -14,9 +14,39 @@ ANCHOR_RE = re.compile(r"^(#{2,3})[ \t]+\[([A-Z][A-Z0-9_-]*):([^\]\s]+)\]")
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*(.*)$")
 PROJECT_MARK_RE = re.compile(r"<!--\s*project:\s*([^\s>]+)\s*-->")
 PROMOTION_RE = re.compile(r"^<!--\s*openclaw-memory-promotion:")
+# the marker's key, read back as OpenClaw does
+MARKER_KEY_RE = re.compile(r"<!--\s*openclaw-memory-promotion:([^\n]*?)\s*-->")
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# a numbered list item: ``1. text`` or ``1) text`` (CommonMark allows up to nine digits)
+NUMBERED_RE = re.compile(r"^\d{1,9}[.)](?:[ \t]|$)")
+
+# A status line in its common forms: ``Status: x``, ``**Status:** x``, ``**Status**: x``,
+# ``状态：x``, ``- **状态**：x``, front matter ``status: x``. ``head`` is everything before the
+# value and ``tail`` a closing ``**`` after it, so that a rewrite keeps the owner's form.
+STATUS_LINE_RE = re.compile(
+    r"^(?P<head>[ \t]*(?:[-*+>][ \t]+)?(?:\*\*|__)?(?P<label>status|状态)(?:\*\*|__)?[ \t]*[:：]"
+    r"[ \t]*(?:\*\*|__)?[ \t]*)(?P<value>.*?)(?P<tail>[ \t]*(?:\*\*|__)?[ \t]*)$",
+    re.I,
+)
+
+
+def find_status_line(texts: list[str]) -> int | None:
+    """The index of a project file's status line (the first, outside code fences), or None."""
+    in_fence = ""
+    for i, text in enumerate(texts):
+        m = FENCE_RE.match(text)
+        if in_fence:
+            if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
+                in_fence = ""
+            continue
+        if m:
+            in_fence = m.group(1)
+            continue
+        if STATUS_LINE_RE.match(text) and STATUS_LINE_RE.match(text).group("value"):
+            return i
+    return None
 
 
 @dataclass
@@ -93,6 +123,7 @@ def parse_memory_file(
     block_meta_end = 0
     block_meta_open = False
     promotion_pending = False
+    marker: str | None = None
     seen_ids: dict[str, int] = {}
 
     def close_block(end: int) -> None:
@@ -193,16 +224,20 @@ def parse_memory_file(
             continue
         if PROMOTION_RE.match(text):
             promotion_pending = True
+            km = MARKER_KEY_RE.match(text)
+            marker = km.group(1) if km else None
             i += 1
             continue
-        if text.startswith(("- ", "* ")) or text in ("-", "*"):
+        numbered = text[:1].isdigit() and NUMBERED_RE.match(text) is not None
+        if text.startswith(("- ", "* ")) or text in ("-", "*") or numbered:
             end = i
             j = i + 1
             while j < n and not fenced[j] and lines[j][:1] in (" ", "\t") and lines[j].strip():
                 end = j
                 j += 1
             raw = "\n".join(lines[i : end + 1])
-            kind = "promoted" if promotion_pending else "bullet"
+            kind = "numbered" if numbered else "promoted" if promotion_pending else "bullet"
+            promoted_by = marker if kind == "promoted" else None
             promotion_pending = False
             entries.append(
                 Entry(
@@ -214,9 +249,10 @@ def parse_memory_file(
                     heading_path=tuple(t for _, t in path),
                     section=section,
                     section_line=section_line,
-                    norm=normalize(raw, "bullet"),
+                    norm=normalize(raw, "numbered" if numbered else "bullet"),
                     in_chronicle=in_chronicle,
                     projects=tuple(PROJECT_MARK_RE.findall(raw)),
+                    marker=promoted_by,
                 )
             )
             i = end + 1

@@ -9,19 +9,34 @@ from pathlib import Path
 
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date_prefix
+from memreview.workspace.openclaw import Usage
 from memreview.workspace.textfile import TextFile
 
 REF_RE = re.compile(r"\[\[([^\[\]\s]+)\]\]")  # an [[id]] reference
-CLOSED_WORDS = ("done", "archived", "已完成", "归档")
+CLOSED_WORDS = (
+    "done",
+    "completed",
+    "archived",
+    "cancelled",
+    "canceled",
+    "已完成",
+    "完成",
+    "归档",
+    "已归档",
+    "取消",
+    "已取消",
+)
+_LEADING_MARKS = re.compile(r"^[^\w\u3400-\u9fff]+")
 VERDICTS = ("approved", "rejected", "kept-both")  # a verdict line may also say "undone"
 PROMOTION_VERDICTS = ("kept", "archived", "edited", "stripped")  # relation "promotion"
 
 
 def is_closed_status(status: str | None) -> bool:
-    """Whether a ``Status:`` value says the thing is finished (done, archived, 已完成, 归档)."""
+    """Whether a ``Status:`` value says the thing is finished: done, completed, archived,
+    cancelled, 已完成, 完成, 归档, 取消 (a leading emoji or mark such as ``✅`` is ignored)."""
     if not status:
         return False
-    first = status.strip().lower()
+    first = _LEADING_MARKS.sub("", status.strip().lower())
     return any(first.startswith(w) for w in CLOSED_WORDS)
 
 
@@ -39,12 +54,13 @@ class LoadWarning:
 
 @dataclass
 class Entry:
-    """A unit of memory: a bullet, a table row, an anchor block or a promoted entry."""
+    """A unit of memory: a bullet, a numbered item, a table row, an anchor block or a promoted
+    entry."""
 
     file: str
     line: int  # 1-based, inclusive
     end_line: int
-    kind: str  # bullet | row | anchor | promoted
+    kind: str  # bullet | numbered | row | anchor | promoted
     text: str  # the raw lines joined with "\n"
     heading_path: tuple[str, ...]
     section: str
@@ -54,6 +70,7 @@ class Entry:
     in_anchor: str | None = None  # the enclosing anchor's id, for lines inside a block
     in_chronicle: bool = False
     projects: tuple[str, ...] = ()
+    marker: str | None = None  # a promoted entry's promotion marker key
 
     @property
     def first_line(self) -> str:
@@ -213,6 +230,7 @@ class Project:
     added: date | None
     anchor: str | None = None
     file: str | None = None
+    aliases: tuple[str, ...] = ()  # other names from an ``Aliases:`` line
 
     @property
     def closed(self) -> bool:
@@ -228,7 +246,9 @@ class Workspace:
     daily_logs: list[DailyLog] = field(default_factory=list)
     fragments: list[Fragment] | None = None  # None: no dreams.db
     skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
-    recalls: list[Recall] | None = None  # None: no recall log
+    recalls: list[Recall] | None = None  # None: no recall log (and no OpenClaw usage data)
+    openclaw: Usage | None = None  # OpenClaw's recall events and store, where no recall log
+    dreaming_runs: list[tuple[date, str]] = field(default_factory=list)  # dated run files
     proposals: list[Proposal] | None = None  # None: no proposals.jsonl
     verdicts: list[Verdict] | None = None  # None: no verdicts.jsonl
     projects: dict[str, Project] = field(default_factory=dict)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 _BULLET = re.compile(r"^[-*] (?:\[[ xX]\] )?")
+_NUMBER = re.compile(r"^\d{1,9}[.)][ \t]*")
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _SCORE_TAIL = re.compile(r"\s*\[score=[^\]]*\]\s*$")
 _DATE_NOTE = re.compile(r"[（(]\s*\d{4}-\d{2}-\d{2}(?:\s*自动沉淀)?\s*[）)]")
@@ -24,6 +25,8 @@ def normalize(text: str, kind: str = "bullet") -> str:
             first = first[1:]
         if first.endswith("|"):
             first = first[:-1]
+    elif kind == "numbered":
+        first = _NUMBER.sub("", first, count=1)
     else:
         first = _BULLET.sub("", first, count=1)
     if len(lines) > 1:

@@ -245,14 +245,3 @@ def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
             )
         )
     ws.skills = out
-
-
-def check_json(rd: Reader, ws: Workspace, rel: str) -> None:
-    """Only a warning when the file is not valid JSON (memreview doesn't use its content)."""
-    data = rd.read(rel)
-    if data is None:
-        return
-    try:
-        json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        ws.warn(rel, None, "not valid JSON")

@@ -38,3 +38,50 @@ async def test_markup_and_escape_sequences_in_memory_are_shown_as_text(make):
         assert "\x1b" not in app.screen.query_one("#merge-text").text
         await pilot.press("escape")
         assert app.is_running
+
+
+def test_a_dormant_projects_partial_mentions_are_shown_as_plain_text():
+    import io
+
+    from rich.console import Console
+
+    from memreview.app.render import item_body
+
+    item = {
+        "project": "radar",
+        "title": "Radar",
+        "last_mentioned": None,
+        "days_dormant": 40,
+        "source": "file",
+        "partial_mentions": [
+            {
+                "file": "memory/2026-11-20.md",
+                "line": 3,
+                "date": "2026-11-20",
+                "text": "[bold]esp32[/bold] \x1b[31m arrived",
+                "words": ["esp32"],
+            },
+        ],
+    }
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+    for part in item_body("dormant", item, lambda *a, **k: [], lambda name: ""):
+        console.print(part)
+    shown = console.export_text()
+    assert "partial mentions since" in shown
+    assert "2026-11-20  memory/2026-11-20.md:3  [bold]esp32[/bold] ␛[31m arrived" in shown
+
+
+def test_an_unused_promotion_in_the_demotion_queue_says_when_it_was_promoted():
+    import io
+
+    from rich.console import Console
+
+    from memreview.app.render import item_body
+
+    ref = {"file": "MEMORY.md", "line": 6, "end_line": 6, "text": "- x", "anchor": None}
+    item = {"recalls_90d": 0, "age_days": 45, "promoted": "2026-10-16", "anchor": ref}
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
+    for part in item_body("demotion", item, lambda *a, **k: [(6, "- x")], lambda name: ""):
+        console.print(part)
+    shown = console.export_text()
+    assert "2026-10-16" in shown and "never" in shown and "promoted entry" in shown

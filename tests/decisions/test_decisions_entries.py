@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from decisions_helpers import NOW, decide, only, scan, text
 
 from memreview.decisions import apply
@@ -76,6 +77,31 @@ def test_duplicates_keep_n_deletes_the_other_entries(make_ws):
         "## Lessons\n"
         "- something else\n"
         "- Galxe bounties need a day for review (2026-05-02)\n"
+    )
+
+
+def test_duplicates_keep_deletes_numbered_items_and_keeps_their_neighbours_lines(make_ws):
+    root = make_ws(
+        {
+            "MEMORY.md": (
+                "# Memory\n"
+                "\n"
+                "## Lessons\n"
+                "1. Galxe bounties need a day for review (2026-04-10)\n"
+                "2. something else\n"
+                "   with a continuation line\n"
+                "3) Galxe bounties need a day for review (2026-05-02)\n"
+            )
+        }
+    )
+    assert decide(root, "duplicates", "keep", {"kind": "fingerprint"}, keep=2).ok
+    assert text(root, "MEMORY.md") == (
+        "# Memory\n"
+        "\n"
+        "## Lessons\n"
+        "2. something else\n"
+        "   with a continuation line\n"
+        "3) Galxe bounties need a day for review (2026-05-02)\n"
     )
 
 
@@ -284,6 +310,30 @@ def test_dormant_done_inserts_a_status_line_after_the_title(make_ws):
     assert text(root, "memory/projects/diary.md") == (
         "# 深夜日记\nStatus: done (2026-11-29)\n\nAdded: 2026-06-01\n- write\n"
     )
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("**Status:** Planned", "**Status:** done (2026-11-29)"),
+        ("**Status**: Planned", "**Status**: done (2026-11-29)"),
+        ("- **Status:** Planned", "- **Status:** done (2026-11-29)"),
+        ("状态：进行中", "状态：已完成 (2026-11-29)"),
+        ("**状态**： 进行中", "**状态**： 已完成 (2026-11-29)"),
+    ],
+)
+def test_dormant_done_rewrites_the_status_line_in_place_in_its_own_form(make_ws, before, after):
+    page = "# Radar\n\n{}\nAdded: 2026-05-01\n\n## Notes\n- Status: of the parts order\n"
+    root = make_ws({"memory/projects/radar/main.md": page.format(before)})
+    assert decide(root, "dormant", "done", {"project": "radar"}).ok
+    assert text(root, "memory/projects/radar/main.md") == page.format(after)
+
+
+def test_dormant_archive_rewrites_a_front_matter_status(make_ws):
+    page = "---\nstatus: {}\ntags: [home]\n---\n# Radar\n\n- wiring\n"
+    root = make_ws({"memory/projects/radar.md": page.format("active")})
+    assert decide(root, "dormant", "archive", {"project": "radar"}).ok
+    assert text(root, "memory/projects/radar.md") == page.format("archived (2026-11-29)")
 
 
 def test_dormant_done_on_a_project_anchor_sets_its_status_metadata(make_ws):

@@ -201,3 +201,86 @@ def test_an_anchor_id_defined_twice_gives_one_item_for_the_first_definition(make
     ws = make_ws({"memory/recall_log.jsonl": []} | files)
     items = demotion(ws, TODAY)
     assert [(i["anchor"]["file"], i["anchor"]["line"]) for i in items] == [("MEMORY.md", 2)]
+
+
+# -- OpenClaw workspaces: usage from recall events and the store (issue shape 8) ---------------
+
+
+def promoted_memory(section_day: str) -> str:
+    return (
+        "# Memory\n"
+        "\n"
+        f"## Promoted From Short-Term Memory ({section_day})\n"
+        "\n"
+        "<!-- openclaw-memory-promotion:memory:memory/2026-09-01.md:3:3 -->\n"  # line 5
+        "- Gateway restarts need the owner present [score=0.81 signals=4 recalls=4 avg=0.66 "
+        "source=memory/2026-09-01.md:3-3] <!-- trigger: gateway --> <!-- importance: 8 -->\n"
+    )
+
+
+def events(*recalled: tuple[int, str, int, int]) -> dict:
+    return {
+        "memory/.dreams/events.jsonl": [
+            {
+                "type": "memory.recall.recorded",
+                "timestamp": f"{day(n)}T09:00:00Z",
+                "query": "gateway",
+                "results": [{"path": path, "startLine": a, "endLine": b, "score": 0.7}],
+            }
+            for n, path, a, b in recalled
+        ]
+    }
+
+
+def test_a_promotion_30_days_old_never_recalled_since_is_an_item_whatever_its_importance(
+    make_ws,
+):
+    ws = make_ws({"MEMORY.md": promoted_memory(day(30))} | events((40, "MEMORY.md", 6, 6)))
+    (item,) = demotion(ws, TODAY)
+    assert item["anchor"]["line"] == 6 and item["anchor"]["anchor"] is None
+    assert (item["age_days"], item["promoted"], item["recalls_90d"]) == (30, day(30), 1)
+    assert item["title"] == f"promoted {day(30)}: Gateway restarts need the owner present"
+
+
+def test_a_promotion_29_days_old_is_not_an_item(make_ws):
+    ws = make_ws({"MEMORY.md": promoted_memory(day(29))} | events())
+    assert demotion(ws, TODAY) == []
+
+
+@pytest.mark.parametrize("where", [("MEMORY.md", 6, 6), ("memory/2026-09-01.md", 2, 4)])
+def test_a_recall_of_its_lines_or_of_its_source_since_the_promotion_keeps_it(make_ws, where):
+    ws = make_ws({"MEMORY.md": promoted_memory(day(60))} | events((3, *where)))
+    assert demotion(ws, TODAY) == []
+
+
+def test_without_openclaw_usage_data_no_promotion_is_an_item(make_ws):
+    ws = make_ws({"MEMORY.md": promoted_memory(day(90))})
+    assert demotion(ws, TODAY) == []
+
+
+def test_a_promotion_dated_only_by_the_store_uses_its_promoted_at(make_ws):
+    text = promoted_memory(day(60)).replace(f" ({day(60)})", "")
+    key = "memory:memory/2026-09-01.md:3:3"
+    store = {
+        "memory/.dreams/short-term-recall.json": {
+            "version": 1,
+            "entries": {
+                key: {
+                    "key": key,
+                    "path": "memory/2026-09-01.md",
+                    "startLine": 3,
+                    "endLine": 3,
+                    "recallDays": [day(70)],
+                    "promotedAt": f"{day(45)}T03:00:00Z",
+                }
+            },
+        }
+    }
+    (item,) = demotion(make_ws({"MEMORY.md": text} | store), TODAY)
+    assert (item["promoted"], item["age_days"]) == (day(45), 45)
+
+
+def test_anchors_are_demoted_on_an_openclaw_workspace_by_their_recalled_lines(make_ws):
+    memory = "# M\n" + old("used") + old("unused")  # used: lines 2-5, unused: lines 6-9
+    ws = make_ws({"MEMORY.md": memory} | events((5, "MEMORY.md", 3, 4), (6, "MEMORY.md", 2, 2)))
+    assert [i["anchor"]["anchor"] for i in demotion(ws, TODAY)] == ["unused"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
+
 from memreview.decisions.state import State
 from memreview.queues.dormant import dormant
 from memreview.scan import compute
@@ -216,3 +218,155 @@ def test_dormant_item_id_depends_on_the_key_only(make_ws):
     first = dormant(make_ws(project_file("gw", "Gateway")), TODAY)[0]["id"]
     second = dormant(make_ws(project_file("gw", "Gateway", "", "more text")), TODAY)[0]["id"]
     assert first == second
+
+
+# -- projects as owners keep them, and how they are mentioned (issue shapes 7) -----------------
+
+
+def test_a_folder_project_is_one_item_and_readme_or_index_files_are_none(make_ws):
+    ws = make_ws(
+        {
+            "memory/projects/README.md": "# Projects\n",
+            "memory/projects/INDEX.md": "# Index\n",
+            "memory/projects/esp32-radar/main.md": "# ESP32 radar\nAdded: 2026-08-01\n",
+            "memory/projects/esp32-radar/overview.md": "# Overview\n",
+        }
+    )
+    (item,) = dormant(ws, TODAY)
+    assert (item["project"], item["title"]) == ("esp32-radar", "ESP32 radar")
+    assert item["ref"]["file"] == "memory/projects/esp32-radar/main.md"
+
+
+def test_a_bold_or_chinese_closed_status_is_not_dormant_and_an_open_one_is(make_ws):
+    ws = make_ws(
+        project_file("a", "A", "**Status:** Done")
+        | project_file("b", "B", "状态：已完成")
+        | project_file("c", "C", "**Status**: cancelled")
+        | {"memory/projects/d/README.md": "---\nstatus: archived\n---\n# D\n"}
+        | project_file("open", "Open", "**Status:** Planned")
+    )
+    assert keys(dormant(ws, TODAY)) == ["open"]
+
+
+@pytest.mark.parametrize("text", ["esp32 radar wired", "ESP32_RADAR", "the esp32-radar board"])
+def test_a_key_with_dash_underscore_or_space_between_its_words_is_a_mention(make_ws, text):
+    ws = make_ws(project_file("esp32-radar", "Presence sensor") | log(1, text))
+    assert dormant(ws, TODAY) == []
+
+
+def test_the_key_words_apart_or_glued_to_other_words_are_no_mention(make_ws):
+    ws = make_ws(
+        project_file("esp32-radar", "Presence sensor")
+        | log(1, "esp32 arrived; the radar is loud\nesp32 radars")
+    )
+    assert keys(dormant(ws, TODAY)) == ["esp32-radar"]
+
+
+def test_the_title_without_its_project_prefix_is_a_mention(make_ws):
+    ws = make_ws(
+        {
+            "memory/projects/album.md": "# 项目：家庭相册\n",
+            "memory/projects/s.md": "# Project: Solar\n",
+        }
+        | log(3, "今天整理了家庭相册的目录")
+        | log(2, "solar panel cleaned")
+    )
+    assert dormant(ws, TODAY) == []
+
+
+def test_a_title_glued_inside_a_longer_english_word_is_no_mention(make_ws):
+    ws = make_ws(project_file("s", "Solar") | log(2, "the solarium is closed"))
+    assert keys(dormant(ws, TODAY)) == ["s"]
+
+
+def test_an_alias_is_a_mention(make_ws):
+    ws = make_ws(
+        project_file("radar", "Radar", "Aliases: 人体雷达, presence sensor")
+        | log(4, "人体雷达误报")
+    )
+    assert dormant(ws, TODAY) == []
+
+
+def test_distinctive_name_words_together_on_one_line_are_a_mention(make_ws):
+    ws = make_ws(
+        project_file("presence", "Presence radar (ESP32 + LD2410)")
+        | log(5, "- flashed the LD2410 config from the esp32 console")
+    )
+    assert dormant(ws, TODAY) == []
+
+
+def test_distinctive_name_words_on_different_lines_are_only_partial_mentions(make_ws):
+    ws = make_ws(
+        project_file("presence", "Presence radar (ESP32 + LD2410)", f"Added: {day(90)}")
+        | log(40, "- ordered an LD2410 and a spare ESP32 for the radar")
+        | log(5, "- ESP32 board for the weather station\n- LD2410 datasheet saved")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert item["last_mentioned"] == day(40)
+    partial = item["partial_mentions"]
+    assert [(p["date"], p["line"]) for p in partial] == [(day(5), 1), (day(5), 2)]
+    assert partial[0]["file"] == f"memory/{day(5)}.md"
+    assert partial[0]["words"] == ["esp32"]
+    assert "weather station" in partial[0]["text"]
+
+
+def test_partial_mentions_show_the_lines_naming_most_of_the_project_first(make_ws):
+    ws = make_ws(
+        project_file("garden-irrigation", "Garden irrigation")
+        | log(3, "- garden party on saturday")
+        | log(10, "- irrigation timer for the garden beds")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert [p["date"] for p in item["partial_mentions"]] == [day(10), day(3)]
+    assert item["partial_mentions"][0]["words"] == ["garden", "irrigation"]
+
+
+def test_a_project_with_no_partial_mention_shows_none(make_ws):
+    ws = make_ws(project_file("zephyr", "Zephyr") | log(3, "- nothing related"))
+    (item,) = dormant(ws, TODAY)
+    assert item["partial_mentions"] == []
+
+
+def test_an_openclaw_recall_of_a_project_files_lines_is_a_mention(make_ws):
+    ws = make_ws(
+        {
+            "memory/projects/radar/main.md": "# Radar\nAdded: 2026-01-01\n",
+            "memory/projects/radar/wiring.md": "# Wiring\n- GPIO 4\n",
+            "memory/projects/nas.md": "# NAS\nAdded: 2026-01-01\n",
+            "memory/.dreams/events.jsonl": [
+                {
+                    "type": "memory.recall.recorded",
+                    "timestamp": f"{day(3)}T09:00:00Z",
+                    "query": "gpio",
+                    "results": [
+                        {"path": "memory/projects/radar/wiring.md", "startLine": 2, "endLine": 2}
+                    ],
+                }
+            ],
+        }
+    )
+    assert keys(dormant(ws, TODAY)) == ["nas"]
+
+
+def test_two_pieces_of_a_chinese_name_on_a_line_are_a_partial_mention_and_one_is_not(make_ws):
+    ws = make_ws(
+        project_file("wechat-bot", "微信机器人", "Added: 2026-07-01")
+        | log(9, "1. 微信群里有人问机器人还在不在")
+        | log(5, "1. 给妈妈发了微信")
+    )
+    (item,) = dormant(ws, TODAY)
+    assert [(p["date"], p["text"]) for p in item["partial_mentions"]] == [
+        (day(9), "1. 微信群里有人问机器人还在不在")
+    ]
+
+
+def test_a_two_character_chinese_title_is_a_mention_and_a_two_letter_one_is_not(make_ws):
+    ws = make_ws(
+        project_file("album", "相册")
+        | project_file("ai", "AI")
+        | log(2, "整理相册")
+        | log(1, "AI said hi")
+    )
+    assert keys(dormant(ws, TODAY)) == []  # "ai" is still its key, a whole token
+    ws = make_ws(project_file("helper", "AI") | log(1, "AI said hi"))
+    assert keys(dormant(ws, TODAY)) == ["helper"]

@@ -8,10 +8,13 @@ an expected failure that turns into an error the day it passes.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from openclaw_state import SPEC, build_state_db
 from ruamel.yaml import YAML
 
 from memreview.decisions import registry
@@ -100,10 +103,22 @@ def item_key(queue: str, item: dict) -> str:
 
 
 def scan_case(case: Case) -> dict[str, dict[str, dict]]:
-    """Queue -> key -> item, for what the scan shows on the case's workspace."""
+    """Queue -> key -> item, for what the scan shows on the case's workspace.
+
+    A case with an ``openclaw-state.json`` is scanned from a copy, next to which OpenClaw's
+    state database is written first (its rows must name the workspace as it is read).
+    """
     from memreview.scan import scan_workspace
 
-    result = scan_workspace(case.root, today=case.today)
+    case_dir = case.root.parent
+    if (case_dir / SPEC).is_file():
+        with tempfile.TemporaryDirectory(prefix="memreview-case-") as tmp:
+            copy = Path(tmp) / case.name
+            shutil.copytree(case_dir, copy)
+            build_state_db(copy, copy / "ws")
+            result = scan_workspace(copy / "ws", today=case.today)
+    else:
+        result = scan_workspace(case.root, today=case.today)
     shown: dict[str, dict[str, dict]] = {}
     for queue, items in result.queues.items():
         if queue == "promotions":  # every promotion is listed; the findings are the flagged

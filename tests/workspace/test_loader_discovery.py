@@ -29,6 +29,7 @@ def test_every_md_under_memory_is_a_memory_file_except_logs_and_special_dirs(mak
             "memory/2026-05-01.md": "log\n",
             "memory/2026-05-02-standup.md": "log\n",
             "memory/logs/2026-05-03.md": "nested log\n",
+            "memory/2026-05-04_日报.md": "日报\n",
             "memory/archive/superseded.md": "# Superseded\n",
             "memory/dreaming/light.md": "- x\n",
             "memory/.dreams/notes.md": "- x\n",
@@ -42,6 +43,7 @@ def test_every_md_under_memory_is_a_memory_file_except_logs_and_special_dirs(mak
         ("memory/2026-05-01.md", date(2026, 5, 1)),
         ("memory/2026-05-02-standup.md", date(2026, 5, 2)),
         ("memory/logs/2026-05-03.md", date(2026, 5, 3)),
+        ("memory/2026-05-04_日报.md", date(2026, 5, 4)),
     ]
 
 

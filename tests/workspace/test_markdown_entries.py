@@ -312,3 +312,23 @@ def test_property_any_markdown_parses_into_ordered_entries_inside_the_file(lines
         last_end = e.end_line
     for a in mf.anchors:
         assert 1 <= a.line <= a.meta_end <= a.end_line <= n
+
+
+# -- numbered list items --------------------------------------------------------------------
+
+
+def test_numbered_items_with_a_dot_or_a_parenthesis_are_entries_with_their_indented_lines():
+    mf = parse(
+        "# Steps\n1. Stop the gateway\n   before midnight\n2) Back up ~/.openclaw\n10. Done\n"
+    )
+    assert kinds(mf) == [("numbered", 2, 3), ("numbered", 4, 4), ("numbered", 5, 5)]
+    assert [e.norm for e in mf.entries] == [
+        "stop the gateway before midnight",
+        "back up ~/.openclaw",
+        "done",
+    ]
+
+
+def test_lines_that_only_look_numbered_are_not_entries():
+    mf = parse("1.5 GB free\n2026年计划\n3.\u00a0x\n  1. indented alone\n1234567890. too long\n")
+    assert mf.entries == []

@@ -13,13 +13,21 @@ DEMOTED_TITLE = "# Demoted"
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
-    """approve marks the anchor Demoted and moves it; pin sets Importance: high."""
+    """approve marks the anchor Demoted and moves it; pin sets Importance: high. A promoted
+    entry moves with its marker under a ``Demoted: DATE`` line; pin hides it for good."""
     if d.action == "defer":
         return
     if d.action == "reject":
         if item.get("anchor"):
             b.keep(pd, b.anchor(item["anchor"]))
         b.hide(pd, "rejected", b.cfg.reject_hide_days)
+        return
+    if item.get("promoted"):  # an OpenClaw promoted entry: no metadata of its own
+        if d.action == "pin":
+            b.hide(pd, "pinned")
+            return
+        entry = b.entry(item["anchor"])
+        b.move(pd, entry, b.cfg.demoted_file, DEMOTED_TITLE, f"Demoted: {b.day} (reviewed)")
         return
     target = b.anchor(item["anchor"])
     if d.action == "pin":
@@ -30,17 +38,18 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 
 
 def evidence(item: dict) -> list:
-    """Recalls and age, then the anchor."""
-    blocks: list = [
-        Facts(
-            (
-                ("recalls in 90 days", item.get("recalls_90d")),
-                ("age", f"{item.get('age_days')} days"),
-            )
-        )
-    ]
+    """Recalls and age, then the anchor (a promoted entry: when, and its place in context)."""
+    promoted = item.get("promoted")
+    pairs: tuple = (
+        ("recalls in 90 days", item.get("recalls_90d")),
+        ("age", f"{item.get('age_days')} days"),
+    )
+    if promoted:
+        pairs += (("promoted", promoted), ("recalled since", "never"))
+    blocks: list = [Facts(pairs)]
     if item.get("anchor"):
-        blocks.append(RefBlock(item["anchor"], "anchor", before=0))
+        label = "promoted entry" if promoted else "anchor"
+        blocks.append(RefBlock(item["anchor"], label, before=1 if promoted else 0))
     return blocks
 
 
@@ -68,7 +77,7 @@ UNIT = QueueUnit(
             "approve", "approve", "demote", "approve", "Demoted: DATE, moved to the demoted archive"
         ),
         Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
-        Act("pin", "pin", "pin", "keep", "Importance: high"),
+        Act("pin", "pin", "pin", "keep", "Importance: high (a promoted entry: hidden for good)"),
         DEFER,
     ),
     plan=plan,

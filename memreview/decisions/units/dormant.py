@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
-from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
+from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
 from memreview.display import plural
 from memreview.queues.dormant import dormant
 from memreview.workspace.config import Config
@@ -53,6 +53,19 @@ def evidence(item: dict) -> list:
     ]
     if item.get("ref"):
         blocks.append(RefBlock(item["ref"], "project", before=0))
+    partial = item.get("partial_mentions") or []
+    if partial:
+        lines = [
+            f"{p.get('date')}  {p.get('file')}:{p.get('line')}  {p.get('text', '')}"
+            for p in partial
+        ]
+        blocks.append(
+            Passage(
+                "partial mentions since (part of its name, not a mention):",
+                "\n".join(lines),
+                style="context",
+            )
+        )
     return blocks
 
 

@@ -1,0 +1,51 @@
+"""Which agent to open: asked when OpenClaw's state directory holds several agent workspaces
+(``workspace``, ``workspace-<agentId>``) and no path was given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memreview.display import visible
+
+
+class AgentPicker(App[Path | None]):
+    """A list of the agents' workspaces; Enter opens one, q or Escape quits."""
+
+    TITLE = "memreview"
+    CSS = """
+    Static#picker-title { padding: 1 2 0 2; }
+    OptionList { margin: 1 2; height: auto; max-height: 80%; }
+    """
+    BINDINGS = [
+        Binding("escape,q", "cancel", "quit", id="picker.quit", tooltip="Open nothing and quit"),
+    ]
+
+    def __init__(self, agents: list[tuple[str, Path]], where: str) -> None:
+        super().__init__()
+        self.agents = list(agents)
+        self.where = where
+
+    def compose(self) -> ComposeResult:
+        title = Text(f"{len(self.agents)} agent workspaces in {visible(self.where)}.")
+        title.append("\nWhich agent's memory do you want to review?", style="bold")
+        yield Static(title, id="picker-title", markup=False)
+        width = max(len(visible(name)) for name, _ in self.agents)
+        options = []
+        for k, (name, root) in enumerate(self.agents):
+            prompt = Text(visible(name).ljust(width + 2), style="bold")
+            prompt.append(visible(str(root)), style="dim")
+            options.append(Option(prompt, id=str(k)))
+        yield OptionList(*options)
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.exit(self.agents[int(event.option.id or 0)][1])
+
+    def action_cancel(self) -> None:
+        self.exit(None)

@@ -1,0 +1,236 @@
+"""OpenClaw's usage data: recall events and the short-term recall store (DESIGN §1.3, §1.6).
+
+OpenClaw records what its memory search returned as line ranges of workspace files, not as
+anchor ids: ``memory/.dreams/events.jsonl`` (``memory.recall.recorded`` events) and the
+short-term recall store — the legacy ``memory/.dreams/short-term-recall.json`` or, in current
+releases, rows of its SQLite state database (``plugin_state_entries``, plugin ``memory-core``,
+namespace ``short-term-recall``), one database for every workspace of the machine. memreview
+uses them where a workspace has no recall log: a recall of lines that hold an entry is a
+recall of that entry.
+
+Parsing only: the loader reads the bytes, and the state database is opened read-only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from memreview.workspace.dates import parse_date_prefix
+
+RECALL_EVENT = "memory.recall.recorded"
+STATE_DB = Path("state") / "openclaw.sqlite"
+STORE_PLUGIN = "memory-core"
+STORE_NAMESPACE = "short-term-recall"
+
+
+@dataclass(frozen=True)
+class LineRecall:
+    """One recall of lines ``start..end`` (1-based, inclusive) of a workspace file."""
+
+    day: date
+    path: str  # relative to the workspace, with /
+    start: int
+    end: int
+    query: str = ""
+
+
+@dataclass(frozen=True)
+class StoreEntry:
+    """A row of the short-term recall store (``memory:<path>:<start>:<end>``)."""
+
+    key: str
+    path: str
+    start: int
+    end: int
+    recall_days: tuple[date, ...]
+    last_recalled: date | None
+    promoted_at: date | None
+
+
+@dataclass
+class Usage:
+    """Everything OpenClaw recorded about recalls in one workspace."""
+
+    recalls: list[LineRecall] = field(default_factory=list)
+    store: dict[str, StoreEntry] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)  # what was read, for the owner
+
+    def add_store(self, entries: list[StoreEntry]) -> None:
+        """Add the store's rows; a recall day already recorded as an event counts once."""
+        seen = {(r.day, r.path, r.start, r.end) for r in self.recalls}
+        for e in entries:
+            self.store.setdefault(e.key, e)
+            days = set(e.recall_days)
+            if e.last_recalled is not None:
+                days.add(e.last_recalled)
+            for day in sorted(days):
+                if (day, e.path, e.start, e.end) not in seen:
+                    seen.add((day, e.path, e.start, e.end))
+                    self.recalls.append(LineRecall(day, e.path, e.start, e.end))
+
+
+def store_key(marker: str) -> str:
+    """The store key of a promotion marker (``memory:<path>:<start>:<end>``, without the
+    optional claim hash that newer markers carry)."""
+    parts = marker.split(":")
+    return ":".join(parts[:4]) if len(parts) > 4 else marker
+
+
+def relative(path: str, root: Path) -> str | None:
+    """A recorded path as a workspace-relative one (None when it lies outside)."""
+    if not path:
+        return None
+    p = path.replace("\\", "/")
+    if os.path.isabs(p):
+        try:
+            return Path(os.path.normpath(p)).relative_to(root).as_posix()
+        except ValueError:
+            return None
+    norm = os.path.normpath(p).replace("\\", "/")
+    return None if norm.startswith("../") or norm == ".." else norm
+
+
+def _int(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+
+
+def _day(value) -> date | None:
+    """The date of an ISO timestamp as written, or of epoch seconds/milliseconds (UTC)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        try:
+            return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC).date()
+        except (OverflowError, OSError, ValueError):
+            return None
+    return parse_date_prefix(value)
+
+
+def parse_events(rows, root: Path) -> tuple[list[LineRecall], int]:
+    """Recall events from ``(line number, object)`` rows; also the number of recall events
+    that were unusable (no date or no results)."""
+    out: list[LineRecall] = []
+    bad = 0
+    for _no, obj in rows:
+        if obj.get("type") != RECALL_EVENT:
+            continue
+        day = _day(obj.get("timestamp") or obj.get("ts"))
+        results = obj.get("results")
+        if day is None or not isinstance(results, list):
+            bad += 1
+            continue
+        query = obj.get("query") if isinstance(obj.get("query"), str) else ""
+        for r in results:
+            if not isinstance(r, dict):
+                continue
+            path = relative(r.get("path") if isinstance(r.get("path"), str) else "", root)
+            start, end = _int(r.get("startLine")), _int(r.get("endLine"))
+            if path is None or start is None:
+                continue
+            out.append(LineRecall(day, path, start, max(start, end or start), query))
+    return out, bad
+
+
+def _entry(key: str, value: Mapping, root: Path) -> StoreEntry | None:
+    path = value.get("path")
+    path = relative(path, root) if isinstance(path, str) else None
+    start, end = _int(value.get("startLine")), _int(value.get("endLine"))
+    if path is None or start is None:
+        parts = key.split(":")
+        if len(parts) < 4:
+            return None
+        try:
+            path, start, end = relative(parts[1], root), int(parts[2]), int(parts[3])
+        except ValueError:
+            return None
+        if path is None:
+            return None
+    days = value.get("recallDays")
+    parsed = (parse_date_prefix(x) for x in days) if isinstance(days, list) else ()
+    recall_days = tuple(d for d in parsed if d is not None)
+    return StoreEntry(
+        key=key,
+        path=path,
+        start=start,
+        end=max(start, end or start),
+        recall_days=recall_days,
+        last_recalled=parse_date_prefix(value.get("lastRecalledAt")),
+        promoted_at=parse_date_prefix(value.get("promotedAt")),
+    )
+
+
+def parse_store_json(doc, root: Path) -> list[StoreEntry] | None:
+    """The legacy ``short-term-recall.json`` (None when it is not that shape)."""
+    entries = doc.get("entries") if isinstance(doc, dict) else None
+    if not isinstance(entries, dict):
+        return None
+    out = []
+    for key, value in entries.items():
+        if isinstance(value, dict):
+            e = _entry(str(value.get("key") or key), value, root)
+            if e is not None:
+                out.append(e)
+    return out
+
+
+def state_db_candidates(root: Path, setting: str, environ: Mapping[str, str]) -> list[Path]:
+    """Where OpenClaw's state database may be, most specific first: the configured path
+    (relative to the workspace), the state directory the workspace lives in
+    (``<state>/workspace``, ``<state>/workspace-<agent>``), ``$OPENCLAW_STATE_DIR``,
+    ``~/.openclaw-<profile>`` for ``$OPENCLAW_PROFILE``, ``~/.openclaw``."""
+    if setting:
+        p = Path(setting).expanduser()
+        return [p if p.is_absolute() else root / p]
+    out: list[Path] = []
+    if root.name == "workspace" or root.name.startswith("workspace-"):
+        out.append(root.parent / STATE_DB)
+    state = environ.get("OPENCLAW_STATE_DIR")
+    if state:
+        out.append(Path(state).expanduser() / STATE_DB)
+    home = Path(environ.get("HOME") or Path.home())
+    profile = environ.get("OPENCLAW_PROFILE")
+    if profile and profile != "default":
+        out.append(home / f".openclaw-{profile}" / STATE_DB)
+    out.append(home / ".openclaw" / STATE_DB)
+    return list(dict.fromkeys(out))
+
+
+def read_state_db(path: Path, root: Path) -> tuple[list[StoreEntry] | None, str | None]:
+    """This workspace's rows of the short-term store in OpenClaw's state database, opened
+    read-only; (None, reason) when it can't be read. Rows of other workspaces are skipped."""
+    try:
+        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    except (sqlite3.Error, OSError, RuntimeError, ValueError) as exc:
+        return None, f"cannot open OpenClaw's state database: {exc}"
+    try:
+        rows = con.execute(
+            "SELECT value_json FROM plugin_state_entries WHERE plugin_id = ? AND namespace = ?",
+            (STORE_PLUGIN, STORE_NAMESPACE),
+        ).fetchall()
+    except sqlite3.Error as exc:
+        return None, f"cannot read OpenClaw's state database: {exc}"
+    finally:
+        con.close()
+    want = {str(root), os.path.realpath(root)}
+    out: list[StoreEntry] = []
+    for (raw,) in rows:
+        try:
+            doc = json.loads(raw)
+        except (TypeError, ValueError):
+            continue
+        if not isinstance(doc, dict) or not isinstance(doc.get("value"), dict):
+            continue
+        where = doc.get("workspaceDir")
+        if not isinstance(where, str) or (
+            where not in want and os.path.realpath(os.path.expanduser(where)) not in want
+        ):
+            continue
+        value = doc["value"]
+        e = _entry(str(doc.get("key") or value.get("key") or ""), value, root)
+        if e is not None:
+            out.append(e)
+    return out, None
