@@ -107,7 +107,11 @@ def test_archive_moves_the_entry_with_its_marker_to_the_rejected_archive_crlf(ma
     assert out.ok, (out.conflicts, out.failures)
     memory = (root / "MEMORY.md").read_bytes()
     assert b"The gateway listens on port 18789 only" not in memory
-    assert memory.endswith(b"## Notes\r\n- an owner's line\r\n")
+    # the owner's lines stay; the marker leaves the promotion section for "Removed promotions"
+    # (so OpenClaw does not promote the same lines again), in the file's CRLF
+    assert b"## Notes\r\n- an owner's line\r\n\r\n## Removed promotions\r\n" in memory
+    assert memory.endswith(f"{MARK}\r\n".encode())
+    assert memory.count(MARK.encode()) == 1
     assert memory.startswith(b"# Memory\r\n\r\n## Promoted From Short-Term Memory (2026-11-28)\r\n")
     archived = text(root, "memory/archive/rejected-promotions.md")
     assert archived == (
