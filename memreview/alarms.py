@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import safe_read_bytes
+from memreview.workspace.process import pid_alive
 
 BOOTSTRAP_CHARS = 20_000  # OpenClaw's per-file bootstrap cap: 75 % head, 25 % tail seen
 PROMOTION_BUDGET = 10_000  # OpenClaw deletes the oldest promotion sections past this
@@ -300,18 +301,6 @@ def _runaway(ws: Workspace, today: date) -> list[Alarm]:
 # -- locks -----------------------------------------------------------------------------------
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
-
-
 def _lock(ws: Workspace, today: date) -> list[Alarm]:
     out: list[Alarm] = []
     for rel in ws.config.lock_files:
@@ -324,8 +313,7 @@ def _lock(ws: Workspace, today: date) -> list[Alarm]:
             continue
         m = re.search(rb"\d+", data)
         pid = int(m.group(0)) if m else None
-        # a pid past the kernel's limit (2**22) can't be running either
-        if pid is not None and pid > 0 and not (pid < 2**22 and _pid_alive(pid)):
+        if pid is not None and pid > 0 and not pid_alive(pid):
             out.append(
                 Alarm(
                     "stale-lock",

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from memreview.store.paths import PathEscape, resolve_inside
 from memreview.store.private import PRIVATE_DIR, private_dir
+from memreview.workspace.process import pid_alive
 
 DEFAULT_LOCK_FILES: tuple[str, ...] = ("memory/.dreams/short-term-promotion.lock",)
 OWN_LOCK = f"{PRIVATE_DIR}/lock"
@@ -40,20 +41,6 @@ class LockHeld(Exception):
             f"{lock} is held by another process{why}; nothing was written, "
             "the decisions stay pending — try again in a moment"
         )
-
-
-def pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
 
 
 def _pid_holder(real: Path) -> str | None:

@@ -17,7 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from memreview.store.locks import pid_alive
+from memreview.workspace.process import pid_alive
 
 NAMESPACE = "short-term-locks"
 _POLL = 0.05
