@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import memreview.cli as cli
+import memreview.cli.launch as cli
 from memreview.cli import main
 
 TODAY = "2026-11-29"

@@ -233,7 +233,7 @@ async def test_quit_says_where_pending_decisions_go_on_a_real_copy_and_on_the_de
 
 
 def test_demo_deletes_its_copy_unless_kept(monkeypatch, capsys):
-    from memreview import cli
+    from memreview.cli import launch, main
 
     seen = []
 
@@ -241,9 +241,9 @@ def test_demo_deletes_its_copy_unless_kept(monkeypatch, capsys):
         seen.append((root, throwaway))
         return 0
 
-    monkeypatch.setattr(cli, "run_app", run_app)
-    assert cli.main(["demo"]) == 0
-    assert cli.main(["demo", "--keep"]) == 0
+    monkeypatch.setattr(launch, "run_app", run_app)
+    assert main(["demo"]) == 0
+    assert main(["demo", "--keep"]) == 0
     (gone, deleted), (kept, not_deleted) = seen
     assert deleted and not gone.exists()
     assert not not_deleted and kept.is_dir()

@@ -1,0 +1,87 @@
+"""The command line (DESIGN §6): ``main()`` reads the arguments and runs one command.
+
+One module per command or group, each importing what it uses when it runs, so ``--help`` and
+``--version`` load neither the scan (numpy, rapidfuzz) nor the app (Textual):
+
+- ``parser``: the arguments of the commands and of the app (and ``UsageError``);
+- ``scan``: ``memreview scan``, text and JSON;
+- ``batches``: ``apply``, ``undo`` and ``recover``;
+- ``interrupted``: the batches cut short, named before a command reads the journal;
+- ``launch``: opening the app (``memreview [PATH]``) and ``memreview demo``;
+- ``report`` and ``doctor`` live in ``memreview.report`` and ``memreview.doctor``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from memreview.cli import launch
+from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
+from memreview.cli.parser import UsageError, app_parser, build_parser
+from memreview.cli.scan import cmd_scan
+
+
+def cmd_doctor(args) -> int:
+    """``memreview doctor``: alarms and secrets (memreview.doctor)."""
+    from memreview.doctor import cmd_doctor as run
+
+    return run(args)
+
+
+def cmd_report(args) -> int:
+    """``memreview report``: the weekly report (memreview.report)."""
+    from memreview.report import cmd_report as report
+
+    return report(args)
+
+
+COMMANDS = {
+    "scan": cmd_scan,
+    "demo": launch.cmd_demo,
+    "report": cmd_report,
+    "apply": cmd_apply,
+    "undo": cmd_undo,
+    "recover": cmd_recover,
+    "doctor": cmd_doctor,
+}
+
+
+def run_command(argv: list[str]) -> int:
+    """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
+    args = build_parser().parse_args(argv)
+    from memreview.workspace.loader import NotAWorkspace
+
+    try:
+        return COMMANDS[args.command](args)
+    except NotAWorkspace as exc:
+        print(f"memreview: {exc}", file=sys.stderr)
+        return 2
+    except UsageError as exc:
+        print(f"memreview: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `memreview scan … | head`: the reader left, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # last resort: one line, never a traceback
+        if os.environ.get("MEMREVIEW_DEBUG"):
+            raise
+        print(f"memreview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``memreview`` command: a command of ``COMMANDS``, else the app."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in COMMANDS:
+        return run_command(argv)
+    args = app_parser().parse_args(argv)
+    from memreview.workspace.loader import NotAWorkspace
+
+    try:
+        return launch.open_app(args)
+    except NotAWorkspace as exc:
+        print(f"memreview: {exc}", file=sys.stderr)
+        return 2

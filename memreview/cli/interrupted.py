@@ -1,0 +1,41 @@
+"""What every command that reads a workspace's journal says first: the temp files of batches
+cut short, removed, and those batches named (DESIGN §4). Shared by scan, apply, undo and
+recover."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def report_interrupted(root: Path, *, quiet: bool = False) -> int:
+    """Remove the temp files of batches cut short, and name those batches (DESIGN §4).
+
+    Returns how many interrupted batches there are. ``quiet``: say nothing when the journal
+    can't be read (a scan reads, it doesn't need the journal)."""
+    from memreview.display import one_line, visible
+    from memreview.store import (
+        PathEscape,
+        clean_temp_files,
+        interrupted_batches,
+        journal_problems,
+    )
+
+    try:
+        cleaned = clean_temp_files(root)
+        damaged = [] if quiet else journal_problems(root)
+        found_batches = interrupted_batches(root)
+    except (OSError, PathEscape) as exc:  # what follows says why it can't write, if it can't
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if not quiet:
+            print(f"memreview: warning: journal not read: {one_line(reason)}", file=sys.stderr)
+        return 0
+    for rel in cleaned:
+        print(
+            f"memreview: removed {visible(rel)}, a temp file of a batch cut short", file=sys.stderr
+        )
+    for problem in damaged:  # a damaged journal line: named with its number, skipped
+        print(f"memreview: warning: {one_line(problem.describe())}", file=sys.stderr)
+    for found in found_batches:
+        print(f"memreview: warning: {visible(found.describe())}", file=sys.stderr)
+    return len(found_batches)

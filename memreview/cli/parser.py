@@ -1,0 +1,93 @@
+"""The command line's arguments: the parser of the commands and the app's own parser.
+
+Only argparse and the date-argument parser are imported here, so ``--help`` and
+``--version`` answer without the scan's or the app's libraries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from memreview import __version__
+from memreview.workspace.dates import parse_date_arg
+
+DESCRIPTION = "Review what your agents propose to change in their memory."
+
+
+class UsageError(Exception):
+    """Bad arguments: one line on stderr, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage dump
+        print(f"memreview: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the commands (``memreview scan|report|demo|apply|undo|recover|doctor``)."""
+    p = _Parser(prog="memreview", description=DESCRIPTION)
+    sub = p.add_subparsers(dest="command")
+
+    s = sub.add_parser("scan", help="print the review queues and health")
+    s.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="a workspace, several, or a directory with one workspace per agent "
+        "(default: every agent's workspace, found as OpenClaw finds them)",
+    )
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
+    s.add_argument(
+        "--all-promotions",
+        action="store_true",
+        help="list every promotion, the ones reviewed before too",
+    )
+    from memreview.report import add_report_parser
+
+    add_report_parser(sub)
+    d = sub.add_parser("demo", help="open the app on a copy of the sample workspace")
+    d.add_argument("--theme", help="theme name")
+    d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
+    a = sub.add_parser("apply", help="apply a file of decisions without the app")
+    a.add_argument("path", type=Path)
+    a.add_argument("--decisions", type=Path, required=True, metavar="FILE.yaml")
+    a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
+    a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
+    a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    u = sub.add_parser("undo", help="undo the last applied batch")
+    u.add_argument("path", type=Path)
+    r = sub.add_parser("recover", help="list, finish or roll back a batch cut short by a crash")
+    r.add_argument("path", type=Path)
+    how = r.add_mutually_exclusive_group()
+    how.add_argument("--finish", action="store_true", help="write what the batch did not")
+    how.add_argument("--rollback", action="store_true", help="take the batch back (an undo)")
+    doc = sub.add_parser("doctor", help="alarms and secrets, for cron: exit 1 when one fires")
+    doc.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    doc.add_argument("--json", action="store_true", help="print one JSON object")
+    doc.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    return p
+
+
+def app_parser() -> argparse.ArgumentParser:
+    """The parser of ``memreview [PATH]``: open the app."""
+    p = _Parser(prog="memreview", description=DESCRIPTION)
+    p.add_argument(
+        "path",
+        nargs="?",
+        type=Path,
+        help=(
+            "the workspace (default: as OpenClaw finds it: $OPENCLAW_WORKSPACE_DIR, "
+            "$OPENCLAW_STATE_DIR/workspace, ~/.openclaw-<profile>/workspace, "
+            "~/.openclaw/workspace; asks which agent when there are several; else .)"
+        ),
+    )
+    p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    p.add_argument("--theme", help="theme name")
+    p.add_argument("--version", action="version", version=f"memreview {__version__}")
+    return p

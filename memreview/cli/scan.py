@@ -1,0 +1,110 @@
+"""``memreview scan``: the queues and health of one workspace or a fleet, as text or as one
+JSON object (a script interface: its keys and values stay English)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from memreview.cli.interrupted import report_interrupted
+
+
+def default_paths(paths: list[Path]) -> list[Path]:
+    """``paths``, or every workspace found as OpenClaw does when none is given (all agents)."""
+    from memreview.workspace.locate import default_roots
+
+    return paths or default_roots(os.environ, Path.cwd())
+
+
+def cmd_scan(args) -> int:
+    """Scan the workspaces of ``args.paths`` and print the queues (text or ``--json``)."""
+    from memreview.fleet import expand_fleet, fleet_scan_json, is_fleet
+    from memreview.scan import scan_workspace
+
+    args.paths = default_paths(args.paths)
+    if is_fleet(args.paths):
+        if args.json:
+            doc = fleet_scan_json(args.paths, today=args.today, all_dormant=args.all_dormant)
+            print_json(doc)
+            return 0
+        from memreview.display import one_line
+
+        for name, root in expand_fleet(args.paths):
+            sys.stdout.write(f"== {one_line(name)} ==\n")  # a directory name is text too
+            result = scan_workspace(
+                root,
+                today=args.today,
+                all_dormant=args.all_dormant,
+                all_promotions=args.all_promotions,
+            )
+            print_scan(result)
+            sys.stdout.write("\n")
+        return 0
+    agents = expand_fleet(args.paths)
+    report_interrupted(agents[0][1], quiet=True)
+    result = scan_workspace(
+        agents[0][1],
+        today=args.today,
+        all_dormant=args.all_dormant,
+        all_promotions=args.all_promotions,
+    )
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    print_scan(result)
+    return 0
+
+
+# Written as \uXXXX escapes in JSON output: lone surrogates (bytes of a file that is not valid
+# UTF-8: raw they are not UTF-8 at all), DEL, the C1 controls and the bidi controls (JSON
+# allows them raw, and a terminal that is shown the output obeys them; DESIGN §5).
+_JSON_ESCAPE_RE = re.compile("[\ud800-\udfff\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def print_json(doc: dict) -> None:
+    """``doc`` as UTF-8 JSON on stdout, whatever the locale says, with the characters of
+    ``_JSON_ESCAPE_RE`` escaped (Python's json reads them back as the same string) and every
+    credential masked (the secrets queue's items already are; any other queue's text too)."""
+    from memreview.secrets import mask_in
+
+    # one line: the C encoder (indent would take the pure-Python one, ten times slower)
+    text = json.dumps(mask_in(doc), ensure_ascii=False) + "\n"
+    text = _JSON_ESCAPE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    data = text.encode("utf-8")
+    buf = getattr(sys.stdout, "buffer", None)
+    if buf is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buf.write(data)
+    buf.flush()
+
+
+def print_scan(result) -> None:
+    """One workspace's scan as text: each queue's count and first five titles, then the
+    warnings."""
+    from memreview.display import visible
+
+    out = sys.stdout
+    out.write(f"workspace  {visible(str(result.root))}\nreview     {result.today.isoformat()}\n\n")
+    for name, items in result.queues.items():
+        note = result.missing.get(name)
+        hidden = result.hidden.get(name)
+        extra = f"  ({hidden} hidden)" if hidden else ""
+        out.write(
+            f"{name:<16}{len(items):>5}{extra}{('  — ' + note) if note and not items else ''}\n"
+        )
+        for it in items[:5]:
+            out.write(f"    {visible(it['title'])[:100]}\n")
+        if len(items) > 5:
+            out.write(f"    … {len(items) - 5} more\n")
+    if result.warnings:
+        out.write(f"\n{len(result.warnings)} warning(s):\n")
+        for w in result.warnings:
+            where = visible(w["file"] or "")
+            if w["line"]:
+                where += f":{w['line']}"
+            out.write(f"  {where}: {visible(w['message'])}\n")
