@@ -1,9 +1,10 @@
 """OpenClaw 2026.9's promotion lock: a row in its state database (DESIGN §4, "Paths").
 
 Since 2026.9 memory-core takes its short-term promotion lock as a row of
-``plugin_state_entries`` (``namespace = 'short-term-locks'``) in
-``$OPENCLAW_STATE_DIR/state/openclaw.sqlite`` (default ``~/.openclaw/state/``), which a
-``flock`` does not exclude. Before a batch writes MEMORY.md, the row is read (``mode=ro``,
+``plugin_state_entries`` (``namespace = 'short-term-locks'``) of its state database, which a
+``flock`` does not exclude. The database is the one the loader reads the short-term store
+from (``workspace.openclaw.find_state_db``: ``openclaw_state_db`` in memreview.yaml, the
+state directory the workspace lives in, ``$OPENCLAW_STATE_DIR``, the profile, ``~/.openclaw``). Before a batch writes MEMORY.md, the row is read (``mode=ro``,
 never written) and the batch waits, then refuses, while a live lock on this workspace holds:
 one that has not expired and whose process, when it names one, is alive.
 """
@@ -17,15 +18,23 @@ import sqlite3
 import time
 from pathlib import Path
 
+from memreview.workspace.config import load_config
+from memreview.workspace.openclaw import find_state_db
+from memreview.workspace.paths import PathEscape, safe_read_bytes
 from memreview.workspace.process import pid_alive
 
 NAMESPACE = "short-term-locks"
 _POLL = 0.05
 
 
-def state_db() -> Path:
-    base = os.environ.get("OPENCLAW_STATE_DIR") or str(Path.home() / ".openclaw")
-    return Path(base).expanduser() / "state" / "openclaw.sqlite"
+def _state_db(root: Path) -> Path | None:
+    """The state database the workspace's settings and the environment point to, if any."""
+    try:
+        data = safe_read_bytes(root, "memreview.yaml")
+    except (OSError, PathEscape):
+        data = None
+    setting = load_config(data)[0].openclaw_state_db
+    return find_state_db(root, setting, os.environ)
 
 
 def _rows(db: Path) -> list[tuple[str, str | None, int | None]]:
@@ -52,14 +61,14 @@ def _pid(value: dict) -> int | None:
 def lock_holder(root: Path | str, now_ms: int | None = None) -> str | None:
     """Why OpenClaw's promotion lock on ``root`` is held now, or None when it isn't (or the
     database is missing, unreadable or has no such table)."""
-    db = state_db()
-    if not db.is_file():
+    real = Path(root).resolve()
+    db = _state_db(real)
+    if db is None:
         return None
     try:
         rows = _rows(db)
     except (sqlite3.Error, OSError):
         return None
-    real = Path(root).resolve()
     key = hashlib.sha256(str(real).encode("utf-8")).hexdigest()
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     for entry_key, value_json, expires_at in rows:

@@ -22,11 +22,11 @@ from memreview.workspace.model import DailyLog, Project, Recall, Workspace
 from memreview.workspace.openclaw import (
     LineRecall,
     Usage,
+    find_state_db,
     parse_events,
     parse_store_json,
     read_state_db,
     relative,
-    state_db_candidates,
 )
 from memreview.workspace.paths import PathEscape, real_inside
 from memreview.workspace.reader import MAX_WARNINGS_PER_FILE, Reader
@@ -274,19 +274,14 @@ def _read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> Non
         else:
             usage.add_store(entries)
             usage.sources.append(store_rel)
-    for db in state_db_candidates(rd.root, cfg.openclaw_state_db, environ):
-        try:
-            if not db.is_file():
-                continue
-        except OSError:
-            continue
+    db = find_state_db(rd.root, cfg.openclaw_state_db, environ)  # the first found is OpenClaw's
+    if db is not None:
         entries, problem = read_state_db(db, rd.root)
         if problem:
             ws.warn(str(db), None, problem)
         elif entries:
             usage.add_store(entries)
             usage.sources.append(str(db))
-        break  # the first database found is OpenClaw's
     if usage.sources:
         ws.openclaw = usage
 

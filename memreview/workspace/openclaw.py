@@ -199,6 +199,18 @@ def state_db_candidates(root: Path, setting: str, environ: Mapping[str, str]) ->
     return list(dict.fromkeys(out))
 
 
+def find_state_db(root: Path, setting: str, environ: Mapping[str, str]) -> Path | None:
+    """OpenClaw's state database for this workspace: the first of ``state_db_candidates``
+    that is a file, or None when there is none."""
+    for db in state_db_candidates(root, setting, environ):
+        try:
+            if db.is_file():
+                return db
+        except OSError:
+            continue
+    return None
+
+
 def read_state_db(path: Path, root: Path) -> tuple[list[StoreEntry] | None, str | None]:
     """This workspace's rows of the short-term store in OpenClaw's state database, opened
     read-only; (None, reason) when it can't be read. Rows of other workspaces are skipped."""

@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from reliability_helpers import sample_copy
 
 from memreview.decisions import apply
 from memreview.scan import scan_workspace
@@ -94,3 +95,28 @@ def test_an_expired_or_orphaned_promotion_lock_row_does_not_block(
     monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "oc"))
     outcome = _solidify(ws)
     assert outcome.ok and outcome.applied
+
+
+@pytest.mark.parametrize("where", ["state directory the workspace lives in", "memreview.yaml"])
+def test_the_lock_row_is_read_from_the_database_the_loader_reads(
+    tmp_path: Path, monkeypatch, sleeper: int, where: str
+) -> None:
+    """Not only ``$OPENCLAW_STATE_DIR``: a workspace at ``<state>/workspace`` and the
+    ``openclaw_state_db`` setting name the database too (as for the short-term store)."""
+    monkeypatch.delenv("OPENCLAW_STATE_DIR", raising=False)
+    monkeypatch.delenv("OPENCLAW_PROFILE", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    later = int(time.time() * 1000) + 600_000
+    if where == "memreview.yaml":
+        ws = sample_copy(tmp_path / "ws")
+        db = _state_db(tmp_path / "elsewhere", ws, later, sleeper)
+        with (ws / "memreview.yaml").open("a", encoding="utf-8") as f:
+            f.write(f"\nopenclaw_state_db: {db}\n")
+    else:
+        ws = sample_copy(tmp_path / "oc" / "workspace")
+        db = _state_db(tmp_path / "oc", ws, later, sleeper)
+    before = (ws / "MEMORY.md").read_bytes()
+    outcome = _solidify(ws)
+    assert not outcome.applied
+    assert any(f"promotion lock (short-term-locks in {db})" in f.reason for f in outcome.failures)
+    assert (ws / "MEMORY.md").read_bytes() == before
