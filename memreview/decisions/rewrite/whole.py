@@ -1,0 +1,225 @@
+"""The files a decision changes as a whole: a skill file created (``CreateFile``), and
+candidates removed from skill_candidates.json (``RemoveCandidate``) with the rest of its text
+unchanged, cut out of the JSON text itself where that gives the expected document."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from memreview.decisions.plan import (
+    CreateFile,
+    Op,
+    RemoveCandidate,
+)
+from memreview.decisions.rewrite.result import FileRewrite, Problem
+from memreview.queues.common import short
+from memreview.workspace.textfile import EncodeError, TextFile
+
+
+def create_file(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrite:
+    """Create a skill file; a decision that created it before, with the same text, is done."""
+    problems: dict[str, Problem] = {}
+    chosen: CreateFile | None = None
+    for op in ops:
+        if not isinstance(op, CreateFile):
+            problems[op.key] = Problem(
+                "conflict", rel, f"{rel} is being created by another decision"
+            )
+        elif current is not None and chosen is None and current.data == _utf8(op.content):
+            return FileRewrite(rel, None, [op.key], problems)  # created by this decision before
+        elif current is not None:
+            problems[op.key] = Problem(
+                "conflict", rel, f"{rel} already exists; memreview does not overwrite it"
+            )
+        elif chosen is not None:
+            problems[op.key] = Problem(
+                "conflict", rel, f"{rel} is already created by {chosen.key} in this batch"
+            )
+        else:
+            chosen = op
+    if chosen is None:
+        return FileRewrite(rel, None, [], problems)
+    try:
+        data = chosen.content.encode("utf-8")
+    except UnicodeEncodeError:
+        problems[chosen.key] = Problem("failure", rel, f"{rel}: the skill's text is not valid text")
+        return FileRewrite(rel, None, [], problems)
+    return FileRewrite(rel, data, [chosen.key], problems)
+
+
+def _utf8(text: str) -> bytes | None:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def remove_candidates(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrite:
+    """Remove candidates from skill_candidates.json, the rest of its text unchanged."""
+    problems: dict[str, Problem] = {}
+
+    def fail_all(reason: str) -> FileRewrite:
+        return FileRewrite(rel, None, [], {op.key: Problem("conflict", rel, reason) for op in ops})
+
+    if current is None:
+        return fail_all(f"{rel} no longer exists")
+    text = "".join(ln.text + ln.ending for ln in current.lines)
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return fail_all(f"{rel} is not valid JSON now")
+    cands = doc.get("candidates") if isinstance(doc, dict) else None
+    if not isinstance(cands, list):
+        return fail_all(f'{rel} has no "candidates" list now')
+    chosen: dict[int, str] = {}
+    for op in ops:
+        if not isinstance(op, RemoveCandidate):
+            problems[op.key] = Problem("conflict", rel, f"{rel}: unexpected change")
+            continue
+        hits = [
+            k
+            for k, c in enumerate(cands)
+            if isinstance(c, dict)
+            and c.get("theme") == op.theme
+            and (c.get("content") if isinstance(c.get("content"), str) else "") == op.content
+        ]
+        what = f"skill candidate {short(op.theme, 40)!r}"
+        if not hits:
+            problems[op.key] = Problem("conflict", rel, f"{what} is gone from {rel}")
+        elif len(hits) != op.copies:
+            problems[op.key] = Problem("conflict", rel, f"{what} is ambiguous in {rel}")
+        elif hits[op.copy] in chosen:
+            problems[op.key] = Problem("conflict", rel, f"{what} is removed by another decision")
+        else:
+            chosen[hits[op.copy]] = op.key
+    if not chosen:
+        return FileRewrite(rel, None, [], problems)
+    expected = dict(doc)
+    expected["candidates"] = [c for k, c in enumerate(cands) if k not in chosen]
+    new_text = _remove_elements(text, sorted(chosen, reverse=True), expected)
+    if new_text is None:  # the text could not be cut cleanly: write it again, same style
+        new_text = _dump_like(text, expected, current.default_ending)
+    try:
+        data = current.bom + current.encode_text(new_text)
+    except EncodeError as exc:
+        for key in chosen.values():
+            problems[key] = Problem("failure", rel, f"{rel}: {exc}")
+        return FileRewrite(rel, None, [], problems)
+    return FileRewrite(rel, data, list(chosen.values()), problems)
+
+
+def _remove_elements(text: str, indexes: list[int], expected: dict) -> str | None:
+    """``text`` with those elements of its top-level "candidates" array cut out (each with
+    one adjacent comma and the spacing before it); None when that doesn't give ``expected``."""
+    try:
+        for k in indexes:
+            found = _candidate_spans(text)
+            if found is None:
+                return None
+            open_, close, elems = found
+            if len(elems) == 1:
+                text = text[: open_ + 1] + text[close:]
+            elif k > 0:
+                text = text[: elems[k - 1][1]] + text[elems[k][1] :]
+            else:
+                text = text[: elems[0][0]] + text[elems[1][0] :]
+        return text if json.loads(text) == expected else None
+    except (ValueError, IndexError):
+        return None
+
+
+def _skip_ws(s: str, i: int) -> int:
+    while i < len(s) and s[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _string_end(s: str, i: int) -> int:
+    j = i + 1
+    while True:
+        ch = s[j]
+        if ch == "\\":
+            j += 2
+        elif ch == '"':
+            return j + 1
+        else:
+            j += 1
+
+
+def _value_end(s: str, i: int) -> int:
+    ch = s[i]
+    if ch == '"':
+        return _string_end(s, i)
+    if ch in "[{":
+        depth, j = 0, i
+        while j < len(s):
+            c = s[j]
+            if c == '"':
+                j = _string_end(s, j)
+                continue
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        raise ValueError("unclosed")
+    m = re.compile(r"[^,\]\}\s]+").match(s, i)
+    if not m:
+        raise ValueError("no value")
+    return m.end()
+
+
+def _candidate_spans(s: str) -> tuple[int, int, list[tuple[int, int]]] | None:
+    """(index of '[', index of ']', element spans) of the top-level "candidates" array."""
+    i = _skip_ws(s, 0)
+    if s[i] != "{":
+        return None
+    i += 1
+    while True:
+        i = _skip_ws(s, i)
+        if s[i] == "}":
+            return None
+        key_end = _string_end(s, i)
+        key = json.loads(s[i:key_end])
+        i = _skip_ws(s, key_end)
+        if s[i] != ":":
+            return None
+        i = _skip_ws(s, i + 1)
+        if key == "candidates" and s[i] == "[":
+            elems: list[tuple[int, int]] = []
+            j = _skip_ws(s, i + 1)
+            if s[j] == "]":
+                return i, j, elems
+            while True:
+                e = _value_end(s, j)
+                elems.append((j, e))
+                j = _skip_ws(s, e)
+                if s[j] == ",":
+                    j = _skip_ws(s, j + 1)
+                elif s[j] == "]":
+                    return i, j, elems
+                else:
+                    return None
+        i = _skip_ws(s, _value_end(s, i))
+        if s[i] == ",":
+            i += 1
+        elif s[i] != "}":
+            return None
+
+
+def _dump_like(original: str, doc: dict, ending: str) -> str:
+    """``doc`` as JSON in the original's indentation, non-ASCII kept as is."""
+    indent: int | str | None = None
+    for line in original.split("\n")[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and stripped != line:
+            lead = line[: len(line) - len(stripped)]
+            indent = "\t" if lead.startswith("\t") else len(lead)
+            break
+    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    if original.endswith("\n"):
+        text += "\n"
+    return text.replace("\n", ending) if ending != "\n" else text
