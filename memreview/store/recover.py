@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from memreview.store.journal import BatchRecord, batches, interrupted_batches
+from memreview.store.interrupted import interrupted_batches
+from memreview.store.journal import BatchRecord, batches
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.paths import PathEscape, check_rel, resolve_inside
 from memreview.store.safewrite import Conflict, FileOutcome, run_batch
