@@ -14,7 +14,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from memreview.alarms import alarms
+from memreview.alarms import alarms, openclaw_locks
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
@@ -116,8 +116,22 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
             ],
             "elsewhere": secrets_elsewhere(ws),
         },
-        "warnings": _warnings(health(ws, day)),
+        "warnings": _warnings(health(ws, day)) + _held_locks(ws),
     }
+
+
+def _held_locks(ws: Workspace) -> list[str]:
+    """OpenClaw's promotion lock rows that hold now: shown, not an alarm (a run in progress
+    holds one; a stale one is the stale-lock alarm)."""
+    out = []
+    for row, state in openclaw_locks(ws):
+        if state == "held":
+            who = f"process {row.pid}" if row.pid else "OpenClaw"
+            out.append(
+                f"OpenClaw's promotion lock is held by {who} ({row.db}); memreview waits "
+                "for it before writing MEMORY.md"
+            )
+    return out
 
 
 def cmd_doctor(args) -> int:
