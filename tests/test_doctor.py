@@ -274,3 +274,57 @@ def test_thresholds_come_from_memreview_yaml(tmp_path, capsys):
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
     assert "promotion-budget" in _alarm_ids(doc)
     assert "of OpenClaw's 3,000-character" in doc["workspaces"][0]["alarms"][0]["title"]
+
+
+def test_secrets_in_the_state_database_snippets_and_in_git_history(tmp_path, capsys):
+    import subprocess
+
+    root = _ws(
+        tmp_path / "ws",
+        {"MEMORY.md": "# M\n- a rule\n", "memreview.yaml": "openclaw_state_db: s.sqlite\n"},
+    )
+    db = _state(root / "s.sqlite", root, 2, None)
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    row = con.execute("SELECT rowid, value_json FROM plugin_state_entries LIMIT 1").fetchone()
+    doc = json.loads(row[1])
+    doc["value"]["snippet"] = f"the CI token is {KEY}"
+    con.execute(
+        "UPDATE plugin_state_entries SET value_json = ? WHERE rowid = ?", (json.dumps(doc), row[0])
+    )
+    con.commit()
+    con.close()
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (root / "MEMORY.md").write_text(f"# M\n- a rule\n- token {KEY}\n")
+    subprocess.run([*git, "add", "MEMORY.md"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (root / "MEMORY.md").write_text("# M\n- a rule\n- token kept in 1Password\n")
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    rc, doc = _doctor(capsys, root)
+    s = doc["workspaces"][0]["secrets"]
+    assert rc == 1 and s["count"] == 0  # the file itself is clean now
+    where = [(e["file"], e["line"]) for e in s["elsewhere"]]
+    assert (str(db), None) in where
+    [git_hit] = [e for e in s["elsewhere"] if e["file"].startswith("git ")]
+    assert git_hit["file"].endswith(" MEMORY.md") and git_hit["line"] == 3
+    assert KEY not in json.dumps(doc) and "ghp_…" in git_hit["text"]
+    rc = main(["doctor", str(root), "--today", TODAY])
+    text = capsys.readouterr().out
+    assert KEY not in text and "MEMORY.md:3" in text
+
+
+def test_git_history_without_a_secret_is_quiet(tmp_path, capsys):
+    import subprocess
+
+    root = _ws(
+        tmp_path / "ws",
+        {"MEMORY.md": "# M\n- the token lives in 1Password, see token=<your token>\n"},
+    )
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    rc, doc = _doctor(capsys, root)
+    assert rc == 0 and doc["workspaces"][0]["secrets"]["elsewhere"] == []

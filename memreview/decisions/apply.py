@@ -29,7 +29,7 @@ from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
-from memreview.secrets import find_secrets
+from memreview.secrets import find_secrets, mask_in
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.textfile import TextFile, decode_bytes
 
@@ -294,7 +294,8 @@ def _journal_record(p: PlannedDecision) -> dict:
     record = p.journal()
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
-        record["hide"] = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        record["hide"] = mask_in(hide)
     return record
 
 
@@ -574,8 +575,8 @@ def _restage(root: Path, batch_id: str) -> list[Decision]:
     pending_items = {d.item for d in existing}
     restored: list[Decision] = []
     for raw in record.decisions:
-        if not isinstance(raw, dict) or raw.get("key") in failed:
-            continue
+        if not isinstance(raw, dict) or raw.get("key") in failed or raw.get("text_masked"):
+            continue  # a text journaled masked would write the mask: decided anew instead
         fields = {
             k: raw[k] for k in ("item", "action", "keep", "text", "queue", "seen") if k in raw
         }

@@ -17,6 +17,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.scanned import ScannedWorkspace
+from memreview.secrets import mask_secrets
 from memreview.workspace.model import Anchor, Entry, MemoryFile, Workspace
 
 SUPERSEDED_TITLE = "# Superseded"
@@ -360,10 +361,21 @@ class PlannedDecision:
         return self.decision.key
 
     def journal(self) -> dict:
-        """How the decision is recorded in the journal."""
+        """How the decision is recorded in the journal: every text with its credentials
+        masked (the journal is never rewritten, so a value written there would stay). A merge
+        or edit text that was masked is marked ``text_masked``: undo does not stage it again
+        (it would write the mask), the owner decides that item anew."""
         record = {"key": self.key, "queue": self.queue, "title": self.title}
         record.update(self.decision.to_dict())
-        return {k: printable(v) if isinstance(v, str) else v for k, v in record.items()}
+        out: dict = {}
+        for k, v in record.items():
+            if isinstance(v, str):
+                masked = mask_secrets(v)
+                if k == "text" and masked != v:
+                    out["text_masked"] = True
+                v = printable(masked)
+            out[k] = v
+        return out
 
 
 def printable(text: str) -> str:
