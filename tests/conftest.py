@@ -31,6 +31,16 @@ def write_workspace(root: Path, files: dict[str, object]) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _scan_cache_dir(tmp_path_factory):
+    """The scan cache of every test (and of the commands they run) in a directory of its
+    own, never the user's."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path_factory.mktemp("scan-cache")))
+        mp.delenv("MEMREVIEW_NO_CACHE", raising=False)
+        yield
+
+
 @pytest.fixture
 def make_ws(tmp_path):
     """``make_ws({path: content})`` -> the loaded Workspace (MEMORY.md added if missing)."""
