@@ -34,7 +34,7 @@ def age(root: Path, seconds: float = 600) -> None:
 
 
 @pytest.fixture
-def ws(tmp_path, monkeypatch):
+def ws(tmp_path, monkeypatch, use_scan_cache):
     root = tmp_path / "ws"
     shutil.copytree(SAMPLE, root)
     age(root)
@@ -180,6 +180,7 @@ def test_a_pickle_that_would_run_code_is_refused(ws, tmp_path):
 
 def test_the_command_warns_once_on_stderr_and_no_cache_bypasses(ws, tmp_path):
     env = {**os.environ, "MEMREVIEW_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("MEMREVIEW_NO_CACHE", None)
     cmd = [sys.executable, "-m", "memreview", "scan", str(ws), "--json", "--today", "2026-11-29"]
     first = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
     for f in (tmp_path / "cache").rglob("*.pickle"):
@@ -256,6 +257,7 @@ def test_random_edits_between_opens_give_the_result_of_no_cache(tmp_path_factory
     root.mkdir()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MEMREVIEW_CACHE_DIR", str(base / "cache"))
+        mp.delenv("MEMREVIEW_NO_CACHE", raising=False)
         _apply(root, [("rewrite", rel, "- first line") for rel in FILES], time.time() - 1000)
         scan_workspace(root, today=TODAY)
         for k, edits in enumerate(rounds):
