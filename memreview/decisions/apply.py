@@ -34,6 +34,7 @@ from memreview.decisions.plan import EditPlan, PlannedDecision
 from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE
+from memreview.secrets import mask_in
 
 
 def _run(
@@ -99,7 +100,8 @@ def _journal_record(p: PlannedDecision) -> dict:
     record = p.journal()
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
-        record["hide"] = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        record["hide"] = mask_in(hide)
     return record
 
 

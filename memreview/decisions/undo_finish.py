@@ -65,8 +65,8 @@ def _restage(root: Path, batch_id: str) -> list[Decision]:
     pending_items = {d.item for d in existing}
     restored: list[Decision] = []
     for raw in record.decisions:
-        if not isinstance(raw, dict) or raw.get("key") in failed:
-            continue
+        if not isinstance(raw, dict) or raw.get("key") in failed or raw.get("text_masked"):
+            continue  # a text journaled masked would write the mask: decided anew instead
         fields = {
             k: raw[k] for k in ("item", "action", "keep", "text", "queue", "seen") if k in raw
         }

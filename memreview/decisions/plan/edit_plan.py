@@ -11,6 +11,7 @@ from datetime import date
 from memreview.decisions.model import Decision
 from memreview.decisions.plan.ops import AddRef, Op, RemoveRef, ReplaceEntry, SetMeta
 from memreview.decisions.plan.targets import Target
+from memreview.secrets import mask_secrets
 
 
 @dataclass(frozen=True)
@@ -131,10 +132,21 @@ class PlannedDecision:
         return self.decision.key
 
     def journal(self) -> dict:
-        """How the decision is recorded in the journal."""
+        """How the decision is recorded in the journal: every text with its credentials
+        masked (the journal is never rewritten, so a value written there would stay). A merge
+        or edit text that was masked is marked ``text_masked``: undo does not stage it again
+        (it would write the mask), the owner decides that item anew."""
         record = {"key": self.key, "queue": self.queue, "title": self.title}
         record.update(self.decision.to_dict())
-        return {k: printable(v) if isinstance(v, str) else v for k, v in record.items()}
+        out: dict = {}
+        for k, v in record.items():
+            if isinstance(v, str):
+                masked = mask_secrets(v)
+                if k == "text" and masked != v:
+                    out["text_masked"] = True
+                v = printable(masked)
+            out[k] = v
+        return out
 
 
 def printable(text: str) -> str:
