@@ -8,8 +8,10 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from datetime import date
+from functools import partial
 from pathlib import Path
 
+from memreview.workspace.cache import ScanCache
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import (
@@ -18,7 +20,7 @@ from memreview.workspace.markdown import (
     find_status_line,
     parse_memory_file,
 )
-from memreview.workspace.model import DailyLog, Project, Recall, Workspace
+from memreview.workspace.model import DailyLog, MemoryFile, Project, Recall, Workspace
 from memreview.workspace.openclaw import (
     LineRecall,
     Usage,
@@ -122,10 +124,12 @@ def load_workspace(
     progress: Progress | None = None,
     config: Config | None = None,
     environ: Mapping[str, str] | None = None,
+    cache: ScanCache | None = None,
 ) -> Workspace:
     """Read everything memreview needs from the workspace at ``root`` (already checked).
 
-    ``environ`` (default: the process environment) says where OpenClaw keeps its state.
+    ``environ`` (default: the process environment) says where OpenClaw keeps its state;
+    ``cache`` gives the files parsed before, unchanged since, without reading them.
     """
     root = root.resolve()
     report = progress or (lambda stage, frac: None)
@@ -177,25 +181,43 @@ def load_workspace(
         archived = rel.startswith(archive_prefix)
         dm = DAILY_RE.match(name)
         if dm and parts[0] == "memory" and not archived:
-            _read_daily(rd, ws, rel, dm.group(1))
+            day = _cached(
+                cache,
+                f"daily:{rd.markdown_limit}",
+                (rel,),
+                ws,
+                partial(_read_daily, rd, ws, rel, dm.group(1)),
+                lambda d: (d.text,) if d is not None else (),
+            )
+            if day is not None:
+                ws.daily_logs.append(day)
+                _stat(rd.root, rel, ws)
             continue
-        tf = rd.text(rel)
-        if tf is None:
+        kind = f"md:{archived}:{cfg.chronicle_words}:{rd.markdown_limit}"
+        mf = _cached(cache, kind, (rel,), ws, partial(_parse, rd, ws, rel, archived), _mf_texts)
+        if mf is None:
             continue
         _stat(root, rel, ws)
-        mf, problems = parse_memory_file(
-            tf, archived=archived, chronicle_words=tuple(cfg.chronicle_words)
-        )
-        for line, msg in problems[:MAX_WARNINGS_PER_FILE]:
-            ws.warn(rel, line, msg)
-        if len(problems) > MAX_WARNINGS_PER_FILE:
-            ws.warn(rel, None, f"{len(problems) - MAX_WARNINGS_PER_FILE} more problems not shown")
         (ws.archive_files if archived else ws.files)[rel] = mf
 
     report("reading fragments", 0.62)
-    read_dreams(rd, ws, cfg.dreams_db)
+    ws.fragments = _cached(
+        cache,
+        "dreams",
+        (cfg.dreams_db, cfg.dreams_db + "-wal"),
+        ws,
+        lambda: read_dreams(rd, ws, cfg.dreams_db) or ws.fragments,
+        lambda frags: (f.content for f in frags or ()),
+    )
     report("reading recall log", 0.72)
-    read_recalls(rd, ws, cfg.recall_log)
+    ws.recalls = _cached(
+        cache,
+        "recalls",
+        (cfg.recall_log,),
+        ws,
+        lambda: read_recalls(rd, ws, cfg.recall_log) or ws.recalls,
+        lambda recalls: (r.query for r in recalls or ()),
+    )
     report("reading proposals", 0.82)
     read_proposals(rd, ws, cfg.proposals)
     read_verdicts(rd, ws, cfg.verdicts)
@@ -213,6 +235,34 @@ def load_workspace(
     return ws
 
 
+def _cached(
+    cache: ScanCache | None, kind: str, rels: tuple[str, ...], ws: Workspace, compute, texts
+):
+    """``compute()``, or what it gave before for the same files (see ScanCache.memo)."""
+    if cache is None:
+        return compute()
+    return cache.memo(kind, rels, ws.warnings, compute, texts)
+
+
+def _parse(rd: Reader, ws: Workspace, rel: str, archived: bool) -> MemoryFile | None:
+    """A memory file read and parsed (None when it can't be read), its problems warned."""
+    tf = rd.text(rel)
+    if tf is None:
+        return None
+    mf, problems = parse_memory_file(
+        tf, archived=archived, chronicle_words=tuple(ws.config.chronicle_words)
+    )
+    for line, msg in problems[:MAX_WARNINGS_PER_FILE]:
+        ws.warn(rel, line, msg)
+    if len(problems) > MAX_WARNINGS_PER_FILE:
+        ws.warn(rel, None, f"{len(problems) - MAX_WARNINGS_PER_FILE} more problems not shown")
+    return mf
+
+
+def _mf_texts(mf: MemoryFile | None):
+    return mf.source.texts if mf is not None else ()
+
+
 def _stat(root: Path, rel: str, ws: Workspace) -> None:
     try:
         ws.mtimes[rel] = (root / rel).stat().st_mtime
@@ -220,30 +270,27 @@ def _stat(root: Path, rel: str, ws: Workspace) -> None:
         pass
 
 
-def _read_daily(rd: Reader, ws: Workspace, rel: str, day_text: str) -> None:
+def _read_daily(rd: Reader, ws: Workspace, rel: str, day_text: str) -> DailyLog | None:
     day = parse_date(day_text)
     if day is None:
         ws.warn(rel, None, f"daily log name has an impossible date ({day_text}); skipped")
-        return
+        return None
     data = rd.read(rel, rd.markdown_limit)
     if data is None:
-        return
+        return None
     if is_binary(data):
         ws.warn(rel, None, "skipped: binary file, not text")
-        return
+        return None
     # Daily logs are only searched for mentions, never edited: decode the whole text at once.
     text = decode_whole(data)
-    ws.daily_logs.append(
-        DailyLog(
-            rel,
-            day,
-            text.lower(),
-            not text.strip(),
-            text.count("\n") + (not text.endswith("\n") and bool(text)),
-            text,
-        )
+    return DailyLog(
+        rel,
+        day,
+        text.lower(),
+        not text.strip(),
+        text.count("\n") + (not text.endswith("\n") and bool(text)),
+        text,
     )
-    _stat(rd.root, rel, ws)
 
 
 def _read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None:
