@@ -8,11 +8,12 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from textual import on
+from textual import events, on
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input
+from textual.widgets import ContentSwitcher, Input
 
 from memreview.app.backend import Backend, make_decision
 from memreview.app.editor import editor_target, run_editor
@@ -35,10 +36,12 @@ from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
+from memreview.app.widgets.keybar import KeyBar
 from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueNav, TopBar
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line, visible
+from memreview.i18n import _
 
 ScanFunction = Callable[..., object]
 
@@ -61,6 +64,7 @@ class ReviewScreen(Screen):
         self.changed: set[str] = set()  # items whose staged decision is to be asked again
         self._binding_state: tuple | None = None
         self.show_all: set[str] = set()  # queues showing the items reviewed before too
+        self.member_prompt = False  # `#` was pressed: the next digit keeps that member
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -74,7 +78,7 @@ class ReviewScreen(Screen):
                     yield Evidence(id="evidence")
                 yield HealthView(id="health")
         yield PendingBar(id="pending", markup=False)
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     @property
     def pane(self) -> ItemsPane:
@@ -254,10 +258,38 @@ class ReviewScreen(Screen):
         self.app.key_done()
 
     def action_step_queue(self, delta: int) -> None:
+        self.show_queue(self.next_queue(delta))
+        self.app.key_done()
+
+    def next_queue(self, delta: int) -> str:
+        """The queue ``delta`` steps from this one, passing over the empty ones (the
+        health view is never passed over)."""
         order = [*queue_names(), HEALTH]
         k = order.index(self.queue) if self.queue in order else 0
-        self.show_queue(order[(k + delta) % len(order)])
-        self.app.key_done()
+        for step in range(1, len(order)):
+            queue = order[(k + delta * step) % len(order)]
+            if queue == HEALTH or self._queue_items(queue):
+                return queue
+        return self.queue
+
+    def _queue_done_note(self) -> None:
+        """Said when the last item of the queue was decided: what is left, and where ``]``
+        goes next."""
+        left = sum(1 for it in self.items.in_view() if self.staging.for_item(it["id"]) is None)
+        following = self.next_queue(1)
+        where = queue_title(following)
+        if following != HEALTH:
+            where += f" ({len(self._queue_items(following))})"
+        key = self.app.key_for("queue.next", "]")
+        if left:
+            msg = _("last item of {queue}; {n} above still undecided — {key} next: {where}")
+        else:
+            msg = _("{queue} done — {key} next: {where}")
+        self.notify(
+            msg.format(queue=queue_title(self.queue), n=left, key=key, where=where),
+            markup=False,
+            timeout=5,
+        )
 
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
@@ -321,8 +353,8 @@ class ReviewScreen(Screen):
         if action == "decide":
             known = act_for(self.queue, parameters[0]) is not None
             return on_item if in_queue and known else False
-        if action in ("keep_member", "merge"):
-            verb = MEMBER if action == "keep_member" else MERGE
+        if action in ("keep_member", "pick_member", "merge"):
+            verb = MERGE if action == "merge" else MEMBER
             return on_item if act_for(self.queue, verb) is not None else False
         if action == "open_editor":
             return on_item if in_queue else False
@@ -347,6 +379,79 @@ class ReviewScreen(Screen):
         if action in ("undo", "show_queue", "step_queue"):
             return None if self.scanning else True
         return True
+
+    def why_not(self, action: str, parameters: tuple) -> str | None:
+        """Why ``action`` does nothing now, in words (None when it acts, or when a key doing
+        nothing needs no word: moving past the end of a list)."""
+        if self.scanning and action not in ("show_queue", "step_queue", "reload"):
+            return _("still loading the workspace")
+        title = queue_title(self.queue)
+        in_queue = self.queue != HEALTH
+        verb = None
+        if action == "decide":
+            verb = parameters[0]
+        elif action in ("keep_member", "pick_member"):
+            verb = MEMBER
+        elif action == "merge":
+            verb = MERGE
+        if verb is not None:
+            if not in_queue:
+                return _("the health view has nothing to decide: choose a queue (1–9)")
+            if act_for(self.queue, verb) is None:
+                return _("{key} does nothing in {queue}; here: {keys}").format(
+                    key=self._key_name(action, parameters), queue=title, keys=self._offered()
+                )
+            if self.items.current is None:
+                return _("{queue} has nothing to decide").format(queue=title)
+            return None
+        if action == "open_editor":
+            if not in_queue:
+                return _("the health view has no entry to open: choose a queue (1–9)")
+            return _("{queue} has no item to open").format(queue=title)
+        if action == "write":
+            return _("nothing is staged to write: decide an item first (its keys are below)")
+        if action == "unstage":
+            return _("nothing is staged to unstage")
+        if action == "filter" and not in_queue:
+            return _("the health view has no items to filter: choose a queue (1–9)")
+        if action == "bulk_archive":
+            return _("no flagged item in view to archive")
+        return None
+
+    def _key_name(self, action: str, parameters: tuple) -> str:
+        if action == "decide":
+            return verb_key(parameters[0], self.app.key_for)
+        if action == "merge":
+            return verb_key(MERGE, self.app.key_for)
+        return verb_key(MEMBER, self.app.key_for, members="#")
+
+    def _offered(self) -> str:
+        """The keys of this queue as the footer names them: ``a keep A · b keep B…``."""
+        return " · ".join(f"{key} {_(act.label)}" for key, act in self._hints())
+
+    def on_key(self, event: events.Key) -> None:
+        """Before the bindings: the digit after `#`, and the keys that can't act now,
+        which say why instead of doing nothing."""
+        if self.member_prompt:
+            self.member_prompt = False
+            event.stop()
+            event.prevent_default()
+            if event.character is not None and event.character in "123456789":
+                self.action_keep_member(int(event.character))
+            else:
+                self.notify(_("no member kept: # then a digit keeps one"), timeout=3)
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            _namespace, action, parameters = parse_action(binding.action)
+            if self.check_action(action, parameters) is True:
+                return
+            why = self.why_not(action, parameters)
+            if why:
+                event.stop()
+                event.prevent_default()
+                self.notify(why, markup=False, timeout=4)
+                self.app.key_done()
+                return
 
     def _sync_bindings(self) -> None:
         """Refresh the footer only when what applies has changed (it is rebuilt each time)."""
@@ -401,6 +506,7 @@ class ReviewScreen(Screen):
         else:
             self.items.refresh_item(item["id"])
             self._show_current()
+            self._queue_done_note()
 
     def _staging_changed(self, item_id: str | None = None, queues: Iterable | None = None) -> None:
         """Redraw what shows the staged decisions (``queues``: those whose count changed)
@@ -425,6 +531,19 @@ class ReviewScreen(Screen):
             self._stage(act, keep=act.keep)
         self.app.key_done()
 
+    def action_pick_member(self) -> None:
+        item = self.items.current
+        if item is None:
+            return
+        members = len(item.get("refs") or [])
+        self.member_prompt = True
+        self.notify(
+            _("keep which member? press 1–{n} (any other key: none)").format(n=members),
+            markup=False,
+            timeout=3,
+        )
+        self.app.key_done()
+
     def action_keep_member(self, n: int) -> None:
         item = self.items.current
         if item is None:
@@ -432,8 +551,7 @@ class ReviewScreen(Screen):
         members = len(item.get("refs") or [])
         if n > members:
             self.notify(
-                f"this group has {members} members: 1–{members} keeps one. "
-                "Here the digits pick members; [ and ] change the queue.",
+                _("this group has {n} members: # then 1–{n} keeps one").format(n=members),
                 markup=False,
             )
             return
@@ -483,6 +601,7 @@ class ReviewScreen(Screen):
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
         self._sync_bindings()
+        self.app.key_done()
 
     def action_clear_filter(self) -> None:
         self.pane.clear_filter()
@@ -504,6 +623,7 @@ class ReviewScreen(Screen):
             return
         screen = ApplyScreen(self.result, self.staging.decisions(), self.backend)
         self.app.push_screen(screen, self._applied)
+        self.app.key_done()
 
     def _applied(self, outcome) -> None:
         if outcome is None:
@@ -515,6 +635,10 @@ class ReviewScreen(Screen):
         self.reload()
 
     def action_undo(self) -> None:
+        nothing = self.backend.nothing_to_undo()
+        if nothing:  # said before asking, not after
+            self.notify(nothing, markup=False, timeout=4)
+            return
         ask_undo(self.app, lambda: start_undo(self, self.backend))
 
     def on_undo_done(self, message: UndoDone) -> None:
