@@ -1,0 +1,20 @@
+"""The files shipped with memreview: the sample workspace and the themes.
+
+An installed memreview carries them inside the package (``memreview/sample_workspace``,
+``memreview/themes``: setup.py copies them there from the repository when it builds); run from
+the repository, or installed editable, they are the repository's top-level folders.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def shipped_dir(name: str) -> Path:
+    """The shipped folder ``name`` (``sample_workspace`` or ``themes``): inside the installed
+    package when it is there, else at the repository's top level."""
+    inside = Path(str(files("memreview").joinpath(name)))
+    return inside if inside.is_dir() else _REPO / name
