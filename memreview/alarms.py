@@ -14,13 +14,15 @@ import json
 import os
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from memreview.workspace.dates import DATE_RE, parse_date
+from memreview.workspace.markdown import MARKER_KEY_RE
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import LockRow, find_state_db, lock_states, store_values
-from memreview.workspace.paths import safe_read_bytes
+from memreview.workspace.paths import safe_open_read, safe_read_bytes
 from memreview.workspace.process import pid_alive
 
 # The thresholds are settings (``alarms:`` in memreview.yaml, ``Config.alarms_*``); their
@@ -66,9 +68,16 @@ class Alarm:
         }
 
 
-def alarms(ws: Workspace, today: date) -> list[Alarm]:
-    """Every alarm that fires for ``ws`` on the review date ``today``."""
-    out: list[Alarm] = []
+def alarms(
+    ws: Workspace,
+    today: date,
+    seen: dict | None = None,
+    from_backup: Callable[[str, str], str | None] | None = None,
+) -> list[Alarm]:
+    """Every alarm that fires for ``ws`` on the review date ``today``. ``seen`` is what the
+    store remembers of the promotion keys the owner reviewed (``store.read_seen``) and
+    ``from_backup(file, key)`` the bullet as memreview's newest backup holds it."""
+    out: list[Alarm] = _budget_deleted(ws, seen, from_backup) if seen else []
     checks = (
         _dreaming_silent,
         _promoted_none,
@@ -170,7 +179,7 @@ def deep_reports(ws: Workspace, today: date) -> dict[date, tuple[int, int, str]]
                 continue
             try:
                 data = safe_read_bytes(ws.root, f"{DEEP_DIR}/{path.name}")[:_DEEP_READ_CAP]
-            except OSError:
+            except (OSError, ValueError):
                 continue
             note(parse_date(m.group(0)), data.decode("utf-8", "replace"), f"{DEEP_DIR}/{path.name}")
     for log in ws.daily_logs:
@@ -220,13 +229,20 @@ def _promoted_none(ws: Workspace, today: date) -> list[Alarm]:
 # -- the recall store ------------------------------------------------------------------------
 
 
+def _size(ws: Workspace, rel: str) -> int | None:
+    """The size of the regular file ``rel`` inside the workspace; None when there is none
+    (or the setting names a path outside it)."""
+    try:
+        fd, st = safe_open_read(ws.root, rel)
+    except (OSError, ValueError):
+        return None
+    os.close(fd)
+    return st.st_size
+
+
 def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
     rel = ws.config.short_term_recall
-    path = ws.root / rel
-    try:
-        size = path.stat().st_size if path.is_file() and not path.is_symlink() else None
-    except OSError:
-        size = None
+    size = _size(ws, rel)
     if size is None:
         return []
     out = [
@@ -281,7 +297,7 @@ def _state_store(ws: Workspace, today: date) -> list[Alarm]:
                 "that dreaming runs, so the store drains into MEMORY.md",
             )
         )
-    if not ws.root.joinpath(ws.config.short_term_recall).is_file():
+    if _size(ws, ws.config.short_term_recall) is None:
         out.extend(_starved(ws.config, str(db), values))
     return out
 
@@ -413,6 +429,61 @@ def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:
     ]
 
 
+def promotion_bullets(lines: list[str]) -> dict[str, str]:
+    """Each promotion marker key in ``lines`` with the bullet under it ("" when none)."""
+    out: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if "openclaw-memory-promotion:" not in line:
+            continue
+        m = MARKER_KEY_RE.search(line)
+        if not m:
+            continue
+        after = next((ln for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        out.setdefault(m.group(1), "" if "openclaw-memory-promotion:" in after else after)
+    return out
+
+
+def present_promotions(ws: Workspace) -> dict[str, tuple[str, str]]:
+    """Every promotion marker key in the workspace's memory files: ``key → (file, bullet)``."""
+    out: dict[str, tuple[str, str]] = {}
+    for rel in sorted(ws.files):
+        for key, bullet in promotion_bullets(ws.files[rel].source.texts).items():
+            out.setdefault(key, (rel, bullet))
+    return out
+
+
+def _budget_deleted(ws: Workspace, seen: dict, from_backup) -> list[Alarm]:
+    """Promotion keys the owner reviewed that no memory file holds any more: deleted outside
+    memreview, most likely by OpenClaw's budget compaction (it prints nothing)."""
+    present = present_promotions(ws)
+    gone = sorted(
+        (rec.get("file") or "?", key, rec)
+        for key, rec in seen.get("keys", {}).items()
+        if key not in present
+    )
+    if not gone:
+        return []
+    evidence = []
+    for rel, key, rec in gone[:20]:
+        text = str(rec.get("text") or "")
+        if (not text or text.endswith("…")) and from_backup is not None:
+            text = from_backup(rel, key) or text
+        evidence.append(f"{rel}: {key} — {text or '(no text remembered)'}")
+    if len(gone) > 20:
+        evidence.append(f"… and {len(gone) - 20} more")
+    reviewed = seen.get("reviewed") or "the last review"
+    return [
+        Alarm(
+            "promotions-deleted",
+            f"{len(gone)} promotion(s) you reviewed on {reviewed} are gone from memory files",
+            tuple(evidence),
+            "OpenClaw deletes the oldest promotion sections when MEMORY.md passes its "
+            "promotion budget, without saying which: put back what you want to keep (the text "
+            "is above), and archive promotions you don't need so the budget holds",
+        )
+    ]
+
+
 # -- runaway writes --------------------------------------------------------------------------
 
 
@@ -483,12 +554,11 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
 def _lock(ws: Workspace, today: date) -> list[Alarm]:
     out: list[Alarm] = []
     for rel in ws.config.lock_files:
-        path = ws.root / rel
+        if _size(ws, rel) is None:
+            continue
         try:
-            if not path.is_file() or path.is_symlink():
-                continue
             data = safe_read_bytes(ws.root, rel)[:200]
-        except OSError:
+        except (OSError, ValueError):
             continue
         m = re.search(rb"\d+", data)
         pid = int(m.group(0)) if m else None

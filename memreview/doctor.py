@@ -18,7 +18,8 @@ from datetime import date
 from pathlib import Path
 
 from memreview import store
-from memreview.alarms import alarms, openclaw_locks
+from memreview.alarms import openclaw_locks
+from memreview.decisions.reviewed import workspace_alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
@@ -178,7 +179,7 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
     """The doctor's findings for one workspace, JSON-shaped."""
     ws = load_workspace(root)
     day = review_date(ws, today)
-    found = alarms(ws, day)
+    found = workspace_alarms(ws, day)
     items = secrets(ws, day)
     return {
         "workspace": str(root),

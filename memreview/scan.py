@@ -9,6 +9,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from memreview.decisions import registry
+from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
@@ -164,6 +165,7 @@ def compute(
         report("health", 0.99)
         health = compute_health(ws, today)
         health["judge"] = _judge_card(ws)
+        health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
         for name, future in slow.items():
             computed[name] = future.result()
         if "promotions" in computed:

@@ -26,6 +26,7 @@ from memreview.decisions.plan import (
     RemoveCandidate,
 )
 from memreview.decisions.planner import build_plan, describe
+from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
@@ -418,6 +419,8 @@ def apply(
     if dry_run:
         return outcome
     _scrub_redacted(root, plan, outcome)
+    written = {f.rel for f in batch.files if f.written} if batch is not None else set()
+    remember_reviewed(root, result.workspace, written, plan.today)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = _update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config
