@@ -81,8 +81,7 @@ def alarms(
     checks = (
         _dreaming_silent,
         _promoted_none,
-        _recall_store,
-        _state_store,
+        _stores,
         _bootstrap,
         _promotion_budget,
         _runaway,
@@ -240,7 +239,19 @@ def _size(ws: Workspace, rel: str) -> int | None:
     return st.st_size
 
 
-def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
+def _stores(ws: Workspace, today: date) -> list[Alarm]:
+    """The recall stores: the legacy file and OpenClaw's SQLite store. Promotion is judged
+    starved on the store current OpenClaw reads: the database when it holds rows for this
+    workspace, else the legacy file."""
+    db = _state_db(ws)
+    values = store_values(db, ws.root) if db is not None else []
+    out = _legacy_store(ws, starved=not values)
+    if db is not None:
+        out.extend(_state_store(ws, db, values))
+    return out
+
+
+def _legacy_store(ws: Workspace, starved: bool) -> list[Alarm]:
     rel = ws.config.short_term_recall
     size = _size(ws, rel)
     if size is None:
@@ -261,12 +272,13 @@ def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
                 "recall-store-full",
                 f"{rel} is near OpenClaw's {ws.config.alarms_legacy_store_mib} MiB read limit",
                 (f"{size:,} of {limit:,} bytes",),
-                "past the limit promotion stops for good ('file exceeds limit of 16777216 "
+                f"past the limit promotion stops for good ('file exceeds limit of {limit} "
                 "bytes'): migrate it or prune old entries",
             )
         )
         return out
-    out.extend(_starved(ws.config, rel, _store_entries(ws, rel)))
+    if starved:
+        out.extend(_starved(ws.config, rel, _store_entries(ws, rel)))
     return out
 
 
@@ -274,13 +286,9 @@ def _state_db(ws: Workspace):
     return find_state_db(ws.root, ws.config.openclaw_state_db, os.environ)
 
 
-def _state_store(ws: Workspace, today: date) -> list[Alarm]:
+def _state_store(ws: Workspace, db, values: list[dict]) -> list[Alarm]:
     """OpenClaw's SQLite store: entries at its cap (the oldest are evicted and may be
     promoted again) and starved promotion, as for the legacy file."""
-    db = _state_db(ws)
-    if db is None:
-        return []
-    values = store_values(db, ws.root)
     out: list[Alarm] = []
     cap = ws.config.alarms_store_cap
     if len(values) >= cap:
@@ -297,8 +305,7 @@ def _state_store(ws: Workspace, today: date) -> list[Alarm]:
                 "that dreaming runs, so the store drains into MEMORY.md",
             )
         )
-    if _size(ws, ws.config.short_term_recall) is None:
-        out.extend(_starved(ws.config, str(db), values))
+    out.extend(_starved(ws.config, str(db), values))
     return out
 
 
@@ -421,7 +428,11 @@ def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "promotion-budget",
-            f"{rel} is at {total:,} of OpenClaw's {budget:,}-character promotion budget",
+            (
+                f"{rel} is past OpenClaw's {budget:,}-character promotion budget: {total:,}"
+                if total > budget
+                else f"{rel} is at {total:,} of OpenClaw's {budget:,}-character promotion budget"
+            ),
             ("past it OpenClaw deletes the oldest promotion sections without saying which",),
             "review the promotions queue now: archive what you don't want, so nothing you "
             "kept is deleted by the budget",
