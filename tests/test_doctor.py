@@ -273,7 +273,7 @@ def test_thresholds_come_from_memreview_yaml(tmp_path, capsys):
     files["memreview.yaml"] = "alarms:\n  promotion_budget: 3000\n  budget_warning_pct: 20\n"
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
     assert "promotion-budget" in _alarm_ids(doc)
-    assert "of OpenClaw's 3,000-character" in doc["workspaces"][0]["alarms"][0]["title"]
+    assert "OpenClaw's 3,000-character promotion budget" in doc["workspaces"][0]["alarms"][0]["title"]
 
 
 def test_secrets_in_the_state_database_snippets_and_in_git_history(tmp_path, capsys):
