@@ -627,8 +627,9 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
 # -- locks -----------------------------------------------------------------------------------
 
 
-def _lock(ws: Workspace, today: date) -> list[Alarm]:
-    out: list[Alarm] = []
+def _lock_files(ws: Workspace) -> list[tuple[str, int | None, bytes]]:
+    """Each pipeline lock file present: (path, the pid it names or None, its first bytes)."""
+    out = []
     for rel in ws.config.lock_files:
         if _size(ws, rel) is None:
             continue
@@ -638,7 +639,19 @@ def _lock(ws: Workspace, today: date) -> list[Alarm]:
             continue
         m = re.search(rb"\d+", data)
         pid = int(m.group(0)) if m else None
-        if pid is not None and pid > 0 and not pid_alive(pid):
+        out.append((rel, pid if pid is not None and pid > 0 else None, data))
+    return out
+
+
+def held_lock_files(ws: Workspace) -> list[tuple[str, int]]:
+    """The pipeline lock files whose process is running: (path, pid)."""
+    return [(rel, pid) for rel, pid, _data in _lock_files(ws) if pid and pid_alive(pid)]
+
+
+def _lock(ws: Workspace, today: date) -> list[Alarm]:
+    out: list[Alarm] = []
+    for rel, pid, data in _lock_files(ws):
+        if pid is not None and not pid_alive(pid):
             out.append(
                 Alarm(
                     "stale-lock",

@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview import store
-from memreview.alarms import openclaw_locks
+from memreview.alarms import held_lock_files, openclaw_locks
 from memreview.decisions.reviewed import workspace_alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
@@ -204,9 +204,15 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
 
 
 def _held_locks(ws: Workspace) -> list[str]:
-    """OpenClaw's promotion lock rows that hold now: shown, not an alarm (a run in progress
-    holds one; a stale one is the stale-lock alarm)."""
+    """Pipeline lock files and OpenClaw's promotion lock rows that hold now: shown, not an
+    alarm (a run in progress holds one; a stale one is the stale-lock alarm)."""
     out = []
+    for rel, pid in held_lock_files(ws):
+        out.append(
+            _("{file} is held by process {pid}, which is running: a pipeline is at work").format(
+                file=rel, pid=pid
+            )
+        )
     for row, state in openclaw_locks(ws):
         if state == "held":
             who = _("process {pid}").format(pid=row.pid) if row.pid else "OpenClaw"
