@@ -78,7 +78,7 @@ def alarms(
     """Every alarm that fires for ``ws`` on the review date ``today``. ``seen`` is what the
     store remembers of the promotion keys the owner reviewed (``store.read_seen``) and
     ``from_backup(file, key)`` the bullet as memreview's newest backup holds it."""
-    out: list[Alarm] = _budget_deleted(ws, seen, from_backup) if seen else []
+    out: list[Alarm] = _budget_deleted(ws, seen, from_backup) if seen and seen.get("keys") else []
     checks = (
         _dreaming_silent,
         _promoted_none,
@@ -113,6 +113,8 @@ def dreaming_dates(ws: Workspace, today: date) -> list[date]:
             found.add(log.date)
     for mf in ws.files.values():
         for _line, _level, text in mf.headings:
+            if "short-term" not in text.lower():
+                continue
             m = PROMOTED_RE.match("## " + text) or PROMOTED_RE.match(text)
             if m:
                 d = parse_date(m.group(1))
