@@ -456,3 +456,17 @@ def test_utf8_bom_insert_helper_keeps_the_bom_first(tmp_path):
     p.write_bytes(codecs.BOM_UTF8 + b"# M\r\n")
     insert_at_top(p, "note")
     assert p.read_bytes() == codecs.BOM_UTF8 + b"note\r\n# M\r\n"
+
+
+@pytest.mark.parametrize("columns", [44, 80])
+def test_text_titles_are_cut_by_terminal_cells_not_characters(capsys, monkeypatch, columns):
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(["scan", str(SAMPLE), "--today", TODAY]) == 0
+    titles = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("    ")]
+    assert titles and all(cell_len(t) <= columns for t in titles), max(titles, key=cell_len)
+    # a Chinese title fills the line by cells: cut, yet far fewer characters than cells
+    cut = [t for t in titles if t.endswith("…") and any("\u4e00" <= c <= "\u9fff" for c in t)]
+    assert cut and all(cell_len(t) >= columns - 1 for t in cut)
+    assert min(len(t) for t in cut) < columns - 8

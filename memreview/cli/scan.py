@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -85,12 +86,32 @@ def print_json(doc: dict) -> None:
     buf.flush()
 
 
+TITLE_INDENT = 4
+
+
+def cut_to_cells(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells with an ellipsis: a Chinese character takes
+    two cells, so cutting by characters would run twice as wide."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(width - 1, 0)).rstrip(" ") + "…"
+
+
+def title_width() -> int:
+    """The cells a title may take: the terminal's width (``$COLUMNS``, else 104 when the
+    output is not a terminal) less the indent."""
+    return max(shutil.get_terminal_size((104, 24)).columns - TITLE_INDENT, 20)
+
+
 def print_scan(result) -> None:
     """One workspace's scan as text: each queue's count and first five titles, then the
     warnings."""
     from memreview.display import visible
 
     out = sys.stdout
+    width = title_width()
     out.write(f"workspace  {visible(str(result.root))}\nreview     {result.today.isoformat()}\n\n")
     for name, items in result.queues.items():
         note = result.missing.get(name)
@@ -100,7 +121,7 @@ def print_scan(result) -> None:
             f"{name:<16}{len(items):>5}{extra}{('  — ' + note) if note and not items else ''}\n"
         )
         for it in items[:5]:
-            out.write(f"    {visible(it['title'])[:100]}\n")
+            out.write(" " * TITLE_INDENT + cut_to_cells(visible(it["title"]), width) + "\n")
         if len(items) > 5:
             out.write(f"    … {len(items) - 5} more\n")
     if result.warnings:
