@@ -41,7 +41,7 @@ BUILTIN = (
         surface="#1E242C",
         panel="#2A323C",
         dark=True,
-        variables=dict(ACTION_VARIABLES),
+        variables={**ACTION_VARIABLES, "footer-key-foreground": "#5AA9E6"},
     ),
     Theme(
         name="memreview-light",
@@ -68,6 +68,7 @@ BUILTIN = (
             "diff-hunk": "#1F6FB2",
             "budget-ok": "#1E7B3A",
             "budget-over": "#B3261E",
+            "footer-key-foreground": "#1A62A0",
         },
     ),
 )
