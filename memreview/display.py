@@ -8,9 +8,14 @@ app shows it as Rich ``Text`` built from plain strings, so no markup is ever par
 
 from __future__ import annotations
 
+import re
+
+from memreview.i18n import _, ngettext
 from memreview.secrets import mask_secrets
 
-__all__ = ["visible", "one_line", "plural", "sparkline"]
+__all__ = ["visible", "one_line", "plural", "sparkline", "day_of", "days_ago", "dated"]
+
+_ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
 
 _SPARK = "▁▂▃▄▅▆▇█"
 
@@ -64,3 +69,30 @@ def one_line(text: str) -> str:
 def plural(n: object, word: str) -> str:
     """``1 day``, ``2 days``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def day_of(value: object) -> str:
+    """A date or time stamp as the one date form shown on screen, ``YYYY-MM-DD``
+    (``2026-11-20T03:00:00Z`` → ``2026-11-20``); any other text as it is."""
+    text = str(value).strip()
+    m = _ISO_DAY.match(text)
+    return m.group(1) if m else text
+
+
+def days_ago(days: int) -> str:
+    """``today``, ``1 day ago``, ``12 days ago`` (``in 3 days`` for a date ahead)."""
+    if days == 0:
+        return _("today")
+    if days < 0:
+        return ngettext("in {n} day", "in {n} days", -days).format(n=-days)
+    return ngettext("{n} day ago", "{n} days ago", days).format(n=days)
+
+
+def dated(value: object, days: object = None) -> str | None:
+    """``2026-11-20 (9 days ago)``; the date alone when ``days`` is unknown; None without
+    a date."""
+    if value is None or value == "":
+        return None
+    if isinstance(days, int) and not isinstance(days, bool):
+        return f"{day_of(value)} ({days_ago(days)})"
+    return day_of(value)

@@ -39,6 +39,7 @@ class Outcome:
     keep_pending: list[Any] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     batch: str | None = None
+    hidden: int = 0  # items the batch hid (memreview's own state, not a workspace file)
 
 
 @dataclass
@@ -47,6 +48,16 @@ class Preview:
 
     diffs: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def files(self) -> list[str]:
+        """The workspace files that would change (memreview's own state left out)."""
+        return [rel for rel in self.diffs if rel != STATE_FILE]
+
+    @property
+    def hides(self) -> bool:
+        """Whether memreview's list of hidden items would change."""
+        return STATE_FILE in self.diffs
 
 
 @dataclass
@@ -133,4 +144,5 @@ def outcome_of(out: Any, decisions: list) -> Outcome:
         keep_pending=list(out.pending),
         messages=list(out.messages),
         batch=out.batch,
+        hidden=len(getattr(out, "hidden", ()) or ()),
     )

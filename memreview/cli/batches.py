@@ -16,9 +16,11 @@ def cmd_apply(args) -> int:
         DecisionsFileError,
         apply,
         check_decisions,
+        files_phrase,
         parse_decisions_file,
     )
     from memreview.display import one_line, visible
+    from memreview.i18n import ngettext
     from memreview.scan import scan_workspace
     from memreview.store import PathEscape
     from memreview.workspace.loader import check_workspace
@@ -60,17 +62,27 @@ def cmd_apply(args) -> int:
         )
         return outcome.exit_code
     if args.dry_run:
-        out.write(visible(outcome.diff))
+        diff = visible(outcome.diff)
+        out.write(diff if not diff or diff.endswith("\n") else diff + "\n")
     for p in outcome.conflicts:
         err.write(f"conflict: {one_line(p.decision.key)}: {one_line(p.reason)}\n")
     for p in outcome.failures:
         err.write(f"failed: {one_line(p.decision.key)}: {one_line(p.reason)}\n")
     for message in outcome.messages:
         err.write(f"{one_line(message)}\n")
-    verb = "would apply" if args.dry_run else "applied"
     files = [f.rel for f in outcome.files if args.dry_run or f.written]
-    summary = f"{verb} {len(outcome.applied)} of {len(entries)} decision(s)"
-    summary += f", {len(files)} file(s)" + (f" (batch {outcome.batch})" if outcome.batch else "")
+    n, total = len(outcome.applied), len(entries)
+    if args.dry_run:
+        summary = ngettext(
+            "would apply {n} of {total} decision", "would apply {n} of {total} decisions", total
+        )
+    else:
+        summary = ngettext("applied {n} of {total} decision", "applied {n} of {total} decisions", total)
+    summary = summary.format(n=n, total=total)
+    hides = bool(outcome.state_diff) if args.dry_run else bool(outcome.hidden)
+    summary += ", " + files_phrase(len(files), hides)
+    if outcome.batch:
+        summary += f" (batch {outcome.batch})"
     if outcome.skipped:
         summary += f"; {len(outcome.skipped)} already applied, skipped"
     if outcome.pending and not args.dry_run:

@@ -15,7 +15,13 @@ for it is :class:`~memreview.decisions.scanned.ScannedWorkspace`, a type of this
 
 from memreview.decisions.apply import apply, commit_message, preview
 from memreview.decisions.model import Decision, DecisionError
-from memreview.decisions.outcome import ApplyOutcome, DecisionProblem, FinishOutcome, UndoOutcome
+from memreview.decisions.outcome import (
+    ApplyOutcome,
+    DecisionProblem,
+    FinishOutcome,
+    UndoOutcome,
+    files_phrase,
+)
 from memreview.decisions.pending import (
     DecisionsFileError,
     load_pending,
@@ -56,5 +62,6 @@ __all__ = [
     "recovery_notice",
     "save_pending",
     "skill_slug",
+    "files_phrase",
     "undo",
 ]

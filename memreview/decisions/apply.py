@@ -178,7 +178,8 @@ def apply(
     if outcome.refused:
         return outcome
     hides = applied_hides(plan, outcome)
-    batch_id = outcome.batch or ("dry-run" if dry_run else None)
+    # a dry run shows the id the batch would get, never a stand-in
+    batch_id = outcome.batch or (batch.batch_id if dry_run and batch is not None else None)
     if hides and batch_id:
         state, before = state_with(root, hides, batch_id)
         data = state.to_bytes()

@@ -8,6 +8,17 @@ from dataclasses import dataclass, field
 from memreview import store
 from memreview.decisions.model import Decision
 from memreview.decisions.pending import PENDING_FILE
+from memreview.i18n import _, ngettext
+
+
+def files_phrase(count: int, own_state: bool = False) -> str:
+    """How many workspace files a batch changes, in the same words in the app's review, its
+    result and ``apply``: ``2 files``; ``own_state`` adds memreview's own list of hidden
+    items (``.memreview/state.yaml``), which is not one of the workspace's files."""
+    files = ngettext("{n} file", "{n} files", count).format(n=count)
+    if own_state:
+        return _("{files} (and memreview's list of hidden items)").format(files=files)
+    return files
 
 
 @dataclass(frozen=True)

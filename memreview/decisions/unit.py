@@ -50,7 +50,7 @@ VERBS: tuple[Verb, ...] = (
     Verb("archive", "x", "archive", "Mark the dormant project archived"),
     Verb("done", "D", "done", "Mark the dormant project done"),
     Verb("pin", "p", "pin", "Pin the anchor: set Importance: high"),
-    Verb("skill", "c", "create skill", "Write the candidate as skills/<slug>/SKILL.md"),
+    Verb("skill", "c", "create-skill", "Write the candidate as SKILL.md in its own folder under skills/"),
     Verb("revive", "v", "revive", "Add a todo for the project to NOW.md"),
 )
 MEMBER, MERGE = "member", "merge"

@@ -93,7 +93,7 @@ async def test_bulk_archive_confirm_lists_the_flagged_items_in_view_and_escape_w
         await loaded(again, pilot)
         await pilot.press("y")
         await loaded(again, pilot)
-        assert "Written: 3 file(s)" in screen_text(again)
+        assert "Written: 3 files" in screen_text(again)
         await pilot.press("escape")
         await loaded(again, pilot)
         await pilot.press(PROMOTIONS)

@@ -15,17 +15,20 @@ from memreview.app.keys import decision_label
 from memreview.app.messages import BatchWritten, DiffPreviewed
 from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.app.widgets.keybar import KeyBar
+from memreview.decisions import files_phrase
 from memreview.display import one_line
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 
 
 def outcome_note(outcome: Outcome) -> tuple[str, str]:
     """The notification after a write: its text and severity (a warning when some
     decisions could not be written)."""
     kept = len(outcome.keep_pending)
-    msg = f"written: {len(outcome.written)} file(s)"
+    msg = _("written: {files}").format(files=files_phrase(len(outcome.written), outcome.hidden > 0))
     if kept:
-        msg += f"; {kept} decision(s) stay pending"
+        msg += "; " + ngettext(
+            "{n} decision stays pending", "{n} decisions stay pending", kept
+        ).format(n=kept)
     msg = "\n".join([msg, *outcome.messages])
     problems = outcome.conflicts or outcome.failures
     return msg, "warning" if problems else "information"
@@ -125,7 +128,8 @@ class ApplyScreen(Screen[Outcome | None]):
             else:
                 t.append("No file changes.", self.style_of("dim"))
             body.update(t)
-            status.update(f"{len(diffs)} file(s) would change.  y: write   escape: back")
+            files = files_phrase(len(preview.files), preview.hides) if preview else files_phrase(0)
+            status.update(_("{files} would change.  y: write   escape: back").format(files=files))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -186,7 +190,8 @@ class ApplyScreen(Screen[Outcome | None]):
             t.append("\nEvery decision stays pending.", "dim")
         else:
             out = message.outcome
-            t.append(f"Written: {len(out.written)} file(s)", "bold")
+            written = files_phrase(len(out.written), out.hidden > 0)
+            t.append(_("Written: {files}").format(files=written), "bold")
             for path in out.written:
                 t.append(f"\n  {one_line(path)}")
             for note in out.messages:

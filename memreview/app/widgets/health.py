@@ -8,7 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Label, Sparkline, Static
 
 from memreview.app.widgets import theme_colour
-from memreview.display import one_line
+from memreview.display import dated, days_ago, one_line
 from memreview.i18n import _
 from memreview.judge_card import promotion_lines
 
@@ -119,7 +119,7 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
     heading("Stale NOW.md todos (> 3 days)", len(todos))
     for td in todos:
         t.append(f"\n  {one_line(td['file'])}:{td['line']}  ", "dim")
-        t.append(f"{td['days']}d  ", alert)
+        t.append(days_ago(td["days"]) + "  ", alert)
         t.append(one_line(td["text"]))
 
     logs = health.get("daily_logs") or {}
@@ -145,7 +145,7 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
     if dreaming.get("last_run"):
         days = dreaming.get("days_since")
         t.append(
-            f"\n  last run {dreaming['last_run']} ({days} days ago)",
+            "\n  " + _("last run {when}").format(when=dated(dreaming["last_run"], days)),
             f"bold {alert}" if days and days > 2 else "",
         )
     else:
@@ -155,7 +155,7 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
     heading("Knowledge files untouched for 30 days", len(untouched))
     for u in untouched:
         t.append(f"\n  {one_line(u['file'])}  ", "")
-        t.append(f"{u['days']}d", "dim")
+        t.append(days_ago(u["days"]), "dim")
 
     judge = health.get("judge")
     if judge:

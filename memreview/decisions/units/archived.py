@@ -13,7 +13,7 @@ from memreview.decisions.unit import (
     QueueUnit,
     RefBlock,
 )
-from memreview.display import plural
+from memreview.display import dated, plural
 from memreview.queues.archived import archived
 from memreview.workspace.model import Workspace
 
@@ -42,8 +42,7 @@ def evidence(item: dict) -> list:
             (
                 ("fragment", frag.get("id")),
                 ("status", frag.get("status")),
-                ("last seen", frag.get("last_seen")),
-                ("days ago", item.get("days_since_last_seen")),
+                ("last seen", dated(frag.get("last_seen"), item.get("days_since_last_seen"))),
             )
         ),
         Passage("archived fragment", str(frag.get("content", ""))),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import AddRef, PlanBuilder, PlannedDecision, RemoveRef
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
+from memreview.i18n import N_, _
 from memreview.queues.contradictions import contradictions
 from memreview.workspace.model import Workspace
 
@@ -31,11 +32,19 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     b.hide(pd, "kept-both")
 
 
+# How the pair was found (the scan's ``source``), in words.
+FOUND_BY = {
+    "marker": N_("a CONFLICTS-WITH line in an anchor"),
+    "judge": N_("the judge's proposal"),
+    "both": N_("a CONFLICTS-WITH line and the judge's proposal"),
+}
+
+
 def evidence(item: dict) -> list:
     """The judge's facts, then A and B side by side."""
     return judge_pair(
         item,
-        ("source", item.get("source")),
+        ("found by", _(FOUND_BY.get(item.get("source"), item.get("source") or ""))),
         RefBlock(item["a"], "A (older)"),
         RefBlock(item["b"], "B (newer)"),
     )

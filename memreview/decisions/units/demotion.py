@@ -74,7 +74,7 @@ UNIT = QueueUnit(
     detect=demotion,
     acts=(
         Act(
-            "approve", "approve", "demote", "approve", "Demoted: DATE, moved to the demoted archive"
+            "approve", "approve", "demote", "approve", "moved to the demoted archive with a Demoted: line dated today"
         ),
         Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
         Act("pin", "pin", "pin", "keep", "Importance: high (a promoted entry: hidden for good)"),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
-from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
-from memreview.display import plural
+from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.display import dated, plural
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.dormant import dormant
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -37,19 +38,60 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         )
 
 
+# Where a project is known from, in words (the scan's ``source``).
+KNOWN_FROM = {
+    "file": N_("its page in the projects folder"),
+    "anchor": N_("a PROJECT anchor in memory"),
+    "marker": N_("<!-- project: … --> markers in entries only"),
+}
+
+
+def _asleep(item: dict) -> tuple[str, str | None]:
+    """How long it has slept, in words, and a hint when that needs one."""
+    days, last = item.get("days_dormant"), item.get("last_mentioned")
+    if last:
+        return plural(days, "day"), None
+    if days is not None:
+        return (
+            ngettext("{n} day", "{n} days", days).format(n=days),
+            _("never named in a daily log or a recall: counted from its Added: date"),
+        )
+    return (
+        _("for an unknown time"),
+        _("never named in a daily log or a recall, and no Added: date to count from"),
+    )
+
+
 def evidence(item: dict) -> list:
     """When the project was last mentioned, and where it is defined."""
-    days = item.get("days_dormant")
+    source = item.get("source")
+    asleep, hint = _asleep(item)
+    last = item.get("last_mentioned")
     blocks: list = [
         Facts(
             (
                 ("project", item.get("project")),
-                ("last mentioned", item.get("last_mentioned") or "never"),
-                ("asleep", f"{days} days" if days is not None else "since an unknown date"),
-                ("from", item.get("source")),
+                (
+                    _("last mentioned"),
+                    dated(last, item.get("days_dormant")) if last else _("never"),
+                ),
+                (_("asleep"), None if last else asleep),
+                (_("known from"), _(KNOWN_FROM[source]) if source in KNOWN_FROM else source),
             )
         )
     ]
+    if hint:
+        blocks.append(Caption(hint, style="dim"))
+    if source == "marker":
+        blocks.append(
+            Caption(
+                _(
+                    "A marker ties an entry to a project; with no page or PROJECT anchor, "
+                    "archive and done have no status line to set (revive and snooze work)."
+                ),
+                style="dim",
+            )
+        )
     if item.get("ref"):
         blocks.append(RefBlock(item["ref"], "project", before=0))
     partial = item.get("partial_mentions") or []
@@ -99,8 +141,8 @@ UNIT = QueueUnit(
             "a todo in NOW.md; the project is snoozed 28 days",
         ),
         Act("snooze", "snooze", "snooze", "defer", "hidden for 28 days"),
-        Act("archive", "archive", "archive", "reject", "Status: archived (DATE)"),
-        Act("done", "done", "done", "keep", "Status: done (DATE)"),
+        Act("archive", "archive", "archive", "reject", "its status line: archived, dated today"),
+        Act("done", "done", "done", "keep", "its status line: done, dated today"),
         DEFER,
     ),
     plan=plan,

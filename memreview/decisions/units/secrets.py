@@ -78,7 +78,8 @@ UNIT = QueueUnit(
             "redact",
             "redact",
             "approve",
-            "the value becomes [redacted <kind> DATE], here and in memreview's backups",
+            "each value becomes a [redacted …] note with its kind and today's date, here and "
+            "in memreview's backups",
             takes=("text",),
         ),
         Act(
