@@ -64,7 +64,7 @@ def act_by_action(queue: str, action: str) -> Act | None:
 
 
 def decision_label(decision) -> tuple[str, Act | None]:
-    """How a staged decision reads (``keep #2``, ``keep A``…) and its table row."""
+    """How a staged decision reads (``keep #2``, ``keep-a``…) and its table row."""
     act = act_by_action(decision.queue, decision.action)
     if act is not None and act.staged is not None:
         return act.staged.format(keep=decision.keep or 1), act

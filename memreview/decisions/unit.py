@@ -42,7 +42,7 @@ VERBS: tuple[Verb, ...] = (
     Verb(
         "approve", "a", "approve", "Approve the proposal: keep A, solidify, remove, keep the first"
     ),
-    Verb("keep_b", "b", "keep B", "Keep the newer side (B) of a contradiction"),
+    Verb("keep_b", "b", "keep-b", "Keep the newer side (B) of a contradiction"),
     Verb("keep", "k", "keep", "Keep both sides / keep the archived fragment's entries"),
     Verb("reject", "r", "reject", "Reject the proposal: reject, skip, not a duplicate"),
     Verb("defer", "d", "defer", "Decide later: nothing is written"),

@@ -37,14 +37,14 @@ async def test_a_supersede_that_contradicts_a_staged_keep_a_is_refused_naming_it
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         await _to(app, pilot, "1", WIN11)
-        await pilot.press("a")  # keep A: win11-utf8-default is superseded
+        await pilot.press("a")  # keep-a: win11-utf8-default is superseded
         await _to(app, pilot, "2", WIN11_SUPERSEDE)
         assert f"also in Contradictions: {WIN11}" in screen_text(app)
-        assert "staged: keep A" in screen_text(app)
+        assert "staged: keep-a" in screen_text(app)
         await pilot.press("a")  # approve: win11-utf8-default supersedes the other
         await pilot.pause()
         [why] = _not_staged(app)
-        assert f"conflicts with {WIN11} (Contradictions: keep A)" in why
+        assert f"conflicts with {WIN11} (Contradictions: keep-a)" in why
         assert "anchor win11-utf8-default would be moved to memory/archive/superseded.md" in why
         staged = review(app).staging.decisions()
         assert [(d.item, d.action) for d in staged] == [(WIN11, "keep-a")]
@@ -56,7 +56,7 @@ async def test_the_same_supersession_decided_in_both_queues_is_staged(make, samp
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         await _to(app, pilot, "1", WIN11)
-        await pilot.press("b")  # keep B: the same as approving the supersede
+        await pilot.press("b")  # keep-b: the same as approving the supersede
         await _to(app, pilot, "2", WIN11_SUPERSEDE)
         await pilot.press("a")
         await pilot.pause()

@@ -122,3 +122,16 @@ def test_health_lists_ages_in_words_with_the_plural_right():
     assert "last run 2026-11-28 (1 day ago)" in text
     assert "5 days ago" in text and "memory/old.md  1 day ago" in text
     assert "1 days" not in text and "5d" not in text
+
+
+def test_the_readme_lists_every_action_by_the_name_the_app_and_files_use():
+    readme = (SAMPLE.parent / "README.md").read_text()
+    for unit in registry.units():
+        row = re.search(rf"^\| {unit.title} \| (.*)$", readme, re.M)
+        assert row, unit.title
+        for act in unit.acts:
+            assert f"`{act.action}`" in row.group(1), (unit.title, act.action)
+            # the app shows the action's own name (a duplicate's member: keep #N)
+            assert act.label == act.action or act.staged or act.verb == "merge", act
+        for option in {o for a in unit.acts for o in a.takes}:
+            assert f"`{option}:" in row.group(1), (unit.title, option)

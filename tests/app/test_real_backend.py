@@ -76,7 +76,7 @@ async def test_a_staged_decision_whose_anchor_changed_since_is_marked_and_asked_
     app = make(backend=None)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
-        await pilot.press("1", "b")  # keep B: win11-gbk is superseded and moved
+        await pilot.press("1", "b")  # keep-b: win11-gbk is superseded and moved
         [staged] = review(app).staging.decisions()
         assert staged.seen  # what its anchors read when it was decided
         knowledge.write_text(
@@ -87,7 +87,7 @@ async def test_a_staged_decision_whose_anchor_changed_since_is_marked_and_asked_
         await pilot.press("1")
         assert review(app).changed == {staged.item}
         assert "⚠ changed since you decided" in screen_text(app)
-        assert "⚠ keep B" in screen_text(app)
+        assert "⚠ keep-b" in screen_text(app)
         await pilot.press("w")
         await loaded(app, pilot)
         assert "changed since you decided" in screen_text(app)

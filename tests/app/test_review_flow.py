@@ -13,14 +13,14 @@ from memreview.app.widgets.panels import LoadingPane
 
 # what the evidence pane shows for the first item of each queue
 EVIDENCE = {
-    "1": ("Contradictions", ["A (older)", "B (newer)", "memory/knowledge.md:3–8", "keep A"]),
+    "1": ("Contradictions", ["A (older)", "B (newer)", "memory/knowledge.md:3–8", "keep-a"]),
     "2": ("Supersede", ["OLD (would be superseded)", "NEW", "the port moved", "approve"]),
     "3": ("Skills", ["deploy checklist", "Run the smoke test after deploys", "solidify"]),
     "4": ("Archived", ["archived fragment", "still lives in 1 entry", "MEMORY.md:9", "remove"]),
     "6": ("Dormant", ["gateway-upgrade", "last mentioned never", "revive"]),
-    "7": ("Demotion", ["recalls in 90 days 1", "[[win11-gbk]]", "demote"]),
+    "7": ("Demotion", ["recalls in 90 days 1", "[[win11-gbk]]", "approve"]),
     # last: in the duplicates queue the digits pick members
-    "5": ("Duplicates", ["#1  MEMORY.md:18", "#2  MEMORY.md:19", "proposed merge", "keep first"]),
+    "5": ("Duplicates", ["#1  MEMORY.md:18", "#2  MEMORY.md:19", "proposed merge", "keep #1"]),
 }
 
 
@@ -70,8 +70,8 @@ async def test_a_decision_is_staged_marked_and_the_cursor_advances(make, backend
         [d] = backend.store["pending"]
         assert (d.queue, d.action) == ("demotion", "approve")
         text = screen_text(app)
-        assert "1 pending" in text and "demotion demote ×1" in text
-        assert " demote       [KNOWLEDGE:win11-gbk]" in text
+        assert "1 pending" in text and "demotion approve ×1" in text
+        assert " approve      [KNOWLEDGE:win11-gbk]" in text
         assert "7 Demotion 5  ✓1" in text
         # a second verb on the same item replaces the first
         await pilot.press("up", "p")
@@ -151,7 +151,7 @@ async def test_keys_that_do_nothing_here_say_why(make, backend):
         for key in ["x", "c", "v", "p", "D", "r"]:
             await pilot.press(key)
             assert f"{key} does nothing in Contradictions" in last(), key
-            assert "a keep A" in last() and "d defer" in last()
+            assert "a keep-a" in last() and "d defer" in last()
         assert "pending" not in backend.store
         await pilot.press("w")  # nothing staged
         assert "nothing is staged to write" in last()
@@ -194,8 +194,8 @@ async def test_footer_names_the_keys_of_this_queue_and_greys_what_cannot_apply(m
         active = {
             k: (b.binding.description, b.enabled) for k, b in app.screen.active_bindings.items()
         }
-        assert active["a"] == ("keep A", True)
-        assert active["b"] == ("keep B", True)
+        assert active["a"] == ("keep-a", True)
+        assert active["b"] == ("keep-b", True)
         assert active["w"] == ("write…", False)  # nothing pending yet
         assert "x" not in active  # archive means nothing here
         await pilot.press("6")
@@ -368,6 +368,6 @@ async def test_the_main_screen_at_160x48_reads_like_this(make):
         assert row.rstrip() == "▌·            win11-gbk ⟷ win11-utf8"
         assert lines[-2].rstrip() == " No decisions staged."
         assert lines[-1].startswith(
-            " a keep A  b keep B  k keep both  d defer  u unstage  o open  / filter  w write…"
+            " a keep-a  b keep-b  k keep-both  d defer  u unstage  o open  / filter  w write…"
         )
         assert lines[-1].rstrip().endswith("^p palette")

@@ -51,10 +51,10 @@ async def test_help_opens_on_question_mark_and_f1_and_never_follows_links(make):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         shown = app.screen.query_one("#help-text").content
-        assert "keep A" in shown.plain
+        assert "keep-a" in shown.plain
         assert not [s for s in shown.spans if getattr(s.style, "link", None)]  # nothing to follow
         text = screen_text(app)
-        assert "Contradictions" in text and "keep A" in text
+        assert "Contradictions" in text and "keep-a" in text
         await pilot.press("escape")
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
@@ -72,7 +72,7 @@ async def test_palette_offers_queues_decisions_apply_undo_and_theme(make, backen
         provider = MemReviewCommands(app.screen)
         names = [name for name, _run, _help in provider._commands()]
         assert "queue: Dormant" in names and "queue: Health" in names
-        assert "decision: demote" in names and "decision: pin" in names
+        assert "decision: approve" in names and "decision: pin" in names
         assert {"apply", "undo", "theme"} <= set(names)
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -121,7 +121,7 @@ async def test_keymap_from_the_user_config_rebinds_a_verb(make, tmp_path, backen
         await loaded(app, pilot)
         await pilot.press("7", "y")
         assert backend.store["pending"][0].action == "approve"
-        assert "y demote" in screen_text(app)
+        assert "y approve" in screen_text(app)
         await pilot.press("f2")
         assert review(app).queue == "health"
 

@@ -55,7 +55,7 @@ def test_a_file_deciding_one_pair_two_ways_is_refused_whole(sample, tmp_path, ca
     refused = [ln for ln in captured.err.splitlines() if ln.startswith("refused: ")]
     assert refused == [
         f"refused: {WIN11_SUPERSEDE} (Supersede: approve) conflicts with {WIN11} "
-        "(Contradictions: keep A): anchor win11-utf8-default would be moved to "
+        "(Contradictions: keep-a): anchor win11-utf8-default would be moved to "
         f"memory/archive/superseded.md by {WIN11} and kept and edited by {WIN11_SUPERSEDE}"
     ]
     assert "nothing applied" in captured.err

@@ -333,8 +333,8 @@ def test_a_conflicts_with_cycle_decided_two_ways_is_refused_and_applies_in_two_b
     # can't say both
     run = _apply(tmp_path, ws, [both, keep_c])
     assert run.code == 2, run.err
-    assert f"refused: {items['b ⟷ c']} (Contradictions: keep B) conflicts with " in run.err
-    assert f"{items['a ⟷ b']} (Contradictions: keep both): anchor b would be" in run.err
+    assert f"refused: {items['b ⟷ c']} (Contradictions: keep-b) conflicts with " in run.err
+    assert f"{items['a ⟷ b']} (Contradictions: keep-both): anchor b would be" in run.err
     assert hc.snapshot(ws, outside) == before
     # one after the other, each is a decision on the workspace as it then is
     assert _apply(tmp_path, ws, [both]).code == 0

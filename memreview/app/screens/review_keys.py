@@ -64,7 +64,7 @@ class ReviewKeys:
         return verb_key(MEMBER, self.app.key_for, members="#")
 
     def _offered(self) -> str:
-        """The keys of this queue as the footer names them: ``a keep A · b keep B…``."""
+        """The keys of this queue as the footer names them: ``a keep-a · b keep-b…``."""
         return " · ".join(f"{key} {_(act.label)}" for key, act in self._hints())
 
     def on_key(self, event: events.Key) -> None:

@@ -74,7 +74,11 @@ UNIT = QueueUnit(
     detect=demotion,
     acts=(
         Act(
-            "approve", "approve", "demote", "approve", "moved to the demoted archive with a Demoted: line dated today"
+            "approve",
+            "approve",
+            "approve",
+            "approve",
+            "demoted: moved to the demoted archive with a Demoted: line dated today",
         ),
         Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
         Act("pin", "pin", "pin", "keep", "Importance: high (a promoted entry: hidden for good)"),

@@ -98,7 +98,7 @@ UNIT = QueueUnit(
         Act(
             "approve",
             "keep",
-            "keep first",
+            "keep #1",
             "approve",
             "the other entries are deleted",
             keep=1,
@@ -122,7 +122,7 @@ UNIT = QueueUnit(
             "the kept entry is rewritten, the others are deleted",
             takes=("keep", "text"),
         ),
-        Act("reject", "not-duplicate", "not dup", "reject", "nothing is written; hidden"),
+        Act("reject", "not-duplicate", "not-duplicate", "reject", "nothing is written; hidden"),
         DEFER,
     ),
     plan=plan,
