@@ -22,7 +22,14 @@ from memreview.i18n import _, ngettext
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE
 from memreview.workspace.model import Workspace
-from memreview.workspace.openclaw import LockRow, find_state_db, lock_states, store_values
+from memreview.workspace.openclaw import (
+    LockRow,
+    find_state_db,
+    legacy_updated,
+    lock_states,
+    store_updated,
+    store_values,
+)
 from memreview.workspace.paths import safe_open_read, safe_read_bytes
 from memreview.workspace.process import pid_alive
 
@@ -142,6 +149,13 @@ def _dreaming_silent(ws: Workspace, today: date) -> list[Alarm]:
     nights = (last_log - last_run).days
     if nights <= ws.config.alarms_silent_nights:
         return []
+    # a newer update of the recall store is a trace too (read only now: it may be large)
+    stored = [d for d in _store_updates(ws) if d <= today]
+    if stored and max(stored) > last_run:
+        last_run = max(stored)
+        nights = (last_log - last_run).days
+        if nights <= ws.config.alarms_silent_nights:
+            return []
     newer = [d for d in logs if d > last_run]
     return [
         Alarm(
@@ -161,6 +175,24 @@ def _dreaming_silent(ws: Workspace, today: date) -> list[Alarm]:
             ),
         )
     ]
+
+
+def _store_updates(ws: Workspace) -> list[date]:
+    """When the recall store last changed: the legacy file's ``updatedAt``, the state
+    database's ``short-term-meta`` rows."""
+    out: list[date] = []
+    rel = ws.config.short_term_recall
+    if _size(ws, rel) is not None:
+        try:
+            day = legacy_updated(json.loads(safe_read_bytes(ws.root, rel)))
+        except (OSError, ValueError):
+            day = None
+        if day is not None:
+            out.append(day)
+    db = _state_db(ws)
+    if db is not None:
+        out.extend(store_updated(db, ws.root))
+    return out
 
 
 def deep_reports(ws: Workspace, today: date) -> dict[date, tuple[int, int, str]]:

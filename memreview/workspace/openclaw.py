@@ -387,3 +387,24 @@ def lock_states(
     or ``expired``, see :meth:`LockRow.state`), measured against the clock."""
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     return [(row, row.state(now_ms, stale_ms, pid_alive)) for row in read_lock_rows(db, root)]
+
+
+META_NAMESPACE = "short-term-meta"
+
+
+def store_updated(path: Path, root: Path) -> list[date]:
+    """When OpenClaw last changed this workspace's short-term store: the ``updatedAt`` of its
+    ``short-term-meta`` rows (``recall``, ``phase``); [] when unknown."""
+    rows, _problem = read_state_rows(path, root, META_NAMESPACE)
+    out = []
+    for _key, doc, _created, _expires in rows or ():
+        value = doc.get("value") if isinstance(doc.get("value"), dict) else doc
+        day = _day(value.get("updatedAt"))
+        if day is not None:
+            out.append(day)
+    return out
+
+
+def legacy_updated(doc) -> date | None:
+    """The ``updatedAt`` of a legacy ``short-term-recall.json`` document."""
+    return _day(doc.get("updatedAt")) if isinstance(doc, dict) else None
