@@ -118,3 +118,15 @@ def test_a_long_bullet_comes_back_whole_from_memreviews_backup(tmp_path, capsys)
     rc, w = _doctor(capsys, root)
     alarm = next(a for a in w["alarms"] if a["id"] == "promotions-deleted")
     assert any("careful words ending here" in e for e in alarm["evidence"])
+
+
+def test_a_workspace_without_promotions_gets_no_file(tmp_path, capsys):
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    rule = "- Galxe bounties need a day for review before payout"
+    (root / "MEMORY.md").write_text(f"# Memory\n\n## Lessons\n{rule}\n{rule}\n")
+    doc = _scan(capsys, root)
+    item = doc["queues"]["duplicates"][0]["id"]
+    _apply(capsys, root, tmp_path, f"- {{item: {item}, action: keep, keep: 1}}\n")
+    assert (root / ".memreview/journal.jsonl").exists()
+    assert not (root / ".memreview/promotions-seen.json").exists()
