@@ -487,10 +487,26 @@ def _bootstrap(ws: Workspace, today: date) -> list[Alarm]:
                 _("the gap: lines {first}–{last} ({size} characters)").format(
                     first=first, last=last, size=f"{gap_end - gap_start:,}"
                 ),
+                *_gap_sections(ws, rel, first, last),
             ),
             _("move what the agent must always see above the cut, and demote or archive the rest"),
         )
     ]
+
+
+def _gap_sections(ws: Workspace, rel: str, first: int, last: int) -> list[str]:
+    """What lies in the gap: the sections (headings) of lines ``first``–``last``, the one the
+    gap starts in first."""
+    heads = [(ln, text) for ln, _level, text in ws.files[rel].headings]
+    inside = [(ln, t) for ln, t in heads if first <= ln <= last]
+    before = [(ln, t) for ln, t in heads if ln < first]
+    shown = before[-1:] + inside
+    if not shown:
+        return []
+    names = [_("{heading} (line {line})").format(heading=t, line=ln) for ln, t in shown[:6]]
+    if len(shown) > 6:
+        names.append(_("… and {count} more").format(count=len(shown) - 6))
+    return [_("in the gap: {sections}").format(sections="; ".join(names))]
 
 
 def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:

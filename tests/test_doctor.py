@@ -61,6 +61,8 @@ def test_memory_over_the_bootstrap_cut_names_the_lines_the_agent_never_sees(tmp_
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws", {"MEMORY.md": "# Memory\n" + body}))
     alarm = next(a for a in doc["workspaces"][0]["alarms"] if a["id"] == "memory-over-bootstrap")
     assert rc == 1 and "never sees lines" in alarm["title"]
+    # what lies in the gap: the section the gap starts in
+    assert alarm["evidence"][-1] == "in the gap: Memory (line 1)"
 
 
 def test_promotion_budget_and_runaway_log_and_stale_lock(tmp_path, capsys):
@@ -408,3 +410,16 @@ def test_a_recall_store_updated_since_is_a_dreaming_trace(tmp_path, capsys):
     con.close()
     rc, doc = _doctor(capsys, root)
     assert "dreaming-silent" not in _alarm_ids(doc)
+
+
+def test_the_bootstrap_gap_names_the_sections_the_agent_never_sees(tmp_path, capsys):
+    def part(title: str, n: int) -> str:
+        return f"## {title}\n" + "".join(
+            f"- {title} fact {k} with a few more words\n" for k in range(n)
+        )
+
+    text = "# Memory\n" + part("Rules", 350) + part("Old projects", 100) + part("Contacts", 150)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", {"MEMORY.md": text}))
+    alarm = next(a for a in doc["workspaces"][0]["alarms"] if a["id"] == "memory-over-bootstrap")
+    # the gap starts inside "Old projects" and ends inside "Contacts"; "Rules" is seen
+    assert alarm["evidence"][-1] == "in the gap: Old projects (line 353); Contacts (line 454)"
