@@ -135,3 +135,20 @@ def test_the_readme_lists_every_action_by_the_name_the_app_and_files_use():
             assert act.label == act.action or act.staged or act.verb == "merge", act
         for option in {o for a in unit.acts for o in a.takes}:
             assert f"`{option}:" in row.group(1), (unit.title, option)
+
+
+def test_promotions_evidence_names_the_pipeline_and_shows_days():
+    from memreview.decisions.units import promotions
+
+    item = {
+        "promoted": "2026-11-21",
+        "origin": "openclaw",
+        "ref": {},
+        "store": {"recall_days": 3, "last_recalled": "2026-11-20T03:00:00.000Z",
+                  "promoted_at": "2026-11-21T01:02:03Z"},
+    }
+    blocks = promotions.evidence(item)
+    first = dict(blocks[0].pairs)
+    assert first["written by"].startswith("OpenClaw's nightly promotion")
+    store = dict(blocks[-1].pairs)
+    assert store["last recalled"] == "2026-11-20" and store["promoted at"] == "2026-11-21"

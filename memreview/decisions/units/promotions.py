@@ -14,7 +14,8 @@ from memreview.decisions.plan import (
     ReplaceEntry,
 )
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
-from memreview.display import plural
+from memreview.display import dated, plural
+from memreview.i18n import N_, _
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
 
 REJECTED_TITLE = "# Rejected promotions"
@@ -106,13 +107,21 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     b.hide(pd, "reviewed")
 
 
+# Which pipeline wrote a promotion (the scan's ``origin``), in words.
+WRITTEN_BY = {
+    "openclaw": N_("OpenClaw's nightly promotion (a Promoted From Short-Term Memory section)"),
+    "consolidated": N_("OpenClaw's consolidation (a Consolidated Memory section)"),
+    "lingxi": N_("Lingxi's settling of a fragment (自动沉淀)"),
+}
+
+
 def evidence(item: dict) -> list:
     """The entry, its promotion's figures, its source lines, the store, the flags."""
     blocks: list = [
         Facts(
             (
-                ("promoted", item.get("promoted")),
-                ("from", item.get("origin")),
+                ("promoted", dated(item.get("promoted"))),
+                (_("written by"), _(WRITTEN_BY.get(item.get("origin"), item.get("origin") or ""))),
                 ("group", item.get("group")),
                 ("score", item.get("score")),
                 ("recalls", item.get("recalls")),
@@ -141,8 +150,8 @@ def evidence(item: dict) -> list:
             Facts(
                 (
                     ("store: recall days", store.get("recall_days")),
-                    ("last recalled", store.get("last_recalled")),
-                    ("promotedAt", store.get("promoted_at")),
+                    ("last recalled", dated(store.get("last_recalled"))),
+                    ("promoted at", dated(store.get("promoted_at"))),
                 )
             )
         )
