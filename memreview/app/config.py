@@ -14,6 +14,7 @@ from pathlib import Path
 from platformdirs import user_config_dir
 from ruamel.yaml import YAML
 
+from memreview.i18n import LANGUAGES, language_of
 from memreview.store import atomic_write
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
 
@@ -32,6 +33,7 @@ class UserConfig:
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     editor: str | None = None
+    lang: str | None = None  # the interface language (`en`, `zh`)
     problem: str | None = None  # a one-line reason when the file could not be read
     _doc: object = None
 
@@ -97,6 +99,11 @@ def load_user_config(path: Path | None = None) -> UserConfig:
             setattr(cfg, name, value)
         elif value is not None:
             bad.append(f"'{name}' should be a name")
+    lang = doc.get("lang")
+    if lang is not None and language_of(str(lang)) is None:
+        bad.append(f"'lang' should be one of {', '.join(sorted(LANGUAGES))}")
+    elif lang is not None:
+        cfg.lang = language_of(str(lang))
     keymap = doc.get("keymap") or {}
     if isinstance(keymap, dict):
         cfg.keymap = {str(k): v for k, v in keymap.items() if isinstance(v, str) and v}

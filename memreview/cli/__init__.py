@@ -18,8 +18,14 @@ import sys
 
 from memreview.cli import launch
 from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
+from memreview.cli.language import (
+    choose_before_parsing,
+    choose_for_workspace,
+    without_lang,
+)
 from memreview.cli.parser import UsageError, app_parser, build_parser
 from memreview.cli.scan import cmd_scan
+from memreview.i18n import _
 
 
 def cmd_doctor(args) -> int:
@@ -49,16 +55,18 @@ COMMANDS = {
 
 def run_command(argv: list[str]) -> int:
     """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(without_lang(argv))
+    paths = getattr(args, "paths", None) or [getattr(args, "path", None)]
+    choose_for_workspace(argv, paths)
     from memreview.workspace.loader import NotAWorkspace
 
     try:
         return COMMANDS[args.command](args)
     except NotAWorkspace as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2
     except UsageError as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -68,20 +76,23 @@ def run_command(argv: list[str]) -> int:
     except Exception as exc:  # last resort: one line, never a traceback
         if os.environ.get("MEMREVIEW_DEBUG"):
             raise
-        print(f"memreview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        message = _("memreview: unexpected error: {kind}: {error}")
+        print(message.format(kind=type(exc).__name__, error=exc), file=sys.stderr)
         return 2
 
 
 def main(argv: list[str] | None = None) -> int:
     """The ``memreview`` command: a command of ``COMMANDS``, else the app."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in COMMANDS:
+    choose_before_parsing(argv)
+    if without_lang(argv)[:1] and without_lang(argv)[0] in COMMANDS:
         return run_command(argv)
     args = app_parser().parse_args(argv)
+    choose_for_workspace(argv, [args.path])
     from memreview.workspace.loader import NotAWorkspace
 
     try:
         return launch.open_app(args)
     except NotAWorkspace as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2

@@ -14,6 +14,7 @@ from memreview.decisions.unit import (
     RefBlock,
 )
 from memreview.display import plural
+from memreview.i18n import N_
 from memreview.queues.archived import archived
 from memreview.workspace.model import Workspace
 
@@ -64,7 +65,7 @@ def missing(ws: Workspace) -> str | None:
 
 UNIT = QueueUnit(
     name="archived",
-    title="Archived",
+    title=N_("Archived"),
     detect=archived,
     acts=(
         Act("approve", "remove", "remove", "approve", "every matching entry is deleted"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import AddRef, PlanBuilder, PlannedDecision, RemoveRef
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
+from memreview.i18n import N_
 from memreview.queues.contradictions import contradictions
 from memreview.workspace.model import Workspace
 
@@ -50,7 +51,7 @@ def missing(ws: Workspace) -> str | None:
 
 UNIT = QueueUnit(
     name="contradictions",
-    title="Contradictions",
+    title=N_("Contradictions"),
     detect=contradictions,
     acts=(
         Act(

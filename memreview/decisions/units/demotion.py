@@ -6,6 +6,7 @@ from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, SetMeta
 from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
 from memreview.display import plural
+from memreview.i18n import N_
 from memreview.queues.demotion import demotion
 from memreview.workspace.model import Workspace
 
@@ -70,7 +71,7 @@ def missing(ws: Workspace) -> str | None:
 
 UNIT = QueueUnit(
     name="demotion",
-    title="Demotion",
+    title=N_("Demotion"),
     detect=demotion,
     acts=(
         Act(

@@ -6,6 +6,7 @@ from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
 from memreview.display import plural
+from memreview.i18n import N_
 from memreview.queues.dormant import dormant
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -89,7 +90,7 @@ def limit(cfg: Config) -> int:
 
 UNIT = QueueUnit(
     name="dormant",
-    title="Dormant",
+    title=N_("Dormant"),
     detect=dormant,
     acts=(
         Act(

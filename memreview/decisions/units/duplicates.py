@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
+from memreview.i18n import N_
 from memreview.queues.duplicates import duplicates
 
 
@@ -92,7 +93,7 @@ KEPT = "keep #{keep}"
 
 UNIT = QueueUnit(
     name="duplicates",
-    title="Duplicates",
+    title=N_("Duplicates"),
     detect=duplicates,
     acts=(
         Act(

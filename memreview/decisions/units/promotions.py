@@ -15,6 +15,7 @@ from memreview.decisions.plan import (
 )
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
 from memreview.display import plural
+from memreview.i18n import N_
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
 
 REJECTED_TITLE = "# Rejected promotions"
@@ -166,7 +167,7 @@ def missing(ws) -> str | None:
 
 UNIT = QueueUnit(
     name="promotions",
-    title="Promotions",
+    title=N_("Promotions"),
     detect=promotions,
     acts=(
         Act("approve", "keep", "keep", "approve", "nothing is written to memory; marked reviewed"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.i18n import N_
 from memreview.queues.secrets import secrets
 from memreview.secrets import find_secrets, redact_secrets
 
@@ -70,7 +71,7 @@ def note(item: dict) -> str:
 
 UNIT = QueueUnit(
     name="secrets",
-    title="Secrets",
+    title=N_("Secrets"),
     detect=secrets,
     acts=(
         Act(

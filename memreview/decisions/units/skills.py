@@ -18,6 +18,7 @@ from memreview.decisions.plan import (
     RemoveCandidate,
 )
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, judge_note
+from memreview.i18n import N_
 from memreview.queues.skills import skills
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -115,7 +116,7 @@ def candidates_file(cfg: Config) -> str:
 
 UNIT = QueueUnit(
     name="skills",
-    title="Skills",
+    title=N_("Skills"),
     detect=skills,
     acts=(
         Act("approve", "solidify", "solidify", "approve", "a bullet under the Rules heading"),

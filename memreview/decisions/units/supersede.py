@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
+from memreview.i18n import N_
 from memreview.queues.supersede import supersede
 from memreview.workspace.model import Workspace
 
@@ -38,7 +39,7 @@ def missing(ws: Workspace) -> str | None:
 
 UNIT = QueueUnit(
     name="supersede",
-    title="Supersede",
+    title=N_("Supersede"),
     detect=supersede,
     acts=(
         Act(
