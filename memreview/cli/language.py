@@ -47,17 +47,20 @@ def user_lang() -> str | None:
 
 
 def workspace_lang(paths: Iterable[Path | None]) -> str | None:
-    """The ``lang:`` of the first of ``paths`` that has a ``memreview.yaml`` saying one."""
-    from memreview.workspace.config import load_config
-    from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, read_capped
+    """The ``lang:`` of the first of ``paths`` that has a ``memreview.yaml`` saying one, read
+    as the loader reads it (never through a symlink that leads out of the workspace)."""
+    from memreview.workspace.config import Config, load_config
+    from memreview.workspace.model import Workspace
+    from memreview.workspace.reader import Reader
+    from memreview.workspace.yamlcap import CONFIG_LIMIT
 
     for path in paths:
-        if path is None:
+        if path is None or not Path(path).is_dir():
             continue
-        try:
-            data = read_capped(Path(path) / "memreview.yaml", CONFIG_LIMIT)
-        except (OSError, YAMLRefused):
-            continue
+        root = Path(path).resolve()
+        data = Reader(root, Workspace(root=root, config=Config())).read(
+            "memreview.yaml", CONFIG_LIMIT
+        )
         cfg, _problems = load_config(data)  # the scan reports the problems
         if cfg.lang:
             return cfg.lang
