@@ -17,6 +17,7 @@ import statistics
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from memreview.i18n import _, ngettext
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import safe_read_bytes
@@ -109,13 +110,21 @@ def _dreaming_silent(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "dreaming-silent",
-            f"dreaming silent for {nights} nights while daily logs kept arriving",
-            (
-                f"last dreaming trace: {last_run.isoformat()}",
-                f"{len(newer)} daily log(s) since, the newest {last_log.isoformat()}",
+            _("dreaming silent for {nights} nights while daily logs kept arriving").format(
+                nights=nights
             ),
-            "check the dreaming cron (openclaw memory status shows the schedule, not whether "
-            "it ran) and its log; a sweep that reports ok in milliseconds writes nothing",
+            (
+                _("last dreaming trace: {date}").format(date=last_run.isoformat()),
+                ngettext(
+                    "{count} daily log since, the newest {date}",
+                    "{count} daily logs since, the newest {date}",
+                    len(newer),
+                ).format(count=len(newer), date=last_log.isoformat()),
+            ),
+            _(
+                "check the dreaming cron (openclaw memory status shows the schedule, not whether "
+                "it ran) and its log; a sweep that reports ok in milliseconds writes nothing"
+            ),
         )
     ]
 
@@ -135,20 +144,28 @@ def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
     out = [
         Alarm(
             "recall-store-legacy",
-            f"{rel} is the legacy recall store: current OpenClaw ignores it",
-            (f"{rel}: {size:,} bytes",),
-            "run `openclaw doctor --fix` once to migrate it into the state database "
-            "(until then `openclaw memory status` says 'Recall store: 0 entries')",
+            _("{file} is the legacy recall store: current OpenClaw ignores it").format(file=rel),
+            (_("{file}: {size} bytes").format(file=rel, size=f"{size:,}"),),
+            _(
+                "run `openclaw doctor --fix` once to migrate it into the state database "
+                "(until then `openclaw memory status` says 'Recall store: 0 entries')"
+            ),
         )
     ]
     if size >= LEGACY_STORE_LIMIT * 0.9:
         out.append(
             Alarm(
                 "recall-store-full",
-                f"{rel} is near OpenClaw's 16 MiB read limit",
-                (f"{size:,} of {LEGACY_STORE_LIMIT:,} bytes",),
-                "past the limit promotion stops for good ('file exceeds limit of 16777216 "
-                "bytes'): migrate it or prune old entries",
+                _("{file} is near OpenClaw's 16 MiB read limit").format(file=rel),
+                (
+                    _("{size} of {limit} bytes").format(
+                        size=f"{size:,}", limit=f"{LEGACY_STORE_LIMIT:,}"
+                    ),
+                ),
+                _(
+                    "past the limit promotion stops for good ('file exceeds limit of 16777216 "
+                    "bytes'): migrate it or prune old entries"
+                ),
             )
         )
         return out
@@ -191,16 +208,24 @@ def _starved(rel: str, entries: list[dict]) -> list[Alarm]:
     return [
         Alarm(
             "promotion-starved",
-            f"promotion starved: none of {len(open_)} short-term entries reaches the gates",
-            (
-                f"gates: score {GATES['score']}, {GATES['recalls']} recalls, "
-                f"{GATES['queries']} unique queries",
-                f"{zero} entr{'y' if zero == 1 else 'ies'} never recalled, {single} with one "
-                "query or none",
-                f"store: {rel}",
+            _("promotion starved: none of {count} short-term entries reaches the gates").format(
+                count=len(open_)
             ),
-            "recalls come from memory searches during sessions: check that the agent searches "
-            "memory (recallCount stays 0 from daily ingestion alone)",
+            (
+                _("gates: score {score}, {recalls} recalls, {queries} unique queries").format(
+                    score=GATES["score"], recalls=GATES["recalls"], queries=GATES["queries"]
+                ),
+                ngettext(
+                    "{count} entry never recalled, {single} with one query or none",
+                    "{count} entries never recalled, {single} with one query or none",
+                    zero,
+                ).format(count=zero, single=single),
+                _("store: {file}").format(file=rel),
+            ),
+            _(
+                "recalls come from memory searches during sessions: check that the agent "
+                "searches memory (recallCount stays 0 from daily ingestion alone)"
+            ),
         )
     ]
 
@@ -237,13 +262,18 @@ def _bootstrap(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "memory-over-bootstrap",
-            f"{rel} is {total:,} characters: the agent never sees lines {first}–{last}",
-            (
-                f"OpenClaw loads {BOOTSTRAP_CHARS:,} characters: the first {head:,} and the "
-                f"last {tail:,}",
-                f"the gap: lines {first}–{last} ({gap_end - gap_start:,} characters)",
+            _("{file} is {total} characters: the agent never sees lines {first}–{last}").format(
+                file=rel, total=f"{total:,}", first=first, last=last
             ),
-            "move what the agent must always see above the cut, and demote or archive the rest",
+            (
+                _("OpenClaw loads {chars} characters: the first {head} and the last {tail}").format(
+                    chars=f"{BOOTSTRAP_CHARS:,}", head=f"{head:,}", tail=f"{tail:,}"
+                ),
+                _("the gap: lines {first}–{last} ({chars} characters)").format(
+                    first=first, last=last, chars=f"{gap_end - gap_start:,}"
+                ),
+            ),
+            _("move what the agent must always see above the cut, and demote or archive the rest"),
         )
     ]
 
@@ -261,10 +291,14 @@ def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "promotion-budget",
-            f"{rel} is at {total:,} of OpenClaw's {PROMOTION_BUDGET:,}-character promotion budget",
-            ("past it OpenClaw deletes the oldest promotion sections without saying which",),
-            "review the promotions queue now: archive what you don't want, so nothing you "
-            "kept is deleted by the budget",
+            _("{file} is at {total} of OpenClaw's {budget}-character promotion budget").format(
+                file=rel, total=f"{total:,}", budget=f"{PROMOTION_BUDGET:,}"
+            ),
+            (_("past it OpenClaw deletes the oldest promotion sections without saying which"),),
+            _(
+                "review the promotions queue now: archive what you don't want, so nothing you "
+                "kept is deleted by the budget"
+            ),
         )
     ]
 
@@ -287,12 +321,16 @@ def _runaway(ws: Workspace, today: date) -> list[Alarm]:
             out.append(
                 Alarm(
                     "runaway-write",
-                    f"{log.rel} is {sizes[k] / median:.0f}× the median daily log",
-                    (
-                        f"{sizes[k]:,} characters against a median of {median:,.0f} "
-                        f"over the previous {len(before)} logs",
+                    _("{file} is {times}× the median daily log").format(
+                        file=log.rel, times=f"{sizes[k] / median:.0f}"
                     ),
-                    "look for a loop writing into the log (dreaming fragments, a heartbeat)",
+                    (
+                        _(
+                            "{chars} characters against a median of {median} over the "
+                            "previous {count} logs"
+                        ).format(chars=f"{sizes[k]:,}", median=f"{median:,.0f}", count=len(before)),
+                    ),
+                    _("look for a loop writing into the log (dreaming fragments, a heartbeat)"),
                 )
             )
     return out
@@ -317,10 +355,14 @@ def _lock(ws: Workspace, today: date) -> list[Alarm]:
             out.append(
                 Alarm(
                     "stale-lock",
-                    f"{rel} is held by process {pid}, which is no longer running",
+                    _("{file} is held by process {pid}, which is no longer running").format(
+                        file=rel, pid=pid
+                    ),
                     (f"{rel}: {data.decode('utf-8', 'replace').strip()[:60]}",),
-                    "the pipeline that took it crashed: remove the lock file so promotion "
-                    "can run again",
+                    _(
+                        "the pipeline that took it crashed: remove the lock file so promotion "
+                        "can run again"
+                    ),
                 )
             )
     return out

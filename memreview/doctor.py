@@ -18,6 +18,7 @@ from memreview.alarms import alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
+from memreview.i18n import _, ngettext, use_language
 from memreview.queues.secrets import secrets
 from memreview.secrets import find_secrets, mask_secrets
 from memreview.workspace.loader import load_workspace, review_date
@@ -80,16 +81,29 @@ def _warnings(h: dict) -> list[str]:
     out = []
     mem = h.get("memory")
     if mem and mem["lines"] > mem["max_lines"]:
-        out.append(f"{mem['file']}: {mem['lines']} lines, budget {mem['max_lines']}")
+        out.append(
+            _("{file}: {lines} lines, budget {budget}").format(
+                file=mem["file"], lines=mem["lines"], budget=mem["max_lines"]
+            )
+        )
     if mem and mem["tokens"] > mem["max_tokens"]:
-        out.append(f"{mem['file']}: ~{mem['tokens']:,} tokens, budget {mem['max_tokens']:,}")
+        out.append(
+            _("{file}: ~{tokens} tokens, budget {budget}").format(
+                file=mem["file"], tokens=f"{mem['tokens']:,}", budget=f"{mem['max_tokens']:,}"
+            )
+        )
     logs = h.get("daily_logs") or {}
     if logs.get("missing"):
-        out.append(f"daily logs missing: {', '.join(logs['missing'])}")
+        out.append(_("daily logs missing: {dates}").format(dates=", ".join(logs["missing"])))
     if logs.get("empty"):
-        out.append(f"empty daily logs: {', '.join(logs['empty'])}")
+        out.append(_("empty daily logs: {dates}").format(dates=", ".join(logs["empty"])))
     if h.get("stale_todos"):
-        out.append(f"{len(h['stale_todos'])} stale todo(s) in NOW.md")
+        count = len(h["stale_todos"])
+        out.append(
+            ngettext("{count} stale todo in NOW.md", "{count} stale todos in NOW.md", count).format(
+                count=count
+            )
+        )
     return out
 
 
@@ -122,6 +136,8 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
 
 def cmd_doctor(args) -> int:
     """Run the doctor over every workspace the paths name; exit 1 when anything fires."""
+    if args.json:  # a script's interface: English whatever the interface's language
+        use_language("en")
     agents = expand_fleet(args.paths)
     reports = []
     for name, root in agents:
@@ -139,28 +155,26 @@ def cmd_doctor(args) -> int:
     for r in reports:
         print(visible(f"{r['agent']}  {r['workspace']}  ({r['today']})"))
         if not r["alarms"] and not r["secrets"]["count"] and not r["secrets"]["elsewhere"]:
-            print("  ok: no alarm, no secret")
+            print(_("  ok: no alarm, no secret"))
         for a in r["alarms"]:
-            print(visible(f"  ALARM {a['id']}: {a['title']}"))
+            print(visible(_("  ALARM {id}: {title}").format(id=a["id"], title=a["title"])))
             for e in a["evidence"]:
                 print(visible(f"      {e}"))
-            print(visible(f"      what to do: {a['todo']}"))
+            print(visible(_("      what to do: {todo}").format(todo=a["todo"])))
         s = r["secrets"]
         for it in s["items"]:
-            print(
-                visible(
-                    f"  SECRET {it['file']}:{it['line']} ({', '.join(it['kinds'])}): "
-                    f"{it['text'].strip()}"
-                )
+            line = _("  SECRET {where} ({kinds}): {text}").format(
+                where=f"{it['file']}:{it['line']}",
+                kinds=", ".join(it["kinds"]),
+                text=it["text"].strip(),
             )
+            print(visible(line))
         for it in s["elsewhere"]:
             where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]
-            print(
-                visible(
-                    f"  SECRET {where} ({', '.join(it['kinds'])}, not rewritten by "
-                    f"memreview): {it['text'].strip()[:120]}"
-                )
+            line = _("  SECRET {where} ({kinds}, not rewritten by memreview): {text}").format(
+                where=where, kinds=", ".join(it["kinds"]), text=it["text"].strip()[:120]
             )
+            print(visible(line))
         for w in r["warnings"]:
-            print(visible(f"  warning: {w}"))
+            print(visible(_("  warning: {message}").format(message=w)))
     return 1 if fired else 0

@@ -122,3 +122,20 @@ def test_a_live_lock_is_not_stale(tmp_path, capsys):
     files = {"MEMORY.md": "# M\n", "memory/.dreams/short-term-promotion.lock": f"{os.getpid()}\n"}
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
     assert "stale-lock" not in _alarm_ids(doc)
+
+
+def test_doctor_in_chinese_names_the_alarm_in_chinese_and_its_json_stays_english(
+    tmp_path, capsys
+):
+    files = {"MEMORY.md": "# Memory\n", "DREAMS.md": "# Dreams\n## 2026-11-20\n- a dream\n"}
+    files.update(_logs(range(18, 30)))
+    root = _ws(tmp_path / "ws", files)
+    rc = main(["doctor", str(root), "--today", TODAY, "--lang", "zh"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "告警 dreaming-silent：每日日志照常产生，梦境整理却已沉默" in out
+    assert "处理办法：检查梦境整理的 cron 任务" in out
+    main(["doctor", str(root), "--json", "--today", TODAY, "--lang", "zh"])
+    doc = json.loads(capsys.readouterr().out)
+    alarm = doc["workspaces"][0]["alarms"][0]
+    assert alarm["title"].startswith("dreaming silent for ")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from memreview.cli.interrupted import report_interrupted
-from memreview.i18n import _, current_language, ngettext, use_language
+from memreview.i18n import _, ngettext, use_language
 
 
 def default_paths(paths: list[Path]) -> list[Path]:
@@ -89,7 +89,7 @@ def print_json(doc: dict) -> None:
 def print_scan(result) -> None:
     """One workspace's scan as text: each queue's name and count and first five titles, then
     the warnings. Names, counts and notes are in the interface's language, titles as found."""
-    from memreview.decisions.registry import unit
+    from memreview.decisions.registry import shown_name, unit
     from memreview.display import visible
     from memreview.workspace.fields import width
 
@@ -99,7 +99,7 @@ def print_scan(result) -> None:
             path=visible(str(result.root)), date=result.today.isoformat()
         )
     )
-    labels = {name: _queue_label(name, unit(name)) for name in result.queues}
+    labels = {name: shown_name(unit(name)) if unit(name) else name for name in result.queues}
     column = max([16, *(width(label) + 1 for label in labels.values())])
     for name, items in result.queues.items():
         label = labels[name]
@@ -132,11 +132,3 @@ def print_scan(result) -> None:
             if w["line"]:
                 where += f":{w['line']}"
             out.write(f"  {where}: {visible(w['message'])}\n")
-
-
-def _queue_label(name: str, unit) -> str:
-    """A queue in the scan's table: its id (the name a decisions file uses); in another
-    language its title first, then the id."""
-    if unit is None or current_language() == "en":
-        return name
-    return _("{title} ({name})").format(title=_(unit.title), name=name)

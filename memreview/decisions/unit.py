@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
+from memreview.i18n import _
+
 if TYPE_CHECKING:
     from memreview.decisions.model import Decision
     from memreview.decisions.plan import PlanBuilder, PlannedDecision
@@ -183,7 +185,7 @@ def judge_note(item: dict) -> str:
     """The report's note on an item the judge scored: its confidence."""
     conf = item.get("confidence")
     if isinstance(conf, int | float) and not isinstance(conf, bool):
-        return f" — judge confidence {conf:.2f}"
+        return _(" — judge confidence {confidence}").format(confidence=f"{conf:.2f}")
     return ""
 
 

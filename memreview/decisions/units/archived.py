@@ -13,8 +13,7 @@ from memreview.decisions.unit import (
     QueueUnit,
     RefBlock,
 )
-from memreview.display import plural
-from memreview.i18n import N_
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.archived import archived
 from memreview.workspace.model import Workspace
 
@@ -55,12 +54,19 @@ def evidence(item: dict) -> list:
 
 def note(item: dict) -> str:
     """How long ago the fragment was archived."""
-    return f" — archived {plural(item.get('days_since_last_seen'), 'day')} ago, still in memory"
+    days = item.get("days_since_last_seen")
+    return ngettext(
+        " — archived {days} day ago, still in memory",
+        " — archived {days} days ago, still in memory",
+        days if isinstance(days, int) else 2,
+    ).format(days=days)
 
 
 def missing(ws: Workspace) -> str | None:
     """The fragments live in the dreaming database."""
-    return f"no fragments database ({ws.config.dreams_db})" if ws.fragments is None else None
+    if ws.fragments is None:
+        return _("no fragments database ({file})").format(file=ws.config.dreams_db)
+    return None
 
 
 UNIT = QueueUnit(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import AddRef, PlanBuilder, PlannedDecision, RemoveRef
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
-from memreview.i18n import N_
+from memreview.i18n import N_, _
 from memreview.queues.contradictions import contradictions
 from memreview.workspace.model import Workspace
 
@@ -45,7 +45,7 @@ def evidence(item: dict) -> list:
 def missing(ws: Workspace) -> str | None:
     """Without markers or judge proposals there is nothing to find."""
     if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
-        return f"no CONFLICTS-WITH markers and no {ws.config.proposals}"
+        return _("no CONFLICTS-WITH markers and no {file}").format(file=ws.config.proposals)
     return None
 
 

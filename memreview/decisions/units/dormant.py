@@ -5,8 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
-from memreview.display import plural
-from memreview.i18n import N_
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.dormant import dormant
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -73,13 +72,17 @@ def evidence(item: dict) -> list:
 def note(item: dict) -> str:
     """How long the project has slept."""
     days = item.get("days_dormant")
-    return " — never mentioned" if days is None else f" — dormant {plural(days, 'day')}"
+    if days is None:
+        return _(" — never mentioned")
+    return ngettext(" — dormant {days} day", " — dormant {days} days", days).format(days=days)
 
 
 def missing(ws: Workspace) -> str | None:
     """Projects come from the projects folder, PROJECT anchors or markers."""
     if not ws.projects:
-        return f"no projects ({ws.config.projects_dir}/, PROJECT anchors or markers)"
+        return _("no projects ({folder}/, PROJECT anchors or markers)").format(
+            folder=ws.config.projects_dir
+        )
     return None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
-from memreview.i18n import N_
+from memreview.i18n import N_, ngettext
 from memreview.queues.duplicates import duplicates
 
 
@@ -86,7 +86,10 @@ def evidence(item: dict) -> list:
 
 def note(item: dict) -> str:
     """How many entries, of which kind."""
-    return f" — {len(item.get('refs') or [])} entries ({item.get('kind')})"
+    count = len(item.get("refs") or [])
+    return ngettext(" — {count} entry ({kind})", " — {count} entries ({kind})", count).format(
+        count=count, kind=item.get("kind")
+    )
 
 
 KEPT = "keep #{keep}"

@@ -14,8 +14,7 @@ from memreview.decisions.plan import (
     ReplaceEntry,
 )
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
-from memreview.display import plural
-from memreview.i18n import N_
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
 
 REJECTED_TITLE = "# Rejected promotions"
@@ -155,14 +154,16 @@ def note(item: dict) -> str:
     flags = item.get("flags") or []
     if not flags:
         return ""
-    return f" — {plural(len(flags), 'flag')}: " + ", ".join(f["label"] for f in flags)
+    return ngettext(" — {count} flag: {flags}", " — {count} flags: {flags}", len(flags)).format(
+        count=len(flags), flags=", ".join(f["label"] for f in flags)
+    )
 
 
 def missing(ws) -> str | None:
     """A workspace no pipeline promoted into has nothing for this queue."""
     if has_promotions(ws):
         return None
-    return "no promotion section or 自动沉淀 stamp in the memory files"
+    return _("no promotion section or 自动沉淀 stamp in the memory files")
 
 
 UNIT = QueueUnit(

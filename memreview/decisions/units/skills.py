@@ -18,7 +18,7 @@ from memreview.decisions.plan import (
     RemoveCandidate,
 )
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, judge_note
-from memreview.i18n import N_
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.skills import skills
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -100,13 +100,16 @@ def evidence(item: dict) -> list:
 def note(item: dict) -> str:
     """How often the pipeline saw the rule."""
     if item.get("count") is not None:
-        return f" — seen {item['count']} times"
+        count = item["count"]
+        return ngettext(" — seen {count} time", " — seen {count} times", count).format(count=count)
     return judge_note(item)
 
 
 def missing(ws: Workspace) -> str | None:
     """No candidates file, no items."""
-    return f"no skill candidates ({ws.config.skill_candidates})" if ws.skills is None else None
+    if ws.skills is None:
+        return _("no skill candidates ({file})").format(file=ws.config.skill_candidates)
+    return None
 
 
 def candidates_file(cfg: Config) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
-from memreview.i18n import N_
+from memreview.i18n import N_, _
 from memreview.queues.supersede import supersede
 from memreview.workspace.model import Workspace
 
@@ -34,7 +34,9 @@ def evidence(item: dict) -> list:
 
 def missing(ws: Workspace) -> str | None:
     """Only the judge proposes supersessions."""
-    return f"no judge proposals ({ws.config.proposals})" if ws.proposals is None else None
+    if ws.proposals is None:
+        return _("no judge proposals ({file})").format(file=ws.config.proposals)
+    return None
 
 
 UNIT = QueueUnit(
