@@ -53,11 +53,18 @@ COMMANDS = {
 }
 
 
+def skip_cache(args) -> None:
+    """``--no-cache``: every scan of this process reads the workspace whole."""
+    if getattr(args, "no_cache", False):
+        os.environ["MEMREVIEW_NO_CACHE"] = "1"
+
+
 def run_command(argv: list[str]) -> int:
     """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
     args = build_parser().parse_args(without_lang(argv))
     paths = getattr(args, "paths", None) or [getattr(args, "path", None)]
     choose_for_workspace(argv, paths)
+    skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 
     try:
@@ -89,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_command(argv)
     args = app_parser().parse_args(argv)
     choose_for_workspace(argv, [args.path])
+    skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 
     try:

@@ -91,6 +91,15 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def no_cache(p: argparse.ArgumentParser) -> None:
+    """``--no-cache``: read the workspace whole, neither using nor updating the scan cache."""
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=_("read every file again; neither use nor update the scan cache"),
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the commands (``memreview scan|report|demo|apply|undo|recover|doctor``)."""
     p = _Parser(prog="memreview", description=_(DESCRIPTION))
@@ -117,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=_("list every promotion, the ones reviewed before too"),
     )
+    no_cache(s)
     from memreview.report import add_report_parser
 
     add_report_parser(sub)
@@ -160,6 +170,7 @@ def app_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--today", type=parse_date_arg, help=_("review date (YYYY-MM-DD)"))
     p.add_argument("--theme", help=_("theme name"))
+    no_cache(p)
     p.add_argument(
         "--version",
         action="version",
