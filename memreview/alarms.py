@@ -17,6 +17,7 @@ import statistics
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from memreview.i18n import _, ngettext
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import LockRow, find_state_db, lock_states, store_values
@@ -135,13 +136,21 @@ def _dreaming_silent(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "dreaming-silent",
-            f"dreaming silent for {nights} nights while daily logs kept arriving",
-            (
-                f"last dreaming trace: {last_run.isoformat()}",
-                f"{len(newer)} daily log(s) since, the newest {last_log.isoformat()}",
+            _("dreaming silent for {nights} nights while daily logs kept arriving").format(
+                nights=nights
             ),
-            "check the dreaming cron (openclaw memory status shows the schedule, not whether "
-            "it ran) and its log; a sweep that reports ok in milliseconds writes nothing",
+            (
+                _("last dreaming trace: {date}").format(date=last_run.isoformat()),
+                ngettext(
+                    "{count} daily log since, the newest {date}",
+                    "{count} daily logs since, the newest {date}",
+                    len(newer),
+                ).format(count=len(newer), date=last_log.isoformat()),
+            ),
+            _(
+                "check the dreaming cron (openclaw memory status shows the schedule, not whether "
+                "it ran) and its log; a sweep that reports ok in milliseconds writes nothing"
+            ),
         )
     ]
 
@@ -203,16 +212,29 @@ def _promoted_none(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "dreaming-promoted-none",
-            f"dreaming promoted nothing {len(run)} nights running while {total} candidate(s) "
-            "were ranked",
+            ngettext(
+                "dreaming promoted nothing {nights} nights running while {count} candidate "
+                "was ranked",
+                "dreaming promoted nothing {nights} nights running while {count} candidates "
+                "were ranked",
+                total,
+            ).format(nights=len(run), count=total),
             (
-                f"deep-sleep reports {run[0][0].isoformat()} – {run[-1][0].isoformat()}: "
-                "'Promoted 0 candidate(s)'",
-                *(f"{d.isoformat()}: ranked {r} ({w})" for d, r, w in run[-5:]),
+                _("deep-sleep reports {first} – {last}: 'Promoted 0 candidate(s)'").format(
+                    first=run[0][0].isoformat(), last=run[-1][0].isoformat()
+                ),
+                *(
+                    _("{date}: ranked {count} ({where})").format(
+                        date=d.isoformat(), count=r, where=w
+                    )
+                    for d, r, w in run[-5:]
+                ),
             ),
-            "the ranked candidates miss a promotion gate (score, recalls, unique queries): "
-            "`openclaw memory promote-explain` says which; recalls come only from memory "
-            "searches in sessions",
+            _(
+                "the ranked candidates miss a promotion gate (score, recalls, unique queries): "
+                "`openclaw memory promote-explain` says which; recalls come only from memory "
+                "searches in sessions"
+            ),
         )
     ]
 
@@ -232,10 +254,12 @@ def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
     out = [
         Alarm(
             "recall-store-legacy",
-            f"{rel} is the legacy recall store: current OpenClaw ignores it",
-            (f"{rel}: {size:,} bytes",),
-            "run `openclaw doctor --fix` once to migrate it into the state database "
-            "(until then `openclaw memory status` says 'Recall store: 0 entries')",
+            _("{file} is the legacy recall store: current OpenClaw ignores it").format(file=rel),
+            (_("{file}: {size} bytes").format(file=rel, size=f"{size:,}"),),
+            _(
+                "run `openclaw doctor --fix` once to migrate it into the state database "
+                "(until then `openclaw memory status` says 'Recall store: 0 entries')"
+            ),
         )
     ]
     limit = ws.config.alarms_legacy_store_mib << 20
@@ -243,10 +267,14 @@ def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
         out.append(
             Alarm(
                 "recall-store-full",
-                f"{rel} is near OpenClaw's {ws.config.alarms_legacy_store_mib} MiB read limit",
-                (f"{size:,} of {limit:,} bytes",),
-                "past the limit promotion stops for good ('file exceeds limit of 16777216 "
-                "bytes'): migrate it or prune old entries",
+                _("{file} is near OpenClaw's {mib} MiB read limit").format(
+                    file=rel, mib=ws.config.alarms_legacy_store_mib
+                ),
+                (_("{size} of {limit} bytes").format(size=f"{size:,}", limit=f"{limit:,}"),),
+                _(
+                    "past the limit promotion stops for good ('file exceeds limit of 16777216 "
+                    "bytes'): migrate it or prune old entries"
+                ),
             )
         )
         return out
@@ -271,14 +299,22 @@ def _state_store(ws: Workspace, today: date) -> list[Alarm]:
         out.append(
             Alarm(
                 "recall-store-over-cap",
-                f"OpenClaw's recall store holds {len(values):,} entries: its cap is {cap:,}",
-                (
-                    f"{db}: {len(values):,} short-term-recall rows for this workspace",
-                    "past the cap OpenClaw evicts the least recently recalled entries, and an "
-                    "evicted entry loses promotedAt: it can be promoted again",
+                _("OpenClaw's recall store holds {count} entries: its cap is {cap}").format(
+                    count=f"{len(values):,}", cap=f"{cap:,}"
                 ),
-                "review the promotions queue (archive or keep what was promoted) and check "
-                "that dreaming runs, so the store drains into MEMORY.md",
+                (
+                    _("{db}: {count} short-term-recall rows for this workspace").format(
+                        db=db, count=f"{len(values):,}"
+                    ),
+                    _(
+                        "past the cap OpenClaw evicts the least recently recalled entries, and "
+                        "an evicted entry loses promotedAt: it can be promoted again"
+                    ),
+                ),
+                _(
+                    "review the promotions queue (archive or keep what was promoted) and check "
+                    "that dreaming runs, so the store drains into MEMORY.md"
+                ),
             )
         )
     if not ws.root.joinpath(ws.config.short_term_recall).is_file():
@@ -334,16 +370,26 @@ def _starved(cfg, rel: str, entries: list[dict]) -> list[Alarm]:
     return [
         Alarm(
             "promotion-starved",
-            f"promotion starved: none of {len(open_)} short-term entries reaches the gates",
-            (
-                f"gates: score {cfg.alarms_gate_score}, {cfg.alarms_gate_recalls} recalls, "
-                f"{cfg.alarms_gate_queries} unique queries",
-                f"{zero} entr{'y' if zero == 1 else 'ies'} never recalled, {single} with one "
-                "query or none",
-                f"store: {rel}",
+            _("promotion starved: none of {count} short-term entries reaches the gates").format(
+                count=len(open_)
             ),
-            "recalls come from memory searches during sessions: check that the agent searches "
-            "memory (recallCount stays 0 from daily ingestion alone)",
+            (
+                _("gates: score {score}, {recalls} recalls, {queries} unique queries").format(
+                    score=cfg.alarms_gate_score,
+                    recalls=cfg.alarms_gate_recalls,
+                    queries=cfg.alarms_gate_queries,
+                ),
+                ngettext(
+                    "{count} entry never recalled, {single} with one query or none",
+                    "{count} entries never recalled, {single} with one query or none",
+                    zero,
+                ).format(count=zero, single=single),
+                _("store: {file}").format(file=rel),
+            ),
+            _(
+                "recalls come from memory searches during sessions: check that the agent "
+                "searches memory (recallCount stays 0 from daily ingestion alone)"
+            ),
         )
     ]
 
@@ -381,12 +427,18 @@ def _bootstrap(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "memory-over-bootstrap",
-            f"{rel} is {total:,} characters: the agent never sees lines {first}–{last}",
-            (
-                f"OpenClaw loads {cap:,} characters: the first {head:,} and the last {tail:,}",
-                f"the gap: lines {first}–{last} ({gap_end - gap_start:,} characters)",
+            _("{file} is {total} characters: the agent never sees lines {first}–{last}").format(
+                file=rel, total=f"{total:,}", first=first, last=last
             ),
-            "move what the agent must always see above the cut, and demote or archive the rest",
+            (
+                _("OpenClaw loads {chars} characters: the first {head} and the last {tail}").format(
+                    chars=f"{cap:,}", head=f"{head:,}", tail=f"{tail:,}"
+                ),
+                _("the gap: lines {first}–{last} ({chars} characters)").format(
+                    first=first, last=last, chars=f"{gap_end - gap_start:,}"
+                ),
+            ),
+            _("move what the agent must always see above the cut, and demote or archive the rest"),
         )
     ]
 
@@ -405,10 +457,14 @@ def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "promotion-budget",
-            f"{rel} is at {total:,} of OpenClaw's {budget:,}-character promotion budget",
-            ("past it OpenClaw deletes the oldest promotion sections without saying which",),
-            "review the promotions queue now: archive what you don't want, so nothing you "
-            "kept is deleted by the budget",
+            _("{file} is at {total} of OpenClaw's {budget}-character promotion budget").format(
+                file=rel, total=f"{total:,}", budget=f"{budget:,}"
+            ),
+            (_("past it OpenClaw deletes the oldest promotion sections without saying which"),),
+            _(
+                "review the promotions queue now: archive what you don't want, so nothing you "
+                "kept is deleted by the budget"
+            ),
         )
     ]
 
@@ -431,12 +487,16 @@ def _runaway(ws: Workspace, today: date) -> list[Alarm]:
             out.append(
                 Alarm(
                     "runaway-write",
-                    f"{log.rel} is {sizes[k] / median:.0f}× the median daily log",
-                    (
-                        f"{sizes[k]:,} characters against a median of {median:,.0f} "
-                        f"over the previous {len(before)} logs",
+                    _("{file} is {times}× the median daily log").format(
+                        file=log.rel, times=f"{sizes[k] / median:.0f}"
                     ),
-                    "look for a loop writing into the log (dreaming fragments, a heartbeat)",
+                    (
+                        _(
+                            "{chars} characters against a median of {median} over the "
+                            "previous {count} logs"
+                        ).format(chars=f"{sizes[k]:,}", median=f"{median:,.0f}", count=len(before)),
+                    ),
+                    _("look for a loop writing into the log (dreaming fragments, a heartbeat)"),
                 )
             )
     out.extend(_runaway_blocks(ws, today, logs))
@@ -465,13 +525,21 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
             out.append(
                 Alarm(
                     "runaway-write",
-                    f"{log.rel}: its dreaming blocks are {blocks[k] / median:.0f}× the median",
-                    (
-                        f"{blocks[k]:,} characters in openclaw:dreaming blocks against a median "
-                        f"of {median:,.0f} over the previous {len(before)} logs with blocks",
+                    _("{file}: its dreaming blocks are {times}× the median").format(
+                        file=log.rel, times=f"{blocks[k] / median:.0f}"
                     ),
-                    "a dreaming phase wrote far more than usual: look at the log for "
-                    "repeated fragments and at the dreaming cron's log",
+                    (
+                        _(
+                            "{chars} characters in openclaw:dreaming blocks against a median "
+                            "of {median} over the previous {count} logs with blocks"
+                        ).format(
+                            chars=f"{blocks[k]:,}", median=f"{median:,.0f}", count=len(before)
+                        ),
+                    ),
+                    _(
+                        "a dreaming phase wrote far more than usual: look at the log for "
+                        "repeated fragments and at the dreaming cron's log"
+                    ),
                 )
             )
     return out
@@ -496,10 +564,14 @@ def _lock(ws: Workspace, today: date) -> list[Alarm]:
             out.append(
                 Alarm(
                     "stale-lock",
-                    f"{rel} is held by process {pid}, which is no longer running",
+                    _("{file} is held by process {pid}, which is no longer running").format(
+                        file=rel, pid=pid
+                    ),
                     (f"{rel}: {data.decode('utf-8', 'replace').strip()[:60]}",),
-                    "the pipeline that took it crashed: remove the lock file so promotion "
-                    "can run again",
+                    _(
+                        "the pipeline that took it crashed: remove the lock file so promotion "
+                        "can run again"
+                    ),
                 )
             )
     return out
@@ -519,22 +591,30 @@ def _lock_rows(ws: Workspace, today: date) -> list[Alarm]:
     for row, state in openclaw_locks(ws):
         if state != "stale":
             continue
-        who = f"process {row.pid}, which is no longer running" if row.pid else "no process"
         since = (
             datetime.fromtimestamp(row.acquired_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
             if row.acquired_ms
-            else "an unknown time"
+            else _("an unknown time")
         )
+        if row.pid:
+            title = _(
+                "OpenClaw's promotion lock row is held by process {pid}, which is no longer running"
+            ).format(pid=row.pid)
+        else:
+            title = _("OpenClaw's promotion lock row is held by no process")
         out.append(
             Alarm(
                 "stale-lock",
-                f"OpenClaw's promotion lock row is held by {who}",
+                title,
                 (
-                    f"{row.db}: short-term-locks row {row.entry_key[:24]}…, owner "
-                    f"{row.owner or '?'}, taken {since}",
+                    _("{db}: short-term-locks row {key}…, owner {owner}, taken {since}").format(
+                        db=row.db, key=row.entry_key[:24], owner=row.owner or "?", since=since
+                    ),
                 ),
-                "the run that took it died; OpenClaw takes such a row over on its next "
-                "promotion: if promotion still does not run, check the gateway's log",
+                _(
+                    "the run that took it died; OpenClaw takes such a row over on its next "
+                    "promotion: if promotion still does not run, check the gateway's log"
+                ),
             )
         )
     return out
