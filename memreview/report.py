@@ -157,7 +157,7 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
     out = [
         f"{h} " + _("Total"),
         "",
-        f"| {_('queue')} | " + " | ".join(names) + f" | {_('total')} |",
+        "| " + _("queue") + " | " + " | ".join(names) + " | " + _("total") + " |",
         "|---|" + "---:|" * (len(reports) + 1),
     ]
     for unit in registry.units():
@@ -165,7 +165,7 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
         cells = " | ".join(str(r.scan.counts.get(q, 0)) for r in reports)
         out.append(f"| {registry.shown_name(unit)} | {cells} | {counts[q]} |")
     cells = " | ".join(str(sum(r.scan.counts.values())) for r in reports)
-    out += [f"| **{_('all')}** | {cells} | {sum(counts.values())} |", ""]
+    out += ["| **" + _("all") + f"** | {cells} | {sum(counts.values())} |", ""]
     out += [render_totals(_sum_totals(reports)), ""]
     over = []
     for r in reports:
@@ -357,7 +357,7 @@ def cmd_report(args) -> int:
         reports = [build_agent_report(name, root, args.today) for name, root in fleet]
         text = render_report(reports)
         if args.out is not None:
-            write_report(text, args.out, [root for _, root in fleet])
+            write_report(text, args.out, [root for _name, root in fleet])
         else:
             _write_stdout(text)
     except (NotAWorkspace, ReportError) as exc:

@@ -293,7 +293,12 @@ def render_growth(dated: dict, git: dict, h: str) -> list[str]:
         out[-1] += " " + _("*Git*: entry lines added to memory files by the commits of that week.")
     out += [
         "",
-        f"| {_('week from')} | {_('dated')} |" + (f" {_('git')} |" if has_git else ""),
+        "| "
+        + _("week from")
+        + " | "
+        + _("dated")
+        + " |"
+        + (" " + _("git") + " |" if has_git else ""),
         "|---|---:|" + ("---:|" if has_git else ""),
     ]
     for k, start in enumerate(dated["week_starts"]):

@@ -19,6 +19,7 @@ from memreview.app.screens.help import HelpScreen, help_markdown, help_text, tex
 from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
+from memreview.i18n import N_, _, ngettext
 
 
 class MemReviewApp(App):
@@ -31,16 +32,16 @@ class MemReviewApp(App):
         Binding(
             "question_mark,f1",
             "help",
-            "help",
+            N_("help"),
             id="app.help",
-            tooltip="Keys and how the review works",
+            tooltip=N_("Keys and how the review works"),
         ),
         Binding(
             "q",
             "request_quit",
-            "quit",
+            N_("quit"),
             id="app.quit",
-            tooltip="Quit (asks when decisions are pending; they stay saved)",
+            tooltip=N_("Quit (asks when decisions are pending; they stay saved)"),
         ),
     ]
 
@@ -76,7 +77,11 @@ class MemReviewApp(App):
             self._problems.append(user_config.problem)
         wanted = themes.resolve(theme) or themes.resolve(user_config.theme) or DEFAULT_THEME
         if wanted not in self.available_themes:
-            self._problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
+            self._problems.append(
+                _("unknown theme {theme!r}; using {default}").format(
+                    theme=wanted, default=DEFAULT_THEME
+                )
+            )
             wanted = DEFAULT_THEME
         self.theme = wanted
         self._saved_theme = wanted
@@ -95,7 +100,7 @@ class MemReviewApp(App):
             # reported once, in one notification
             self.notify(
                 "\n".join(self._problems),
-                title="Settings",
+                title=_("Settings"),
                 severity="warning",
                 markup=False,
                 timeout=8,
@@ -169,21 +174,28 @@ class MemReviewApp(App):
             return
         review = next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
         if self.throwaway:
-            where = (
+            where = _(
                 "This is the demo's temporary copy: it is deleted when you quit, and they "
                 "with it. Run memreview demo --keep to keep the copy and its pending decisions."
             )
         elif review.staging.saved:
-            where = "They are saved in .memreview/pending.yaml and offered again next time."
+            where = _("They are saved in .memreview/pending.yaml and offered again next time.")
         else:
-            where = "They could not be saved and will be lost."
+            where = _("They could not be saved and will be lost.")
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
         self.push_screen(
-            ConfirmDialog(f"{n} decision(s) are pending. Quit?", where, yes="Quit", no="Stay"),
+            ConfirmDialog(
+                ngettext(
+                    "{count} decision is pending. Quit?", "{count} decisions are pending. Quit?", n
+                ).format(count=n),
+                where,
+                yes=_("Quit"),
+                no=_("Stay"),
+            ),
             answer,
         )
 

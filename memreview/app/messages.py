@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from memreview.i18n import N_
+
 if TYPE_CHECKING:
     from memreview.app.backend import Outcome, Preview
 
@@ -81,4 +83,4 @@ class UndoDone(Message):
     summary: str
     ok: bool
     diff: str = ""
-    title: str = "Undo"
+    title: str = N_("Undo")

@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
+from memreview.i18n import N_, _
+
 
 def merge_proposal(item: dict, context) -> str:
     """The text a merge starts from: the group's proposed merge (a promoted entry: its text
@@ -31,12 +33,14 @@ class MergeEditor(ModalScreen[str | None]):
         Binding(
             "ctrl+s",
             "stage",
-            "stage merge",
+            N_("stage merge"),
             id="merge.stage",
             priority=True,
-            tooltip="Stage the merge with this text",
+            tooltip=N_("Stage the merge with this text"),
         ),
-        Binding("escape", "cancel", "cancel", id="merge.cancel", tooltip="Leave without staging"),
+        Binding(
+            "escape", "cancel", N_("cancel"), id="merge.cancel", tooltip=N_("Leave without staging")
+        ),
     ]
 
     def __init__(self, title: str, text: str, check=None) -> None:
@@ -50,14 +54,16 @@ class MergeEditor(ModalScreen[str | None]):
         with Vertical(classes="dialog merge-dialog"):
             yield Label(self.heading, classes="dialog-question", markup=False)
             yield Static(
-                "The whole entry as it should read (keep its '- ' or pipes). "
-                "Control characters are shown as visible escapes and written as shown.",
+                _(
+                    "The whole entry as it should read (keep its '- ' or pipes). "
+                    "Control characters are shown as visible escapes and written as shown."
+                ),
                 classes="dialog-detail",
                 markup=False,
             )
             yield TextArea(self.text, id="merge-text", soft_wrap=True, show_line_numbers=True)
             yield Static("", id="merge-problem", markup=False)
-            yield Label("ctrl+s stage the merge   escape cancel", classes="dialog-hint")
+            yield Label(_("ctrl+s stage the merge   escape cancel"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()

@@ -42,7 +42,7 @@ from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueNav, TopB
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 
 ScanFunction = Callable[..., object]
 
@@ -101,7 +101,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         warnings = self.staging.load()  # a broken pending.yaml is reported, never fatal
         if warnings:
             self.notify(
-                "\n".join(warnings), title="Pending decisions", severity="warning", markup=False
+                "\n".join(warnings), title=_("Pending decisions"), severity="warning", markup=False
             )
         self._show_pending()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -138,7 +138,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.notify(
-            message.reason, title="Could not load the workspace", severity="error", markup=False
+            message.reason, title=_("Could not load the workspace"), severity="error", markup=False
         )
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
@@ -172,9 +172,14 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         }
         if self.changed:
             self.notify(
-                f"{len(self.changed)} staged decision(s) changed since you decided "
-                "(marked ⚠): look at each again and press its key again",
-                title="Pending decisions",
+                ngettext(
+                    "{count} staged decision changed since you decided (marked ⚠): look at it "
+                    "again and press its key again",
+                    "{count} staged decisions changed since you decided (marked ⚠): look at each "
+                    "again and press its key again",
+                    len(self.changed),
+                ).format(count=len(self.changed)),
+                title=_("Pending decisions"),
                 severity="warning",
                 markup=False,
             )
@@ -196,7 +201,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         switcher.current = "review"
         items = self._queue_items(queue)
         why = self.result.missing.get(queue) if self.result is not None else None
-        empty = f"nothing to review ({why})" if why else "nothing to review"
+        empty = _("nothing to review ({why})").format(why=why) if why else _("nothing to review")
         self.pane.show_queue(queue, items, empty)
         self._sync_bindings()
 
@@ -212,12 +217,12 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         queue = self.queue
         if queue in self.show_all:
             self.show_all.discard(queue)
-            note = "only the new items"
+            note = _("{queue}: only the new items")
         else:
             self.show_all.add(queue)
-            note = "every item, the ones reviewed before too"
+            note = _("{queue}: every item, the ones reviewed before too")
         self.show_queue(queue)
-        self.notify(f"{queue_title(queue)}: {note}", markup=False, timeout=2)
+        self.notify(note.format(queue=queue_title(queue)), markup=False, timeout=2)
 
     def _flagged_in_view(self) -> list[dict]:
         if self.result is None or act_for(self.queue, "archive") is None:
@@ -228,7 +233,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         """Archive every flagged item in view, after the confirm screen (nothing staged)."""
         flagged = self._flagged_in_view()
         if not flagged:
-            self.notify("no flagged item in view", markup=False, timeout=2)
+            self.notify(_("no flagged item in view"), markup=False, timeout=2)
             return
         act = act_for(self.queue, "archive")
         decisions = [make_decision(it["id"], act.action, self.queue) for it in flagged]
@@ -244,7 +249,11 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             self._staging_changed()
             msg, severity = outcome_note(outcome)
             if kept:
-                msg += f"\n{len(kept)} flagged item(s) not archived"
+                msg += "\n" + ngettext(
+                    "{count} flagged item not archived",
+                    "{count} flagged items not archived",
+                    len(kept),
+                ).format(count=len(kept))
             self.notify(msg, markup=False, severity=severity)
             self.reload()
 
@@ -313,7 +322,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             self._hints(),
             also=self._also(item) if item is not None else (),
             changed=item is not None and item["id"] in self.changed,
-            empty_text=f"Nothing to review here: {why}." if why else "Nothing to review here.",
+            empty_text=_("Nothing to review here: {why}.").format(why=why)
+            if why
+            else _("Nothing to review here."),
             preview=preview_request(self.queue, item, decision, self.result, self.backend),
         )
 
@@ -323,10 +334,12 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         out = []
         for queue, other in self.result.related(item["id"]):
             title = one_line(str(other.get("title", "")))
-            line = f"also in {queue_title(queue)}: {other['id']} {title}"
+            line = _("also in {queue}: {id} {title}").format(
+                queue=queue_title(queue), id=other["id"], title=title
+            )
             d = self.staging.for_item(other["id"])
             if d is not None:
-                line += f" — staged: {decision_label(d)[0]}"
+                line += " — " + _("staged: {decision}").format(decision=decision_label(d)[0])
             out.append(line)
         return out
 

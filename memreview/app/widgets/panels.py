@@ -12,11 +12,19 @@ from textual.containers import Vertical
 from textual.widgets import Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from memreview.app.keys import HEALTH, decision_label, queue_key, queue_names, queue_title
+from memreview.app.keys import (
+    HEALTH,
+    decision_label,
+    queue_key,
+    queue_names,
+    queue_short,
+    queue_title,
+)
 from memreview.app.messages import LoadFailed, LoadProgress, QueueChosen, WorkspaceLoaded
 from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
 from memreview.display import one_line
+from memreview.i18n import _, ngettext
 
 
 class QueueRow(Static):
@@ -42,7 +50,7 @@ class QueueRow(Static):
         if note and not count:
             t.append(f"  {one_line(note)}", "dim")
         elif hidden:
-            t.append(f"  {hidden} hidden", "dim")
+            t.append("  " + _("{count} hidden").format(count=hidden), "dim")
         self.update(t, layout=False)  # always two lines: no layout needed
         empty = not count and self.queue != HEALTH
         if self.has_class("-empty") != empty:
@@ -56,7 +64,7 @@ class QueueNav(Vertical, can_focus=False):
     """Left pane: the queues with their counts, and the health view."""
 
     def compose(self) -> ComposeResult:
-        yield Label("Queues", classes="pane-title")
+        yield Label(_("Queues"), classes="pane-title")
         for k, q in enumerate(queue_names(), 1):
             yield QueueRow(q, queue_key(k))
         yield QueueRow(HEALTH, "h")
@@ -89,11 +97,11 @@ class PendingBar(Static):
         in pending.yaml."""
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         if not decisions:
-            t.append(" No decisions staged.", "dim")
+            t.append(" " + _("No decisions staged."), "dim")
             self.update(t, layout=False)
             self.set_class(False, "-pending")
             return
-        t.append(f" {len(decisions)} pending ", "bold reverse")
+        t.append(" " + _("{count} pending").format(count=len(decisions)) + " ", "bold reverse")
         tally: dict[tuple[str, str], int] = {}
         tones: dict[tuple[str, str], str] = {}
         for d in decisions:
@@ -102,14 +110,14 @@ class PendingBar(Static):
             tally[k] = tally.get(k, 0) + 1
             tones[k] = act.tone if act else "defer"
         for (queue, label), n in tally.items():
-            t.append(f"  {queue} ", "dim")
+            t.append(f"  {queue_short(queue)} ", "dim")
             t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
             t.append(f" ×{n}")
         t.append("   — ")
         if saved:
-            t.append("saved", "dim")
+            t.append(_("saved"), "dim")
         else:
-            t.append("NOT SAVED (see the error)", "bold")
+            t.append(_("NOT SAVED (see the error)"), "bold")
         self.update(t, layout=False)
         self.set_class(True, "-pending")
 
@@ -162,7 +170,7 @@ class LoadingPane(Vertical):
         self.query_one("#loading-stage", Static).update(one_line(message.stage))
 
     def on_load_failed(self, message: LoadFailed) -> None:
-        self.query_one("#loading-title", Label).update("Could not load the workspace")
+        self.query_one("#loading-title", Label).update(_("Could not load the workspace"))
         self.query_one("#loading-stage", Static).update(one_line(message.reason))
 
 
@@ -174,10 +182,13 @@ class TopBar(Static):
         t.append(" memreview ", "bold reverse")
         t.append(f"  {one_line(str(root))}")
         if result is not None:
-            t.append(f"   review date {result.today.isoformat()}")
+            t.append("   " + _("review date {date}").format(date=result.today.isoformat()))
             n = len(result.warnings)
             if n:
-                t.append(f"   {n} warning(s): h shows them", "bold")
+                warned = ngettext(
+                    "{count} warning: h shows it", "{count} warnings: h shows them", n
+                ).format(count=n)
+                t.append("   " + warned, "bold")
         else:
-            t.append("   loading…", "dim")
+            t.append("   " + _("loading…"), "dim")
         self.update(t, layout=False)

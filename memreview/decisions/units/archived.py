@@ -40,14 +40,18 @@ def evidence(item: dict) -> list:
     return [
         Facts(
             (
-                ("fragment", frag.get("id")),
-                ("status", frag.get("status")),
-                ("last seen", frag.get("last_seen")),
-                ("days ago", item.get("days_since_last_seen")),
+                (_("fragment"), frag.get("id")),
+                (_("status"), frag.get("status")),
+                (_("last seen"), frag.get("last_seen")),
+                (_("days ago"), item.get("days_since_last_seen")),
             )
         ),
-        Passage("archived fragment", str(frag.get("content", ""))),
-        Caption(f"still lives in {len(matches)} entr{'y' if len(matches) == 1 else 'ies'}:"),
+        Passage(_("archived fragment"), str(frag.get("content", ""))),
+        Caption(
+            ngettext(
+                "still lives in {count} entry:", "still lives in {count} entries:", len(matches)
+            ).format(count=len(matches))
+        ),
         *(RefBlock(ref, f"{k}.") for k, ref in enumerate(matches, 1)),
     ]
 
@@ -74,8 +78,8 @@ UNIT = QueueUnit(
     title=N_("Archived"),
     detect=archived,
     acts=(
-        Act("approve", "remove", "remove", "approve", "every matching entry is deleted"),
-        Act("keep", "keep", "keep", "keep", "the entries stay; the item is hidden"),
+        Act("approve", "remove", N_("remove"), "approve", N_("every matching entry is deleted")),
+        Act("keep", "keep", N_("keep"), "keep", N_("the entries stay; the item is hidden")),
         DEFER,
     ),
     plan=plan,

@@ -36,9 +36,9 @@ def evidence(item: dict) -> list:
     """The judge's facts, then A and B side by side."""
     return judge_pair(
         item,
-        ("source", item.get("source")),
-        RefBlock(item["a"], "A (older)"),
-        RefBlock(item["b"], "B (newer)"),
+        (_("source"), item.get("source")),
+        RefBlock(item["a"], _("A (older)")),
+        RefBlock(item["b"], _("B (newer)")),
     )
 
 
@@ -57,23 +57,23 @@ UNIT = QueueUnit(
         Act(
             "approve",
             "keep-a",
-            "keep A",
+            N_("keep A"),
             "approve",
-            "B gets Superseded-By A and moves to the superseded archive",
+            N_("B gets Superseded-By A and moves to the superseded archive"),
         ),
         Act(
             "keep_b",
             "keep-b",
-            "keep B",
+            N_("keep B"),
             "approve",
-            "A gets Superseded-By B and moves to the superseded archive",
+            N_("A gets Superseded-By B and moves to the superseded archive"),
         ),
         Act(
             "keep",
             "keep-both",
-            "keep both",
+            N_("keep both"),
             "keep",
-            "the CONFLICTS-WITH link becomes SEE-ALSO on both sides",
+            N_("the CONFLICTS-WITH link becomes SEE-ALSO on both sides"),
         ),
         DEFER,
     ),

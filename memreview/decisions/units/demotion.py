@@ -80,10 +80,20 @@ UNIT = QueueUnit(
     detect=demotion,
     acts=(
         Act(
-            "approve", "approve", "demote", "approve", "Demoted: DATE, moved to the demoted archive"
+            "approve",
+            "approve",
+            N_("demote"),
+            "approve",
+            N_("Demoted: DATE, moved to the demoted archive"),
         ),
-        Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
-        Act("pin", "pin", "pin", "keep", "Importance: high (a promoted entry: hidden for good)"),
+        Act("reject", "reject", N_("reject"), "reject", N_("nothing is written; hidden 12 weeks")),
+        Act(
+            "pin",
+            "pin",
+            N_("pin"),
+            "keep",
+            N_("Importance: high (a promoted entry: hidden for good)"),
+        ),
         DEFER,
     ),
     plan=plan,

@@ -44,15 +44,15 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                ("project", item.get("project")),
-                ("last mentioned", item.get("last_mentioned") or "never"),
-                ("asleep", f"{days} days" if days is not None else "since an unknown date"),
-                ("from", item.get("source")),
+                (_("project"), item.get("project")),
+                (_("last mentioned"), item.get("last_mentioned") or "never"),
+                (_("asleep"), f"{days} days" if days is not None else "since an unknown date"),
+                (_("from"), item.get("source")),
             )
         )
     ]
     if item.get("ref"):
-        blocks.append(RefBlock(item["ref"], "project", before=0))
+        blocks.append(RefBlock(item["ref"], _("project"), before=0))
     partial = item.get("partial_mentions") or []
     if partial:
         lines = [
@@ -61,7 +61,7 @@ def evidence(item: dict) -> list:
         ]
         blocks.append(
             Passage(
-                "partial mentions since (part of its name, not a mention):",
+                _("partial mentions since (part of its name, not a mention):"),
                 "\n".join(lines),
                 style="context",
             )
@@ -99,13 +99,13 @@ UNIT = QueueUnit(
         Act(
             "revive",
             "revive",
-            "revive",
+            N_("revive"),
             "approve",
-            "a todo in NOW.md; the project is snoozed 28 days",
+            N_("a todo in NOW.md; the project is snoozed 28 days"),
         ),
-        Act("snooze", "snooze", "snooze", "defer", "hidden for 28 days"),
-        Act("archive", "archive", "archive", "reject", "Status: archived (DATE)"),
-        Act("done", "done", "done", "keep", "Status: done (DATE)"),
+        Act("snooze", "snooze", N_("snooze"), "defer", N_("hidden for 28 days")),
+        Act("archive", "archive", N_("archive"), "reject", N_("Status: archived (DATE)")),
+        Act("done", "done", N_("done"), "keep", N_("Status: done (DATE)")),
         DEFER,
     ),
     plan=plan,

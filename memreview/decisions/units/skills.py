@@ -88,12 +88,12 @@ def evidence(item: dict) -> list:
     return [
         Facts(
             (
-                ("theme", item.get("theme")),
-                ("seen", item.get("count")),
-                ("reason", item.get("reason")),
+                (_("theme"), item.get("theme")),
+                (_("seen"), item.get("count")),
+                (_("reason"), item.get("reason")),
             )
         ),
-        Passage("content", str(item.get("content", ""))),
+        Passage(_("content"), str(item.get("content", ""))),
     ]
 
 
@@ -122,9 +122,19 @@ UNIT = QueueUnit(
     title=N_("Skills"),
     detect=skills,
     acts=(
-        Act("approve", "solidify", "solidify", "approve", "a bullet under the Rules heading"),
-        Act("skill", "create-skill", "create skill", "approve", "a new skills/<slug>/SKILL.md"),
-        Act("reject", "skip", "skip", "reject", "the candidate leaves skill_candidates.json"),
+        Act(
+            "approve", "solidify", N_("solidify"), "approve", N_("a bullet under the Rules heading")
+        ),
+        Act(
+            "skill",
+            "create-skill",
+            N_("create skill"),
+            "approve",
+            N_("a new skills/<slug>/SKILL.md"),
+        ),
+        Act(
+            "reject", "skip", N_("skip"), "reject", N_("the candidate leaves skill_candidates.json")
+        ),
         DEFER,
     ),
     plan=plan,

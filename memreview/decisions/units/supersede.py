@@ -26,9 +26,9 @@ def evidence(item: dict) -> list:
     """The judge's facts, then the old and the new anchor side by side."""
     return judge_pair(
         item,
-        ("proposal", item.get("proposal")),
-        RefBlock(item["old"], "OLD (would be superseded)"),
-        RefBlock(item["new"], "NEW"),
+        (_("proposal"), item.get("proposal")),
+        RefBlock(item["old"], _("OLD (would be superseded)")),
+        RefBlock(item["new"], _("NEW")),
     )
 
 
@@ -47,16 +47,16 @@ UNIT = QueueUnit(
         Act(
             "approve",
             "approve",
+            N_("approve"),
             "approve",
-            "approve",
-            "old gets Superseded-By new and moves to the superseded archive",
+            N_("old gets Superseded-By new and moves to the superseded archive"),
         ),
         Act(
             "reject",
             "reject",
+            N_("reject"),
             "reject",
-            "reject",
-            "the proposal is hidden and a verdict is recorded",
+            N_("the proposal is hidden and a verdict is recorded"),
         ),
         DEFER,
     ),
