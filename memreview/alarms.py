@@ -14,14 +14,16 @@ import json
 import os
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from memreview.i18n import _, ngettext
 from memreview.workspace.dates import DATE_RE, parse_date
+from memreview.workspace.markdown import MARKER_KEY_RE
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import LockRow, find_state_db, lock_states, store_values
-from memreview.workspace.paths import safe_read_bytes
+from memreview.workspace.paths import safe_open_read, safe_read_bytes
 from memreview.workspace.process import pid_alive
 
 # The thresholds are settings (``alarms:`` in memreview.yaml, ``Config.alarms_*``); their
@@ -67,14 +69,20 @@ class Alarm:
         }
 
 
-def alarms(ws: Workspace, today: date) -> list[Alarm]:
-    """Every alarm that fires for ``ws`` on the review date ``today``."""
-    out: list[Alarm] = []
+def alarms(
+    ws: Workspace,
+    today: date,
+    seen: dict | None = None,
+    from_backup: Callable[[str, str], str | None] | None = None,
+) -> list[Alarm]:
+    """Every alarm that fires for ``ws`` on the review date ``today``. ``seen`` is what the
+    store remembers of the promotion keys the owner reviewed (``store.read_seen``) and
+    ``from_backup(file, key)`` the bullet as memreview's newest backup holds it."""
+    out: list[Alarm] = _budget_deleted(ws, seen, from_backup) if seen and seen.get("keys") else []
     checks = (
         _dreaming_silent,
         _promoted_none,
-        _recall_store,
-        _state_store,
+        _stores,
         _bootstrap,
         _promotion_budget,
         _runaway,
@@ -105,6 +113,8 @@ def dreaming_dates(ws: Workspace, today: date) -> list[date]:
             found.add(log.date)
     for mf in ws.files.values():
         for _line, _level, text in mf.headings:
+            if "short-term" not in text.lower():
+                continue
             m = PROMOTED_RE.match("## " + text) or PROMOTED_RE.match(text)
             if m:
                 d = parse_date(m.group(1))
@@ -140,12 +150,10 @@ def _dreaming_silent(ws: Workspace, today: date) -> list[Alarm]:
                 nights=nights
             ),
             (
-                _("last dreaming trace: {date}").format(date=last_run.isoformat()),
-                ngettext(
-                    "{count} daily log since, the newest {date}",
-                    "{count} daily logs since, the newest {date}",
-                    len(newer),
-                ).format(count=len(newer), date=last_log.isoformat()),
+                _("last dreaming trace: {day}").format(day=last_run.isoformat()),
+                _("{count} daily log(s) since, the newest {day}").format(
+                    count=len(newer), day=last_log.isoformat()
+                ),
             ),
             _(
                 "check the dreaming cron (openclaw memory status shows the schedule, not whether "
@@ -179,7 +187,7 @@ def deep_reports(ws: Workspace, today: date) -> dict[date, tuple[int, int, str]]
                 continue
             try:
                 data = safe_read_bytes(ws.root, f"{DEEP_DIR}/{path.name}")[:_DEEP_READ_CAP]
-            except OSError:
+            except (OSError, ValueError):
                 continue
             note(parse_date(m.group(0)), data.decode("utf-8", "replace"), f"{DEEP_DIR}/{path.name}")
     for log in ws.daily_logs:
@@ -212,21 +220,16 @@ def _promoted_none(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "dreaming-promoted-none",
-            ngettext(
-                "dreaming promoted nothing {nights} nights running while {count} candidate "
-                "was ranked",
-                "dreaming promoted nothing {nights} nights running while {count} candidates "
-                "were ranked",
-                total,
+            _(
+                "dreaming promoted nothing {nights} nights running while {count} candidate(s) "
+                "were ranked"
             ).format(nights=len(run), count=total),
             (
                 _("deep-sleep reports {first} – {last}: 'Promoted 0 candidate(s)'").format(
                     first=run[0][0].isoformat(), last=run[-1][0].isoformat()
                 ),
                 *(
-                    _("{date}: ranked {count} ({where})").format(
-                        date=d.isoformat(), count=r, where=w
-                    )
+                    _("{day}: ranked {count} ({file})").format(day=d.isoformat(), count=r, file=w)
                     for d, r, w in run[-5:]
                 ),
             ),
@@ -242,13 +245,32 @@ def _promoted_none(ws: Workspace, today: date) -> list[Alarm]:
 # -- the recall store ------------------------------------------------------------------------
 
 
-def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
-    rel = ws.config.short_term_recall
-    path = ws.root / rel
+def _size(ws: Workspace, rel: str) -> int | None:
+    """The size of the regular file ``rel`` inside the workspace; None when there is none
+    (or the setting names a path outside it)."""
     try:
-        size = path.stat().st_size if path.is_file() and not path.is_symlink() else None
-    except OSError:
-        size = None
+        fd, st = safe_open_read(ws.root, rel)
+    except (OSError, ValueError):
+        return None
+    os.close(fd)
+    return st.st_size
+
+
+def _stores(ws: Workspace, today: date) -> list[Alarm]:
+    """The recall stores: the legacy file and OpenClaw's SQLite store. Promotion is judged
+    starved on the store current OpenClaw reads: the database when it holds rows for this
+    workspace, else the legacy file."""
+    db = _state_db(ws)
+    values = store_values(db, ws.root) if db is not None else []
+    out = _legacy_store(ws, starved=not values)
+    if db is not None:
+        out.extend(_state_store(ws, db, values))
+    return out
+
+
+def _legacy_store(ws: Workspace, starved: bool) -> list[Alarm]:
+    rel = ws.config.short_term_recall
+    size = _size(ws, rel)
     if size is None:
         return []
     out = [
@@ -272,13 +294,14 @@ def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
                 ),
                 (_("{size} of {limit} bytes").format(size=f"{size:,}", limit=f"{limit:,}"),),
                 _(
-                    "past the limit promotion stops for good ('file exceeds limit of 16777216 "
+                    "past the limit promotion stops for good ('file exceeds limit of {limit} "
                     "bytes'): migrate it or prune old entries"
-                ),
+                ).format(limit=limit),
             )
         )
         return out
-    out.extend(_starved(ws.config, rel, _store_entries(ws, rel)))
+    if starved:
+        out.extend(_starved(ws.config, rel, _store_entries(ws, rel)))
     return out
 
 
@@ -286,13 +309,9 @@ def _state_db(ws: Workspace):
     return find_state_db(ws.root, ws.config.openclaw_state_db, os.environ)
 
 
-def _state_store(ws: Workspace, today: date) -> list[Alarm]:
+def _state_store(ws: Workspace, db, values: list[dict]) -> list[Alarm]:
     """OpenClaw's SQLite store: entries at its cap (the oldest are evicted and may be
     promoted again) and starved promotion, as for the legacy file."""
-    db = _state_db(ws)
-    if db is None:
-        return []
-    values = store_values(db, ws.root)
     out: list[Alarm] = []
     cap = ws.config.alarms_store_cap
     if len(values) >= cap:
@@ -317,8 +336,7 @@ def _state_store(ws: Workspace, today: date) -> list[Alarm]:
                 ),
             )
         )
-    if not ws.root.joinpath(ws.config.short_term_recall).is_file():
-        out.extend(_starved(ws.config, str(db), values))
+    out.extend(_starved(ws.config, str(db), values))
     return out
 
 
@@ -431,11 +449,11 @@ def _bootstrap(ws: Workspace, today: date) -> list[Alarm]:
                 file=rel, total=f"{total:,}", first=first, last=last
             ),
             (
-                _("OpenClaw loads {chars} characters: the first {head} and the last {tail}").format(
-                    chars=f"{cap:,}", head=f"{head:,}", tail=f"{tail:,}"
+                _("OpenClaw loads {cap} characters: the first {head} and the last {tail}").format(
+                    cap=f"{cap:,}", head=f"{head:,}", tail=f"{tail:,}"
                 ),
-                _("the gap: lines {first}–{last} ({chars} characters)").format(
-                    first=first, last=last, chars=f"{gap_end - gap_start:,}"
+                _("the gap: lines {first}–{last} ({size} characters)").format(
+                    first=first, last=last, size=f"{gap_end - gap_start:,}"
                 ),
             ),
             _("move what the agent must always see above the cut, and demote or archive the rest"),
@@ -457,13 +475,78 @@ def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "promotion-budget",
-            _("{file} is at {total} of OpenClaw's {budget}-character promotion budget").format(
-                file=rel, total=f"{total:,}", budget=f"{budget:,}"
-            ),
+            (
+                _("{file} is past OpenClaw's {budget}-character promotion budget: {total}")
+                if total > budget
+                else _("{file} is at {total} of OpenClaw's {budget}-character promotion budget")
+            ).format(file=rel, budget=f"{budget:,}", total=f"{total:,}"),
             (_("past it OpenClaw deletes the oldest promotion sections without saying which"),),
             _(
                 "review the promotions queue now: archive what you don't want, so nothing you "
                 "kept is deleted by the budget"
+            ),
+        )
+    ]
+
+
+def promotion_bullets(lines: list[str]) -> dict[str, str]:
+    """Each promotion marker key in ``lines`` with the bullet under it ("" when none)."""
+    out: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if "openclaw-memory-promotion:" not in line:
+            continue
+        m = MARKER_KEY_RE.search(line)
+        if not m:
+            continue
+        after = next((ln for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        out.setdefault(m.group(1), "" if "openclaw-memory-promotion:" in after else after)
+    return out
+
+
+def present_promotions(ws: Workspace) -> dict[str, tuple[str, str]]:
+    """Every promotion marker key in the workspace's memory files: ``key → (file, bullet)``."""
+    out: dict[str, tuple[str, str]] = {}
+    for rel in sorted(ws.files):
+        for key, bullet in promotion_bullets(ws.files[rel].source.texts).items():
+            out.setdefault(key, (rel, bullet))
+    return out
+
+
+def _budget_deleted(ws: Workspace, seen: dict, from_backup) -> list[Alarm]:
+    """Promotion keys the owner reviewed that no memory file holds any more: deleted outside
+    memreview, most likely by OpenClaw's budget compaction (it prints nothing)."""
+    present = present_promotions(ws)
+    gone = sorted(
+        (rec.get("file") or "?", key, rec)
+        for key, rec in seen.get("keys", {}).items()
+        if key not in present
+    )
+    if not gone:
+        return []
+    evidence = []
+    for rel, key, rec in gone[:20]:
+        text = str(rec.get("text") or "")
+        if (not text or text.endswith("…")) and from_backup is not None:
+            text = from_backup(rel, key) or text
+        evidence.append(
+            _("{file}: {key} — {text}").format(
+                file=rel, key=key, text=text or _("(no text remembered)")
+            )
+        )
+    if len(gone) > 20:
+        evidence.append(_("… and {count} more").format(count=len(gone) - 20))
+    reviewed = seen.get("reviewed") or _("the last review")
+    return [
+        Alarm(
+            "promotions-deleted",
+            _("{count} promotion(s) you reviewed on {day} are gone from memory files").format(
+                count=len(gone), day=reviewed
+            ),
+            tuple(evidence),
+            _(
+                "OpenClaw deletes the oldest promotion sections when MEMORY.md passes its "
+                "promotion budget, without saying which: put back what you want to keep (the "
+                "text is above), and archive promotions you don't need so the budget holds"
             ),
         )
     ]
@@ -492,9 +575,9 @@ def _runaway(ws: Workspace, today: date) -> list[Alarm]:
                     ),
                     (
                         _(
-                            "{chars} characters against a median of {median} over the "
-                            "previous {count} logs"
-                        ).format(chars=f"{sizes[k]:,}", median=f"{median:,.0f}", count=len(before)),
+                            "{size} characters against a median of {median} over the previous "
+                            "{count} logs"
+                        ).format(size=f"{sizes[k]:,}", median=f"{median:,.0f}", count=len(before)),
                     ),
                     _("look for a loop writing into the log (dreaming fragments, a heartbeat)"),
                 )
@@ -530,11 +613,9 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
                     ),
                     (
                         _(
-                            "{chars} characters in openclaw:dreaming blocks against a median "
-                            "of {median} over the previous {count} logs with blocks"
-                        ).format(
-                            chars=f"{blocks[k]:,}", median=f"{median:,.0f}", count=len(before)
-                        ),
+                            "{size} characters in openclaw:dreaming blocks against a median of "
+                            "{median} over the previous {count} logs with blocks"
+                        ).format(size=f"{blocks[k]:,}", median=f"{median:,.0f}", count=len(before)),
                     ),
                     _(
                         "a dreaming phase wrote far more than usual: look at the log for "
@@ -548,19 +629,31 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
 # -- locks -----------------------------------------------------------------------------------
 
 
-def _lock(ws: Workspace, today: date) -> list[Alarm]:
-    out: list[Alarm] = []
+def _lock_files(ws: Workspace) -> list[tuple[str, int | None, bytes]]:
+    """Each pipeline lock file present: (path, the pid it names or None, its first bytes)."""
+    out = []
     for rel in ws.config.lock_files:
-        path = ws.root / rel
+        if _size(ws, rel) is None:
+            continue
         try:
-            if not path.is_file() or path.is_symlink():
-                continue
             data = safe_read_bytes(ws.root, rel)[:200]
-        except OSError:
+        except (OSError, ValueError):
             continue
         m = re.search(rb"\d+", data)
         pid = int(m.group(0)) if m else None
-        if pid is not None and pid > 0 and not pid_alive(pid):
+        out.append((rel, pid if pid is not None and pid > 0 else None, data))
+    return out
+
+
+def held_lock_files(ws: Workspace) -> list[tuple[str, int]]:
+    """The pipeline lock files whose process is running: (path, pid)."""
+    return [(rel, pid) for rel, pid, _data in _lock_files(ws) if pid and pid_alive(pid)]
+
+
+def _lock(ws: Workspace, today: date) -> list[Alarm]:
+    out: list[Alarm] = []
+    for rel, pid, data in _lock_files(ws):
+        if pid is not None and not pid_alive(pid):
             out.append(
                 Alarm(
                     "stale-lock",
@@ -591,21 +684,20 @@ def _lock_rows(ws: Workspace, today: date) -> list[Alarm]:
     for row, state in openclaw_locks(ws):
         if state != "stale":
             continue
+        who = (
+            _("process {pid}, which is no longer running").format(pid=row.pid)
+            if row.pid
+            else _("no process")
+        )
         since = (
             datetime.fromtimestamp(row.acquired_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
             if row.acquired_ms
             else _("an unknown time")
         )
-        if row.pid:
-            title = _(
-                "OpenClaw's promotion lock row is held by process {pid}, which is no longer running"
-            ).format(pid=row.pid)
-        else:
-            title = _("OpenClaw's promotion lock row is held by no process")
         out.append(
             Alarm(
                 "stale-lock",
-                title,
+                _("OpenClaw's promotion lock row is held by {who}").format(who=who),
                 (
                     _("{db}: short-term-locks row {key}…, owner {owner}, taken {since}").format(
                         db=row.db, key=row.entry_key[:24], owner=row.owner or "?", since=since

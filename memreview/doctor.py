@@ -18,11 +18,12 @@ from datetime import date
 from pathlib import Path
 
 from memreview import store
-from memreview.alarms import alarms, openclaw_locks
+from memreview.alarms import held_lock_files, openclaw_locks
+from memreview.decisions.reviewed import workspace_alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
-from memreview.i18n import _, ngettext, use_language
+from memreview.i18n import _
 from memreview.queues.secrets import secrets
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
 from memreview.workspace.loader import load_workspace, review_date
@@ -162,29 +163,16 @@ def _warnings(h: dict) -> list[str]:
     out = []
     mem = h.get("memory")
     if mem and mem["lines"] > mem["max_lines"]:
-        out.append(
-            _("{file}: {lines} lines, budget {budget}").format(
-                file=mem["file"], lines=mem["lines"], budget=mem["max_lines"]
-            )
-        )
+        out.append(f"{mem['file']}: {mem['lines']} lines, budget {mem['max_lines']}")
     if mem and mem["tokens"] > mem["max_tokens"]:
-        out.append(
-            _("{file}: ~{tokens} tokens, budget {budget}").format(
-                file=mem["file"], tokens=f"{mem['tokens']:,}", budget=f"{mem['max_tokens']:,}"
-            )
-        )
+        out.append(f"{mem['file']}: ~{mem['tokens']:,} tokens, budget {mem['max_tokens']:,}")
     logs = h.get("daily_logs") or {}
     if logs.get("missing"):
-        out.append(_("daily logs missing: {dates}").format(dates=", ".join(logs["missing"])))
+        out.append(f"daily logs missing: {', '.join(logs['missing'])}")
     if logs.get("empty"):
-        out.append(_("empty daily logs: {dates}").format(dates=", ".join(logs["empty"])))
+        out.append(f"empty daily logs: {', '.join(logs['empty'])}")
     if h.get("stale_todos"):
-        count = len(h["stale_todos"])
-        out.append(
-            ngettext("{count} stale todo in NOW.md", "{count} stale todos in NOW.md", count).format(
-                count=count
-            )
-        )
+        out.append(f"{len(h['stale_todos'])} stale todo(s) in NOW.md")
     return out
 
 
@@ -192,7 +180,7 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
     """The doctor's findings for one workspace, JSON-shaped."""
     ws = load_workspace(root)
     day = review_date(ws, today)
-    found = alarms(ws, day)
+    found = workspace_alarms(ws, day)
     items = secrets(ws, day)
     return {
         "workspace": str(root),
@@ -216,23 +204,29 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
 
 
 def _held_locks(ws: Workspace) -> list[str]:
-    """OpenClaw's promotion lock rows that hold now: shown, not an alarm (a run in progress
-    holds one; a stale one is the stale-lock alarm)."""
+    """Pipeline lock files and OpenClaw's promotion lock rows that hold now: shown, not an
+    alarm (a run in progress holds one; a stale one is the stale-lock alarm)."""
     out = []
+    for rel, pid in held_lock_files(ws):
+        out.append(
+            _("{file} is held by process {pid}, which is running: a pipeline is at work").format(
+                file=rel, pid=pid
+            )
+        )
     for row, state in openclaw_locks(ws):
         if state == "held":
-            who = f"process {row.pid}" if row.pid else "OpenClaw"
+            who = _("process {pid}").format(pid=row.pid) if row.pid else "OpenClaw"
             out.append(
-                f"OpenClaw's promotion lock is held by {who} ({row.db}); memreview waits "
-                "for it before writing MEMORY.md"
+                _(
+                    "OpenClaw's promotion lock is held by {who} ({db}); memreview waits for it "
+                    "before writing MEMORY.md"
+                ).format(who=who, db=row.db)
             )
     return out
 
 
 def cmd_doctor(args) -> int:
     """Run the doctor over every workspace the paths name; exit 1 when anything fires."""
-    if args.json:  # a script's interface: English whatever the interface's language
-        use_language("en")
     agents = expand_fleet(args.paths)
     reports = []
     for name, root in agents:
@@ -250,26 +244,30 @@ def cmd_doctor(args) -> int:
     for r in reports:
         print(visible(f"{r['agent']}  {r['workspace']}  ({r['today']})"))
         if not r["alarms"] and not r["secrets"]["count"] and not r["secrets"]["elsewhere"]:
-            print(_("  ok: no alarm, no secret"))
+            print("  " + _("ok: no alarm, no secret"))
         for a in r["alarms"]:
-            print(visible(_("  ALARM {id}: {title}").format(id=a["id"], title=a["title"])))
+            print(visible(f"  ALARM {a['id']}: {a['title']}"))
             for e in a["evidence"]:
                 print(visible(f"      {e}"))
-            print(visible(_("      what to do: {todo}").format(todo=a["todo"])))
+            print(visible("      " + _("what to do: {todo}").format(todo=a["todo"])))
         s = r["secrets"]
         for it in s["items"]:
-            line = _("  SECRET {where} ({kinds}): {text}").format(
-                where=f"{it['file']}:{it['line']}",
-                kinds=", ".join(it["kinds"]),
-                text=it["text"].strip(),
+            print(
+                visible(
+                    f"  SECRET {it['file']}:{it['line']} ({', '.join(it['kinds'])}): "
+                    f"{it['text'].strip()}"
+                )
             )
-            print(visible(line))
         for it in s["elsewhere"]:
             where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]
-            line = _("  SECRET {where} ({kinds}, not rewritten by memreview): {text}").format(
-                where=where, kinds=", ".join(it["kinds"]), text=it["text"].strip()[:120]
+            print(
+                visible(
+                    "  SECRET "
+                    + _("{where} ({kinds}, not rewritten by memreview): {text}").format(
+                        where=where, kinds=", ".join(it["kinds"]), text=it["text"].strip()[:120]
+                    )
+                )
             )
-            print(visible(line))
         for w in r["warnings"]:
-            print(visible(_("  warning: {message}").format(message=w)))
+            print(visible("  " + _("warning: {text}").format(text=w)))
     return 1 if fired else 0
