@@ -15,6 +15,7 @@ from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
+from memreview.i18n import current_language
 from memreview.judge_card import promotion_card, report_card
 from memreview.workspace.cache import ScanCache, cache_enabled, holds_secret
 from memreview.workspace.config import Config, load_config
@@ -364,8 +365,9 @@ def scan_workspace(
 
 
 def _detectors() -> str:
-    """The queues and the function computing each (a test may register one of its own)."""
-    return ",".join(
+    """The queues and the function computing each (a test may register one of its own), and
+    the interface's language (an item's text may be in it)."""
+    return current_language() + ":" + ",".join(
         f"{u.name}={getattr(u.detect, '__module__', '')}.{getattr(u.detect, '__qualname__', '')}"
         for u in registry.units()
     )

@@ -99,9 +99,12 @@ def test_help_is_in_chinese_and_wrapped_by_cells(capsys, monkeypatch):
     assert max(width(line) for line in out.splitlines()) <= 60
 
 
-def test_scan_json_is_the_same_in_chinese(tmp_path, capsys):
+def test_scan_json_is_the_same_in_chinese(tmp_path, capsys, use_scan_cache):
     ws = tmp_path / "sample"
     shutil.copytree(SAMPLE, ws)
+    # a Chinese scan first, with the scan cache on: nothing of it reaches the JSON after
+    _code, chinese_text, _err = run(capsys, "scan", str(ws), "--today", TODAY, "--lang", "zh")
+    assert "矛盾（contradictions）" in chinese_text
     _code, english, _err = run(capsys, "scan", str(ws), "--json", "--today", TODAY)
     _code, chinese, _err = run(capsys, "scan", str(ws), "--json", "--today", TODAY, "--lang", "zh")
     assert english == chinese
