@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from datetime import date
 
+from memreview.i18n import _
 from memreview.queues.common import item_id, short
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, Secret, find_secrets, mask_secrets
 from memreview.workspace.model import MemoryFile, Workspace
@@ -67,7 +68,11 @@ def secrets(ws: Workspace, today: date) -> list[dict]:
                 items.append(
                     {
                         "id": base if n == 1 else f"{base}-{n}",
-                        "title": short(f"{', '.join(kinds)} in {rel}:{first}"),
+                        "title": short(
+                            _("{kinds} in {file}:{line}").format(
+                                kinds=", ".join(kinds), file=rel, line=first
+                            )
+                        ),
                         "kinds": kinds,
                         "ref": {
                             "file": rel,
