@@ -29,6 +29,8 @@ DOMAIN = "memreview"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 # the languages of the interface: the short name the owner gives -> the catalogue's code
 LANGUAGES = {"en": None, "zh": "zh_CN"}
+# each language named in itself (the palette offers the other one by this name)
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 # the locale variables, strongest first (as the C library reads them for messages)
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -99,9 +101,7 @@ def load_translations(lang: str) -> _gettext.NullTranslations:
     """The catalogue of `lang`: the compiled `.mo` when the install made one, else the `.po`
     read with Babel. English is the texts themselves."""
     if lang not in LANGUAGES:
-        raise UnknownLanguage(
-            f"unknown language {lang!r} (one of {', '.join(sorted(LANGUAGES))})"
-        )
+        raise UnknownLanguage(f"unknown language {lang!r} (one of {', '.join(sorted(LANGUAGES))})")
     code = LANGUAGES[lang]
     if code is None:
         return _gettext.NullTranslations()

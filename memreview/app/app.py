@@ -19,7 +19,7 @@ from memreview.app.screens.help import HelpScreen, help_markdown, help_text, tex
 from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
-from memreview.i18n import N_, _, ngettext
+from memreview.i18n import N_, _, ngettext, use_language
 
 
 class MemReviewApp(App):
@@ -154,6 +154,30 @@ class MemReviewApp(App):
             self.install_screen(HelpScreen(help_markdown(self.key_for)), "help")
         self.push_screen("help")
         self.key_done()
+
+    def switch_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on (the palette's ``language:`` entry): the review screen
+        is made again in it, its staged decisions read back from pending.yaml, and the choice
+        is saved in the user config."""
+        review = next((s for s in self.screen_stack if isinstance(s, ReviewScreen)), None)
+        if review is not None and len(review.staging) and not review.staging.saved:
+            self.notify(
+                _("the staged decisions could not be saved: the language stays as it is"),
+                severity="warning",
+                markup=False,
+            )
+            return
+        use_language(lang)
+        if self.is_screen_installed("help"):
+            self.uninstall_screen("help")
+        fresh = ReviewScreen(self.root, self.today, self.scan, self.backend)
+        if review is not None and self.screen is review:
+            self.switch_screen(fresh)
+        else:
+            self.push_screen(fresh)
+        problem = self.user_config.save_lang(lang)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
 
     def action_command_palette(self) -> None:
         super().action_command_palette()

@@ -9,7 +9,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from memreview.app.keys import HEALTH, queue_acts, queue_key, queue_names, queue_title
 from memreview.decisions.unit import MEMBER, MERGE
-from memreview.i18n import _, ngettext
+from memreview.i18n import LANGUAGE_NAMES, _, current_language, ngettext
 
 
 class MemReviewCommands(Provider):
@@ -78,6 +78,16 @@ class MemReviewCommands(Provider):
             (_("theme"), app.action_change_theme, _("choose a theme (saved in your config)"))
         )
         out.append((_("help"), app.action_help, _("keys and how the review works")))
+        other = "en" if current_language() == "zh" else "zh"
+        out.append(
+            (
+                _("language: {name}").format(name=LANGUAGE_NAMES[other]),
+                partial(app.switch_language, other),
+                _("the interface in {name} (saved in your config)").format(
+                    name=LANGUAGE_NAMES[other]
+                ),
+            )
+        )
         return out
 
     async def discover(self) -> Hits:

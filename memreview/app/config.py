@@ -14,7 +14,7 @@ from pathlib import Path
 from platformdirs import user_config_dir
 from ruamel.yaml import YAML
 
-from memreview.i18n import LANGUAGES, language_of
+from memreview.i18n import LANGUAGES, _, language_of
 from memreview.store import atomic_write
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
 
@@ -40,11 +40,20 @@ class UserConfig:
     def save_theme(self, name: str) -> str | None:
         """Store the theme choice; a one-line problem, or None."""
         self.theme = name
+        return self._save("theme", name, _("cannot save the theme to {path}: {reason}"))
+
+    def save_lang(self, lang: str) -> str | None:
+        """Store the interface language; a one-line problem, or None."""
+        self.lang = lang
+        return self._save("lang", lang, _("cannot save the language to {path}: {reason}"))
+
+    def _save(self, key: str, value: str, problem: str) -> str | None:
+        """Write ``key: value`` into the file, keeping the rest of it and its comments."""
         yaml = YAML(typ="rt")
         doc = self._doc if isinstance(self._doc, dict) else None
         if doc is None:
             doc = {}
-        doc["theme"] = name
+        doc[key] = value
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             buf = io.StringIO()
@@ -58,7 +67,7 @@ class UserConfig:
                 mode = None
             atomic_write(real, buf.getvalue().encode("utf-8"), mode=mode, new_mode=0o666)
         except (OSError, RuntimeError) as exc:
-            return f"cannot save the theme to {self.path}: {getattr(exc, 'strerror', None) or exc}"
+            return problem.format(path=self.path, reason=getattr(exc, "strerror", None) or exc)
         self._doc = doc
         return None
 

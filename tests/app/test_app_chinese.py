@@ -53,3 +53,23 @@ async def test_main_screen_at_80x24_in_chinese_keeps_every_line_in_its_cells(mak
     assert "待审队列" in lines[1]
     assert all(cell_len(line) <= 80 for line in lines)
     assert "? 帮助" in lines[-1] or "? 更多" in lines[-1]
+
+
+async def test_the_palette_switches_the_language_live_and_remembers_it(make, tmp_path):
+    from memreview.app.commands import MemReviewCommands
+
+    app = make()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("a")  # a staged decision survives the switch
+        await loaded(app, pilot)
+        assert "Queues" in screen_text(app)
+        provider = MemReviewCommands(app.screen)
+        (run,) = [run for name, run, _help in provider._commands() if name == "language: 中文"]
+        run()
+        await loaded(app, pilot)
+        text = screen_text(app)
+        assert "待审队列" in text and "1 项待定" in text
+        assert "Queues" not in text
+    config = (tmp_path / "user-config" / "config.yaml").read_text(encoding="utf-8")
+    assert "lang: zh" in config
