@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +14,8 @@ from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
 from memreview.judge_card import promotion_card, report_card
-from memreview.workspace.cache import ScanCache, cache_enabled, holds_secret
+from memreview.secrets import holds_secret
+from memreview.workspace.cache import ScanCache, cache_enabled
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.loader import check_workspace, load_workspace, review_date
 from memreview.workspace.model import Workspace
@@ -355,7 +355,8 @@ def scan_workspace(
         notes=sc.problems if sc is not None else None,
     )
     if sc is not None:
-        sc.save_files()
+        found = result.all_queues.get("secrets")
+        sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
         if not known and not sc.racy_inputs():
             sc.save_queues(fp, _outside(ws), {"queues": _storable(result.all_queues)})
     return result
@@ -382,9 +383,22 @@ def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """The queues whose items hold no credential (the secrets queue's are masked)."""
     out = {}
     for name, items in queues.items():
-        if name == "secrets" or not holds_secret([json.dumps(items, ensure_ascii=False)]):
+        if name == "secrets" or not holds_secret(_strings(items)):
             out[name] = items
     return out
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string inside a JSON-shaped value."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
 
 
 def _emit_cached_counts(

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from memreview.i18n import _
+from memreview.secrets import holds_secret
 
 FORMAT = 1
 RACY_SECONDS = 2.0
@@ -88,26 +89,6 @@ def cache_home(environ: Mapping[str, str] | None = None) -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("memreview", appauthor=False))
-
-
-def holds_secret(texts: Iterable[str]) -> bool:
-    """Whether the secret finder sees a credential (or the start of a key block) in any of
-    ``texts`` (gated: most texts cost one regex pass)."""
-    from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets
-
-    for text in texts:
-        if not text:
-            continue
-        if not any(rx.search(text) for rx in WHOLE_TEXT_GATES):
-            low = text.lower()
-            if not any(rx.search(low) for rx in LOWER_GATES):
-                continue
-        if "-----BEGIN" in text:
-            return True
-        for line in text.split("\n"):
-            if find_secrets(line):
-                return True
-    return False
 
 
 def _code_stamp() -> str:
@@ -172,6 +153,7 @@ class ScanCache:
         self.now = time.time()
         self._files_doc: dict[tuple[str, str], tuple] | None = None  # read when first used
         self._used: set[tuple[str, str]] = set()
+        self._new: dict[tuple[str, str], tuple] = {}  # parsed now: (entry, texts), not checked
         self._dirty = False
         self._queues: dict | None = None
 
@@ -257,8 +239,8 @@ class ScanCache:
         """``compute()``'s value for the files ``rels`` (the first is the one parsed; the others
         are read with it, such as a database's ``-wal``), from the cache when their keys are
         unchanged. The warnings ``compute`` appends to ``warnings`` are kept and given again
-        on a hit. The value is stored only when no file is racy or a symlink and ``texts``
-        (the value's texts) hold no credential."""
+        on a hit. The value is stored (by :meth:`save_files`) only when no file is racy or a
+        symlink and the value's ``texts`` hold no credential."""
         keys = tuple(self.key(r) for r in rels)
         slot = (kind, rels[0])
         self._used.add(slot)
@@ -268,17 +250,26 @@ class ScanCache:
             return hit[1]
         before = len(warnings)
         value = compute()
-        if keys[0] is None or any(k is not None and self._racy(k) for k in keys):
-            self._files.pop(slot, None)
-        elif holds_secret(texts(value)):
-            self._files.pop(slot, None)
-        else:
-            self._files[slot] = (keys, value, list(warnings[before:]))
+        self._files.pop(slot, None)
+        if keys[0] is not None and not any(k is not None and self._racy(k) for k in keys):
+            # kept once it is known to hold no credential (at save_files)
+            self._new[slot] = ((keys, value, list(warnings[before:])), texts)
         self._dirty = True
         return value
 
-    def save_files(self) -> None:
-        """Write the parsed files (those of this scan: files gone are dropped)."""
+    def save_files(self, secret_files: set[str] | None = None) -> None:
+        """Write the parsed files (those of this scan: files gone are dropped). A file parsed
+        now is kept unless it holds a credential: memory files (kinds ``md:…``) named in
+        ``secret_files`` when it is given (the secrets queue's finding), any file whose texts
+        the secret finder flags otherwise."""
+        for slot, (entry, texts) in self._new.items():
+            if slot[0].startswith("md:") and secret_files is not None:
+                secret = slot[1] in secret_files
+            else:
+                secret = holds_secret(texts(entry[1]))
+            if not secret:
+                self._files[slot] = entry
+        self._new.clear()
         stale = set(self._files) - self._used
         for slot in stale:
             del self._files[slot]
