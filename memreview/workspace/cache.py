@@ -3,9 +3,9 @@ next open of an unchanged workspace reads almost nothing.
 
 Where: ``$MEMREVIEW_CACHE_DIR`` or the platform's user cache directory
 (``~/.cache/memreview`` on Linux), one folder per workspace named by a hash of its path,
-never inside the workspace. Two files in it:
+never inside the workspace. In it:
 
-- ``files.pickle``: each parsed file (memory file, daily log, recall log, fragments) with
+- ``files-NN.pickle`` (16 shards, by a hash of the file's name): each parsed file (memory file, daily log, recall log, fragments) with
   the key of the file it was parsed from — (size, mtime in ns, inode), the ``-wal`` file's
   too for a database — and the warnings its reading raised;
 - ``queues.pickle``: every queue's items, with the fingerprint of all the scan's inputs (the
@@ -34,6 +34,7 @@ import stat
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from memreview.secrets import holds_secret
 
 FORMAT = 1
 RACY_SECONDS = 2.0
+SHARDS = 16  # parsed files are kept in this many files: a change rewrites one or a few
 ENV_VARS = ("OPENCLAW_STATE_DIR", "OPENCLAW_PROFILE", "HOME")
 SKIP_DIRS = {".git", ".memreview"}
 
@@ -141,6 +143,16 @@ def snapshot(root: Path) -> dict[str, Key]:
     return out
 
 
+# The parsed files of the last workspace scanned in this process (by cache directory and
+# root): the app's rescan after a write takes the unchanged ones from here.
+_LIVE: dict[tuple[str, str], dict[int, dict[tuple[str, str], tuple]]] = {}
+
+
+def forget_live() -> None:
+    """Drop the parsed files kept in this process (the next scan reads the cache's files)."""
+    _LIVE.clear()
+
+
 class ScanCache:
     """The cache of one workspace: read when first needed, written by :meth:`save_files` and
     :meth:`save_queues`."""
@@ -151,19 +163,25 @@ class ScanCache:
         self.problems: list[str] = []
         self.snap = snapshot(root)
         self.now = time.time()
-        self._files_doc: dict[tuple[str, str], tuple] | None = None  # read when first used
+        # parsed files by shard (read when first used): shared with the last scan of this
+        # workspace in this process, so a rescan reads neither the files nor the cache
+        live = (str(self.dir), str(root))
+        if live not in _LIVE:
+            _LIVE.clear()  # one workspace at a time: a fleet's scans don't pile up
+        self._shards: dict[int, dict[tuple[str, str], tuple]] = _LIVE.setdefault(live, {})
         self._used: set[tuple[str, str]] = set()
         self._new: dict[tuple[str, str], tuple] = {}  # parsed now: (entry, texts), not checked
-        self._dirty = False
+        self._dirty: set[int] = set()
         self._queues: dict | None = None
 
-    @property
-    def _files(self) -> dict[tuple[str, str], tuple]:
-        if self._files_doc is None:
-            doc = self._load("files.pickle")
+    def _shard(self, slot: tuple[str, str], k: int | None = None) -> dict[tuple[str, str], tuple]:
+        k = self._index(slot) if k is None else k
+        shard = self._shards.get(k)
+        if shard is None:
+            doc = self._load(f"files-{k:02d}.pickle")
             files = (doc or {}).get("files")
-            self._files_doc = files if isinstance(files, dict) else {}
-        return self._files_doc
+            shard = self._shards[k] = files if isinstance(files, dict) else {}
+        return shard
 
     # -- reading and writing the cache files -----------------------------------------------
     def _load(self, name: str) -> dict | None:
@@ -244,38 +262,53 @@ class ScanCache:
         keys = tuple(self.key(r) for r in rels)
         slot = (kind, rels[0])
         self._used.add(slot)
-        hit = self._files.get(slot)
+        shard = self._shard(slot)
+        hit = shard.get(slot)
         if isinstance(hit, tuple) and len(hit) == 3 and hit[0] == keys and keys[0] is not None:
             warnings.extend(hit[2])
             return hit[1]
         before = len(warnings)
         value = compute()
-        self._files.pop(slot, None)
+        if shard.pop(slot, None) is not None:
+            self._dirty.add(self._index(slot))
         if keys[0] is not None and not any(k is not None and self._racy(k) for k in keys):
             # kept once it is known to hold no credential (at save_files)
             self._new[slot] = ((keys, value, list(warnings[before:])), texts)
-        self._dirty = True
         return value
 
+    @staticmethod
+    def _index(slot: tuple[str, str]) -> int:
+        return zlib.crc32(slot[1].encode("utf-8", "surrogateescape")) % SHARDS
+
     def save_files(self, secret_files: set[str] | None = None) -> None:
-        """Write the parsed files (those of this scan: files gone are dropped). A file parsed
-        now is kept unless it holds a credential: memory files (kinds ``md:…``) named in
-        ``secret_files`` when it is given (the secrets queue's finding), any file whose texts
-        the secret finder flags otherwise."""
+        """Write the parsed files (those of this scan: files gone are dropped), the shards
+        that changed only. A file parsed now is kept unless it holds a credential: memory
+        files (kinds ``md:…``) named in ``secret_files`` when it is given (the secrets
+        queue's finding), any file whose texts the secret finder flags otherwise."""
         for slot, (entry, texts) in self._new.items():
             if slot[0].startswith("md:") and secret_files is not None:
                 secret = slot[1] in secret_files
             else:
                 secret = holds_secret(texts(entry[1]))
             if not secret:
-                self._files[slot] = entry
+                self._shard(slot)[slot] = entry
+                self._dirty.add(self._index(slot))
         self._new.clear()
-        stale = set(self._files) - self._used
-        for slot in stale:
-            del self._files[slot]
-        if self._dirty or stale:
-            self._write("files.pickle", {"files": self._files})
-            self._dirty = False
+        for k in range(SHARDS):
+            shard = self._shards.get(k)
+            if shard is None:
+                if not any(self._index(slot) == k for slot in self._used):
+                    shard = self._shard(("", ""), k)  # a shard no file of this scan uses
+                else:
+                    continue
+            stale = [slot for slot in shard if slot not in self._used]
+            for slot in stale:
+                del shard[slot]
+            if stale:
+                self._dirty.add(k)
+        for k in sorted(self._dirty):
+            self._write(f"files-{k:02d}.pickle", {"files": self._shards.get(k, {})})
+        self._dirty.clear()
 
     # -- queues ------------------------------------------------------------------------------
     def fingerprint(

@@ -17,7 +17,7 @@ import pytest
 
 from memreview.scan import Counts, scan_workspace
 from memreview.workspace import loader
-from memreview.workspace.cache import ScanCache, snapshot
+from memreview.workspace.cache import ScanCache, forget_live, snapshot
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
 TODAY = date(2026, 11, 29)
@@ -77,6 +77,10 @@ def test_a_second_open_reads_nothing_and_gives_the_same_result(ws, reads):
     assert doc(second) == first == cold
     counts = [e for e in events if isinstance(e, Counts)]
     assert counts and counts[0].counts == second.counts  # known before reading anything
+    forget_live()  # a new process: the parsed files come from the cache's own files
+    reads.clear()
+    assert doc(scan_workspace(ws, today=TODAY)) == first
+    assert reads == [HOLDS_SECRET]
 
 
 def test_after_two_appended_daily_logs_only_those_are_read_again(ws, reads):
@@ -113,7 +117,7 @@ def test_no_secret_value_is_ever_written_to_the_cache(ws, tmp_path):
     result = scan_workspace(ws, today=TODAY)
     assert result.counts["secrets"] == 1
     files = list((tmp_path / "cache").rglob("*"))
-    assert any(f.name == "files.pickle" for f in files)
+    assert any(f.name.startswith("files-") for f in files)
     for f in files:
         if f.is_file():
             assert SECRET.encode() not in f.read_bytes(), f
@@ -150,8 +154,9 @@ def test_a_damaged_or_foreign_cache_is_ignored_with_one_warning(ws, damage, read
     good = doc(scan_workspace(ws, today=TODAY, cache=False))
     scan_workspace(ws, today=TODAY)
     cache = ScanCache(ws)
-    for name in ("files.pickle", "queues.pickle"):
-        (cache.dir / name).write_bytes(damage)
+    for f in cache.dir.glob("*.pickle"):
+        f.write_bytes(damage)
+    forget_live()  # as a new process would: what is on disk is all there is
     reads.clear()
     result = scan_workspace(ws, today=TODAY)
     assert len(reads) > 10  # read again, not trusted
@@ -172,7 +177,9 @@ def test_a_pickle_that_would_run_code_is_refused(ws, tmp_path):
 
     cache = ScanCache(ws)
     evil = pickle.dumps({"format": 1, "root": str(ws), "files": {("md", "MEMORY.md"): Evil()}})
-    (cache.dir / "files.pickle").write_bytes(evil)
+    for f in cache.dir.glob("files-*.pickle"):
+        f.write_bytes(evil)
+    forget_live()
     result = scan_workspace(ws, today=TODAY)
     assert not marker.exists()
     assert "ignored the cache" in result.notes[0]
