@@ -5,17 +5,18 @@ Where: ``$MEMREVIEW_CACHE_DIR`` or the platform's user cache directory
 (``~/.cache/memreview`` on Linux), one folder per workspace named by a hash of its path,
 never inside the workspace. In it:
 
-- ``files-NN.pickle`` (16 shards, by a hash of the file's name): each parsed file (memory file, daily log, recall log, fragments) with
-  the key of the file it was parsed from — (size, mtime in ns, inode), the ``-wal`` file's
-  too for a database — and the warnings its reading raised;
-- ``queues.pickle``: every queue's items, with the fingerprint of all the scan's inputs (the
-  key of every file in the workspace, outside ``.memreview/`` and ``.git/``; OpenClaw's state
-  database; the review date; memreview's own code; the environment it reads).
+- ``files-NN.pickle`` (16 shards, by a hash of the file's name): each parsed file (memory
+  file, daily log, recall log, fragments) with the key of the file it was parsed from —
+  (size, mtime in ns, inode), the ``-wal`` file's too for a database — and the warnings its
+  reading raised;
+- ``queues.pickle``: each queue's items, with the groups of inputs it read (memory files,
+  daily logs, the pipeline's data) and one key over those groups' files and the inputs every
+  queue depends on (the settings, the review date, memreview's own code, the environment).
 
-Invalidation: a file whose key differs is parsed again, and only it; queues are reused only
-when the whole fingerprint is equal. A file changed less than :data:`RACY_SECONDS` before it
-was read is never stored (a same-size edit inside the file system's timestamp tick would
-otherwise go unseen); it is read again next time.
+Invalidation: a file whose key differs is parsed again, and only it; a queue is computed
+again when a file of a group it read changed (see ``memreview.scan``). A file changed less
+than :data:`RACY_SECONDS` before it was read is never stored (a same-size edit inside the
+file system's timestamp tick would otherwise go unseen); it is read again next time.
 
 Never a secret: a file, or a queue's items, in which the secret finder sees a credential is
 not stored (it is read or computed again each time); the secrets queue's items are masked by
@@ -311,55 +312,104 @@ class ScanCache:
         self._dirty.clear()
 
     # -- queues ------------------------------------------------------------------------------
-    def fingerprint(
-        self, today: str, outside: list[str], environ: Mapping[str, str], code: str = ""
-    ) -> str:
-        """One hash of every input of the queues (see the module's docstring); ``code``
-        names the detectors that computed them."""
-        h = hashlib.blake2b(digest_size=20)
-        h.update(f"{FORMAT}|{today}|{_code_stamp()}|{code}|".encode())
+    def digests(
+        self,
+        classify: Callable[[str], str],
+        today: str,
+        outside: list[str],
+        environ: Mapping[str, str],
+        code: str = "",
+    ) -> dict[str, tuple[str, bool]]:
+        """Per group of inputs, one hash of them all and whether one changed too recently
+        to trust its key: ``base`` (the review date, memreview's code, ``code`` — the
+        detectors —, the environment, and the files ``classify`` puts there such as the
+        settings), and each group ``classify`` names for a workspace file (files outside the
+        workspace, ``outside``, go to ``data``)."""
+        hashes: dict[str, hashlib.blake2b] = {}
+        racy: dict[str, bool] = {}
+
+        def add(group: str, text: str, key: Key) -> None:
+            h = hashes.get(group)
+            if h is None:
+                h = hashes[group] = hashlib.blake2b(group.encode(), digest_size=20)
+            h.update(f"{text}:{key};".encode("utf-8", "surrogateescape"))
+            racy[group] = racy.get(group, False) or (key is not None and self._racy(key))
+
+        add("base", f"{FORMAT}|{today}|{_code_stamp()}|{code}", None)
         for var in ENV_VARS:
-            h.update(f"{var}={environ.get(var, '')}|".encode())
+            add("base", f"{var}={environ.get(var, '')}", None)
         for rel in sorted(self.snap):
-            h.update(f"{rel}:{self.snap[rel]};".encode("utf-8", "surrogateescape"))
+            add(classify(rel), rel, self.snap[rel])
         for p in outside:
             try:
                 k = file_key(os.stat(p))
             except OSError:
                 k = None
-            h.update(f"@{p}:{k};".encode("utf-8", "surrogateescape"))
-        return h.hexdigest()
+            add("data", f"@{p}", k)
+        return {g: (h.hexdigest(), racy[g]) for g, h in hashes.items()}
 
-    def racy_inputs(self) -> bool:
-        """Whether a file of the workspace changed too recently to trust its key."""
-        return any(k is not None and self._racy(k) for k in self.snap.values())
+    @staticmethod
+    def queue_key(digests: dict[str, tuple[str, bool]], groups: Iterable[str]) -> str | None:
+        """One queue's key: the digests of ``base`` and of the ``groups`` it reads; None
+        when one of them changed too recently to be trusted."""
+        parts = []
+        for g in ("base", *sorted(set(groups) - {"base"})):
+            digest, racy = digests.get(g, ("", False))
+            if racy:
+                return None
+            parts.append(f"{g}={digest}")
+        return hashlib.blake2b("|".join(parts).encode(), digest_size=20).hexdigest()
 
-    def queues(self, fingerprint: str) -> dict | None:
-        """The document stored with ``fingerprint`` (queues, missing…), or None."""
+    def _queue_doc(self) -> dict:
         if self._queues is None:
-            self._queues = self._load("queues.pickle") or {}
-        doc = self._queues
-        if doc.get("fingerprint") != fingerprint:
-            return None
-        queues = doc.get("queues")
-        if not isinstance(queues, dict) or not all(
-            isinstance(items, list) and all(isinstance(it, dict) and "id" in it for it in items)
-            for items in queues.values()
-        ):
-            self._problem(
-                _("ignored the cache {path} ({why}); the workspace is read instead").format(
-                    path=self.dir / "queues.pickle", why=_("not a scan's queues")
-                )
-            )
-            self._queues = {}
-            return None
-        return doc
+            doc = self._load("queues.pickle") or {}
+            entries = doc.get("queues")
+            if not isinstance(entries, dict) or not all(
+                isinstance(e, dict)
+                and isinstance(e.get("key"), str)
+                and isinstance(e.get("groups"), list)
+                and isinstance(e.get("items"), list)
+                and all(isinstance(it, dict) and "id" in it for it in e["items"])
+                for e in entries.values()
+            ):
+                if entries is not None:
+                    self._problem(
+                        _("ignored the cache {path} ({why}); the workspace is read instead").format(
+                            path=self.dir / "queues.pickle", why=_("not a scan's queues")
+                        )
+                    )
+                doc = {}
+            self._queues = doc
+        return self._queues
+
+    def queues(
+        self, digests: dict[str, tuple[str, bool]]
+    ) -> dict[str, tuple[list[dict], list[str]]]:
+        """(items, groups read) of each queue stored whose inputs are as they were."""
+        out = {}
+        for name, e in (self._queue_doc().get("queues") or {}).items():
+            key = self.queue_key(digests, e["groups"])
+            if key is not None and key == e["key"]:
+                out[name] = (e["items"], e["groups"])
+        return out
 
     def outside(self) -> list[str]:
         """The files outside the workspace the last stored scan depended on."""
-        if self._queues is None:
-            self._queues = self._load("queues.pickle") or {}
-        return list(self._queues.get("outside") or [])
+        return list(self._queue_doc().get("outside") or [])
 
-    def save_queues(self, fingerprint: str, outside: list[str], doc: dict) -> None:
-        self._write("queues.pickle", {"fingerprint": fingerprint, "outside": outside, **doc})
+    def save_queues(
+        self,
+        digests: dict[str, tuple[str, bool]],
+        outside: list[str],
+        queues: dict[str, tuple[list[dict], list[str]]],
+    ) -> None:
+        """Keep each queue's (items, groups read), under the key of those groups now (a queue
+        one of whose groups changed too recently is not kept)."""
+        entries = {}
+        for name, (items, groups) in queues.items():
+            key = self.queue_key(digests, groups)
+            if key is not None:
+                entries[name] = {"key": key, "groups": list(groups), "items": items}
+        old = self._queue_doc()
+        if entries != old.get("queues") or outside != old.get("outside"):
+            self._write("queues.pickle", {"outside": outside, "queues": entries})

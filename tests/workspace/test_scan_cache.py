@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from memreview.scan import Counts, scan_workspace
+from memreview.scan import Counts, QueueDone, scan_workspace
 from memreview.workspace import loader
 from memreview.workspace.cache import ScanCache, forget_live, snapshot
 
@@ -92,8 +92,13 @@ def test_after_two_appended_daily_logs_only_those_are_read_again(ws, reads):
         then = time.time() - 300  # …a while ago
         os.utime(p, (then, then))
     reads.clear()
-    warm = scan_workspace(ws, today=TODAY)
+    events: list = []
+    warm = scan_workspace(ws, today=TODAY, emit=events.append)
     assert sorted(reads) == sorted([HOLDS_SECRET, *(p.relative_to(ws).as_posix() for p in logs)])
+    # only the queues that read daily logs are computed again; the others' counts come first
+    assert {e.name for e in events if isinstance(e, QueueDone)} == {"dormant", "promotions"}
+    [counts] = [e.counts for e in events if isinstance(e, Counts)]
+    assert set(counts) == set(warm.counts) - {"dormant", "promotions"}
     assert doc(warm) == doc(scan_workspace(ws, today=TODAY, cache=False))
 
 
