@@ -27,6 +27,7 @@ of :mod:`memreview.workspace.model` and a few builtins are unpickled from it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -94,6 +95,7 @@ def cache_home(environ: Mapping[str, str] | None = None) -> Path:
     return Path(user_cache_dir("memreview", appauthor=False))
 
 
+@functools.cache
 def _code_stamp() -> str:
     """What memreview's own code is: its version and every module's size and mtime (an
     editable install changes without a new version)."""
@@ -200,11 +202,17 @@ class ScanCache:
             )
             return None
         try:
-            doc = _Unpickler(io.BytesIO(data)).load()
-            if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            stream = io.BytesIO(data)
+            head = _Unpickler(stream).load()
+            if not isinstance(head, dict) or head.get("format") != FORMAT:
                 raise CacheRejected(_("written by another version of memreview"))
-            if doc.get("root") != str(self.root):
+            if head.get("root") != str(self.root):
                 raise CacheRejected(_("written for another workspace"))
+            if head.get("code") != _code_stamp():
+                return None  # memreview changed since: parsed again, quietly
+            doc = _Unpickler(stream).load()
+            if not isinstance(doc, dict):
+                raise CacheRejected(_("not a scan cache"))
         except Exception as exc:  # any damage: ignored, never trusted
             self._problem(
                 _("ignored the cache {path} ({why}); the workspace is read instead").format(
@@ -219,12 +227,13 @@ class ScanCache:
             self.problems.append(message)
 
     def _write(self, name: str, doc: dict) -> None:
-        doc = {"format": FORMAT, "root": str(self.root), **doc}
+        head = {"format": FORMAT, "root": str(self.root), "code": _code_stamp()}
         try:
             self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.")
             try:
                 with os.fdopen(fd, "wb") as f:
+                    pickle.dump(head, f, protocol=pickle.HIGHEST_PROTOCOL)
                     pickle.dump(doc, f, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(tmp, self.dir / name)
             except BaseException:

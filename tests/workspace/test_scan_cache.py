@@ -17,7 +17,7 @@ import pytest
 
 from memreview.scan import Counts, QueueDone, scan_workspace
 from memreview.workspace import loader
-from memreview.workspace.cache import ScanCache, forget_live, snapshot
+from memreview.workspace.cache import ScanCache, _code_stamp, forget_live, snapshot
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
 TODAY = date(2026, 11, 29)
@@ -153,9 +153,12 @@ def test_no_cache_neither_reads_nor_writes_it(ws, tmp_path, reads):
         pickle.dumps({"format": 1, "root": "/somewhere/else", "files": {}}),
         pickle.dumps({"format": 999}),
         pickle.dumps({"format": 1, "root": None, "files": []})[:-5],
+        "a good head, then garbage",
     ],
 )
 def test_a_damaged_or_foreign_cache_is_ignored_with_one_warning(ws, damage, reads):
+    if damage == "a good head, then garbage":
+        damage = pickle.dumps({"format": 1, "root": str(ws), "code": _code_stamp()}) + b"junk"
     good = doc(scan_workspace(ws, today=TODAY, cache=False))
     scan_workspace(ws, today=TODAY)
     cache = ScanCache(ws)
@@ -181,7 +184,8 @@ def test_a_pickle_that_would_run_code_is_refused(ws, tmp_path):
             return (os.system, (f"touch {marker}",))
 
     cache = ScanCache(ws)
-    evil = pickle.dumps({"format": 1, "root": str(ws), "files": {("md", "MEMORY.md"): Evil()}})
+    head = {"format": 1, "root": str(ws), "code": _code_stamp()}
+    evil = pickle.dumps(head) + pickle.dumps({"files": {("md", "MEMORY.md"): Evil()}})
     for f in cache.dir.glob("files-*.pickle"):
         f.write_bytes(evil)
     forget_live()
@@ -276,3 +280,25 @@ def test_random_edits_between_opens_give_the_result_of_no_cache(tmp_path_factory
             _apply(root, edits, time.time() - 900 + 10 * k)
             cached = doc(scan_workspace(root, today=TODAY))
             assert cached == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"a\nb\r\nc",
+        b"",
+        b"x\n",
+        "中文\r\n第二行\n".encode("gb18030"),
+        b"\xef\xbb\xbfbom\n\n\rz",
+        "ab\ncd\n".encode("utf-16-le"),
+        b"bad \xff byte\n",
+    ],
+)
+def test_a_text_file_comes_back_from_the_cache_byte_for_byte(data):
+    from memreview.workspace.textfile import decode_bytes
+
+    tf = decode_bytes("x.md", data)
+    back = pickle.loads(pickle.dumps(tf))
+    assert "lines" not in back.__dict__  # packed: made again only when asked for
+    assert back.lines == tf.lines and back == tf
+    assert back.render(back.lines) == tf.render(tf.lines)
