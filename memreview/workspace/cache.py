@@ -33,7 +33,6 @@ import io
 import os
 import pickle
 import stat
-import sys
 import tempfile
 import time
 import zlib
@@ -240,7 +239,7 @@ class ScanCache:
                 os.unlink(tmp)
                 raise
         except (OSError, pickle.PicklingError, RecursionError) as exc:
-            print(_("memreview: cache not saved: {why}").format(why=exc), file=sys.stderr)
+            self._problem(_("cache not saved: {why}").format(why=exc))
 
     # -- keys --------------------------------------------------------------------------------
     def key(self, rel: str) -> Key:

@@ -302,3 +302,14 @@ def test_a_text_file_comes_back_from_the_cache_byte_for_byte(data):
     assert "lines" not in back.__dict__  # packed: made again only when asked for
     assert back.lines == tf.lines and back == tf
     assert back.render(back.lines) == tf.render(tf.lines)
+
+
+def test_a_cache_directory_that_cannot_be_written_costs_one_note_not_the_scan(
+    ws, tmp_path, monkeypatch
+):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory would be")
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(blocker))
+    result = scan_workspace(ws, today=TODAY)
+    assert doc(result) == doc(scan_workspace(ws, today=TODAY, cache=False))
+    assert len(result.notes) == 1 and "not-a-dir" in result.notes[0]
