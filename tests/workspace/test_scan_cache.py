@@ -313,3 +313,17 @@ def test_a_cache_directory_that_cannot_be_written_costs_one_note_not_the_scan(
     result = scan_workspace(ws, today=TODAY)
     assert doc(result) == doc(scan_workspace(ws, today=TODAY, cache=False))
     assert len(result.notes) == 1 and "not-a-dir" in result.notes[0]
+
+
+def test_the_rescan_after_a_write_reads_only_the_files_the_batch_wrote(ws, reads):
+    from memreview.decisions import Decision, apply
+
+    result = scan_workspace(ws, today=TODAY)
+    [item] = result.queues["contradictions"][:1]
+    out = apply(result, [Decision(item=item["id"], action="keep-a", queue="contradictions")])
+    written = sorted(f.rel for f in out.files if f.written)
+    assert written and not out.conflicts and not out.failures
+    reads.clear()
+    again = scan_workspace(ws, today=TODAY)
+    assert sorted(set(reads)) == sorted({HOLDS_SECRET, *(w for w in written if w.endswith(".md"))})
+    assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))
