@@ -28,7 +28,14 @@ from memreview.app.keys import (
     review_bindings,
     verb_key,
 )
-from memreview.app.messages import LoadFailed, QueueChosen, WorkspaceLoaded
+from memreview.app.messages import (
+    HealthReady,
+    LoadFailed,
+    QueueChosen,
+    QueueCounts,
+    QueueReady,
+    WorkspaceLoaded,
+)
 from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.review_decide import ReviewDecisions
@@ -148,7 +155,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         gc.freeze()
         self.result = message.result
         self.scanning = False
-        self._find_changed()
+        if not self._pending_queues():
+            self._find_changed()
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
@@ -157,11 +165,40 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         for q in queue_names():
             self._show_nav_row(q)
         nav.row(HEALTH).show(None)
+        if self.result.health:  # else it comes last, with HealthReady
+            self._show_health()
+        self.show_queue(self.queue)
+        self._show_pending()
+        for note in getattr(self.result, "notes", ()):
+            self.notify(note, title="Scan cache", severity="warning", markup=False)
+
+    def _show_health(self) -> None:
         self.query_one(HealthView).show(
             self.result.health, self.result.warnings, self.result.missing
         )
-        self.show_queue(self.queue)
-        self._show_pending()
+
+    def on_queue_counts(self, message: QueueCounts) -> None:
+        if self.scanning:
+            self.query_one(QueueNav).show_counts(message.counts)
+
+    def on_queue_ready(self, message: QueueReady) -> None:
+        """One more queue computed: its count, and its items when it is the one shown."""
+        if self.result is None:
+            return
+        self.result.add_queue(message.name, message.items)
+        self._show_nav_row(message.name)
+        if message.name == self.queue:
+            self.show_queue(self.queue)
+        self._sync_bindings()
+
+    def on_health_ready(self, message: HealthReady) -> None:
+        """The scan's end: health, and the staged decisions checked against every queue."""
+        if self.result is None:
+            return
+        self.result.health = message.health
+        self._show_health()
+        self._find_changed()
+        self._sync_bindings()
 
     def _find_changed(self) -> None:
         """The staged decisions whose targets read otherwise than when they were decided
@@ -204,8 +241,14 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         items = self._queue_items(queue)
         why = self.result.missing.get(queue) if self.result is not None else None
         empty = _("nothing to review ({why})").format(why=why) if why else _("nothing to review")
+        if queue in self._pending_queues():
+            empty = _("computing this queue… (the others can be reviewed meanwhile)")
         self.pane.show_queue(queue, items, empty)
         self._sync_bindings()
+
+    def _pending_queues(self) -> set[str]:
+        """The queues the scan has not computed yet."""
+        return getattr(self.result, "pending", None) or set()
 
     def _queue_items(self, queue: str) -> list[dict]:
         """The queue's items: the new ones, or every one when asked (``A``)."""
@@ -380,8 +423,10 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             return (not self.scanning) if in_queue else False
         if action == "clear_filter":
             return bool(self.items.filter_text) or self.pane.filtering
-        if action == "write":
-            return True if self.staging and not self.scanning else None
+        if action == "write":  # a staged decision may be on a queue still computed
+            return (
+                True if self.staging and not self.scanning and not self._pending_queues() else None
+            )
         if action == "bulk_archive":
             has_flags = in_queue and any("flags" in it for it in self._queue_items(self.queue)[:1])
             if not has_flags or act_for(self.queue, "archive") is None:

@@ -20,7 +20,15 @@ from memreview.app.keys import (
     queue_short,
     queue_title,
 )
-from memreview.app.messages import LoadFailed, LoadProgress, QueueChosen, WorkspaceLoaded
+from memreview.app.messages import (
+    HealthReady,
+    LoadFailed,
+    LoadProgress,
+    QueueChosen,
+    QueueCounts,
+    QueueReady,
+    WorkspaceLoaded,
+)
 from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
 from memreview.display import one_line
@@ -44,6 +52,8 @@ class QueueRow(Static):
         t.append(self.title)
         if count is not None:
             t.append(f" {count}", "bold")
+        elif self.queue != HEALTH:
+            t.append(" …", "dim")  # not known yet: the queue is being computed
         if staged:
             t.append(f"  ✓{staged}")
         t.append("\n")
@@ -52,7 +62,7 @@ class QueueRow(Static):
         elif hidden:
             t.append("  " + _("{count} hidden").format(count=hidden), "dim")
         self.update(t, layout=False)  # always two lines: no layout needed
-        empty = not count and self.queue != HEALTH
+        empty = count == 0 and self.queue != HEALTH
         if self.has_class("-empty") != empty:
             self.set_class(empty, "-empty")
 
@@ -69,14 +79,25 @@ class QueueNav(Vertical, can_focus=False):
             yield QueueRow(q, queue_key(k))
         yield QueueRow(HEALTH, "h")
 
+    def on_mount(self) -> None:
+        for r in self.query(QueueRow):
+            r.show(None)  # "…": not known until the scan says
+
+    def show_counts(self, counts: dict[str, int]) -> None:
+        """Counts known before the workspace is read (the cache's)."""
+        for queue, n in counts.items():
+            if queue in queue_names():
+                self.row(queue).show(n)
+
     def row(self, queue: str) -> QueueRow:
         return self.query_one(f"#queue-row-{queue}", QueueRow)
 
     def show_queue(self, queue: str, result, staged: int) -> None:
-        """The row of ``queue``: its items in ``result``, ``staged`` decisions, why it is
-        empty or how many of its items are hidden."""
+        """The row of ``queue``: its items in ``result`` ("…" while it is computed),
+        ``staged`` decisions, why it is empty or how many of its items are hidden."""
+        pending = queue in (getattr(result, "pending", None) or ())
         self.row(queue).show(
-            len(result.queues.get(queue, [])),
+            None if pending else len(result.queues.get(queue, [])),
             staged,
             result.missing.get(queue),
             (getattr(result, "hidden", None) or {}).get(queue, 0),
@@ -155,13 +176,24 @@ class LoadingPane(Vertical):
                 self.post_message(LoadProgress(stage, fraction))
 
         worker = get_current_worker()
+        posted = [False]
+
+        def emit(event) -> None:
+            """The scan's events as messages, each as it happens (see memreview.scan)."""
+            if worker.is_cancelled:  # a newer load is under way: its result wins
+                return
+            message = _message_of(event)
+            if message is not None:
+                posted[0] = posted[0] or isinstance(message, WorkspaceLoaded)
+                self.post_message(message)
+
         try:
-            result = scan(root, today=today, progress=progress)
+            result = scan(root, today=today, progress=progress, emit=emit)
         except Exception as exc:  # shown in the pane: no traceback reaches the user
             if not worker.is_cancelled:
                 self.post_message(LoadFailed(str(exc) or type(exc).__name__))
             return
-        if not worker.is_cancelled:  # a newer load is under way: its result wins
+        if not worker.is_cancelled and not posted[0]:  # a scan that tells nothing on the way
             self.post_message(WorkspaceLoaded(result))
 
     def on_load_progress(self, message: LoadProgress) -> None:
@@ -172,6 +204,21 @@ class LoadingPane(Vertical):
     def on_load_failed(self, message: LoadFailed) -> None:
         self.query_one("#loading-title", Label).update(_("Could not load the workspace"))
         self.query_one("#loading-stage", Static).update(one_line(message.reason))
+
+
+def _message_of(event):
+    """The app's message for one of the scan's events."""
+    from memreview.scan import Counts, HealthDone, Loaded, QueueDone
+
+    if isinstance(event, Counts):
+        return QueueCounts(event.counts)
+    if isinstance(event, Loaded):
+        return WorkspaceLoaded(event.result)
+    if isinstance(event, QueueDone):
+        return QueueReady(event.name, event.items)
+    if isinstance(event, HealthDone):
+        return HealthReady(event.health)
+    return None
 
 
 class TopBar(Static):
