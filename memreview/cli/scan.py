@@ -101,6 +101,11 @@ def print_scan(result) -> None:
             path=visible(str(result.root)), date=result.today.isoformat()
         )
     )
+    alarms = result.health.get("alarms") or []
+    for a in alarms:
+        out.write(visible(f"ALARM {a['id']}: {a['title']}") + "\n")
+    if alarms:
+        out.write(_("  (memreview doctor shows the evidence and what to do)") + "\n\n")
     labels = {name: shown_name(unit(name)) if unit(name) else name for name in result.queues}
     column = max([16, *(width(label) + 1 for label in labels.values())])
     for name, items in result.queues.items():
