@@ -110,7 +110,7 @@ def candidates_file(cfg: Config) -> str:
 
 UNIT = QueueUnit(
     name="skills",
-    title="Skills",
+    title=N_("Skills"),
     detect=skills,
     acts=(
         Act(
