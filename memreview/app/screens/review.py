@@ -170,7 +170,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.show_queue(self.queue)
         self._show_pending()
         for note in getattr(self.result, "notes", ()):
-            self.notify(note, title="Scan cache", severity="warning", markup=False)
+            self.notify(note, title=_("Scan cache"), severity="warning", markup=False)
 
     def _show_health(self) -> None:
         self.query_one(HealthView).show(

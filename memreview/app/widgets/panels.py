@@ -155,14 +155,14 @@ class LoadingPane(Vertical):
     stages."""
 
     def compose(self) -> ComposeResult:
-        yield Label("Loading the workspace…", id="loading-title")
+        yield Label(_("Loading the workspace…"), id="loading-title")
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
         yield Static("", id="loading-stage", markup=False)
 
     def start(self, scan, root: Path, today: date | None) -> None:
         """Show the pane and run ``scan(root, today=…, progress=…)`` in a worker."""
         self.display = True
-        self.query_one("#loading-title", Label).update("Loading the workspace…")
+        self.query_one("#loading-title", Label).update(_("Loading the workspace…"))
         self.query_one(ProgressBar).update(progress=0)
         self._load(scan, root, today)
 
