@@ -2,9 +2,11 @@
 
 Exit 0 when nothing fires, 1 when an alarm fires or a credential is found, 2 on a usage
 error. Fast: it loads the workspace and computes the alarms and the secrets queue only (no
-near-duplicate or fragment matching). Secrets are always shown masked. The health figures
-(budgets in lines and tokens, missing logs, stale todos) are listed as warnings: shown, never
-failing.
+near-duplicate or fragment matching), then looks for credentials where memreview does not
+rewrite: daily logs, the recall store's snippets (legacy file, state database) and the lines
+added in the workspace's git history. Secrets are always shown masked. The health figures
+(budgets in lines and tokens, missing logs, stale todos) and the locks in use are listed as
+warnings: shown, never failing.
 """
 
 from __future__ import annotations
