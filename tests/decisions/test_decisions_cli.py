@@ -184,7 +184,7 @@ def test_undo_stages_the_batch_decisions_again_beside_what_is_pending(ws, tmp_pa
     save_pending(ws, [staged_since])
     capsys.readouterr()
     assert main(["undo", str(ws)]) == 0
-    assert "its 2 decision(s) are staged again" in capsys.readouterr().err
+    assert "its 2 decisions are staged again" in capsys.readouterr().err
     pending, warnings = load_pending(ws)
     assert warnings == []
     assert [(d.item, d.action, d.keep) for d in pending] == [

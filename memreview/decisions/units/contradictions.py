@@ -44,44 +44,44 @@ def evidence(item: dict) -> list:
     """The judge's facts, then A and B side by side."""
     return judge_pair(
         item,
-        ("found by", _(FOUND_BY.get(item.get("source"), item.get("source") or ""))),
-        RefBlock(item["a"], "A (older)"),
-        RefBlock(item["b"], "B (newer)"),
+        (_("found by"), _(FOUND_BY.get(item.get("source"), item.get("source") or ""))),
+        RefBlock(item["a"], _("A (older)")),
+        RefBlock(item["b"], _("B (newer)")),
     )
 
 
 def missing(ws: Workspace) -> str | None:
     """Without markers or judge proposals there is nothing to find."""
     if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
-        return f"no CONFLICTS-WITH markers and no {ws.config.proposals}"
+        return _("no CONFLICTS-WITH markers and no {file}").format(file=ws.config.proposals)
     return None
 
 
 UNIT = QueueUnit(
     name="contradictions",
-    title="Contradictions",
+    title=N_("Contradictions"),
     detect=contradictions,
     acts=(
         Act(
             "approve",
             "keep-a",
-            "keep-a",
+            N_("keep-a"),
             "approve",
-            "B gets Superseded-By A and moves to the superseded archive",
+            N_("B gets Superseded-By A and moves to the superseded archive"),
         ),
         Act(
             "keep_b",
             "keep-b",
-            "keep-b",
+            N_("keep-b"),
             "approve",
-            "A gets Superseded-By B and moves to the superseded archive",
+            N_("A gets Superseded-By B and moves to the superseded archive"),
         ),
         Act(
             "keep",
             "keep-both",
-            "keep-both",
+            N_("keep-both"),
             "keep",
-            "the CONFLICTS-WITH link becomes SEE-ALSO on both sides",
+            N_("the CONFLICTS-WITH link becomes SEE-ALSO on both sides"),
         ),
         DEFER,
     ),

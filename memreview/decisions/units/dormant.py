@@ -70,7 +70,7 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                ("project", item.get("project")),
+                (_("project"), item.get("project")),
                 (
                     _("last mentioned"),
                     dated(last, item.get("days_dormant")) if last else _("never"),
@@ -93,7 +93,7 @@ def evidence(item: dict) -> list:
             )
         )
     if item.get("ref"):
-        blocks.append(RefBlock(item["ref"], "project", before=0))
+        blocks.append(RefBlock(item["ref"], _("project"), before=0))
     partial = item.get("partial_mentions") or []
     if partial:
         lines = [
@@ -102,7 +102,7 @@ def evidence(item: dict) -> list:
         ]
         blocks.append(
             Passage(
-                "partial mentions since (part of its name, not a mention):",
+                _("partial mentions since (part of its name, not a mention):"),
                 "\n".join(lines),
                 style="context",
             )
@@ -113,13 +113,17 @@ def evidence(item: dict) -> list:
 def note(item: dict) -> str:
     """How long the project has slept."""
     days = item.get("days_dormant")
-    return " — never mentioned" if days is None else f" — dormant {plural(days, 'day')}"
+    if days is None:
+        return _(" — never mentioned")
+    return ngettext(" — dormant {days} day", " — dormant {days} days", days).format(days=days)
 
 
 def missing(ws: Workspace) -> str | None:
     """Projects come from the projects folder, PROJECT anchors or markers."""
     if not ws.projects:
-        return f"no projects ({ws.config.projects_dir}/, PROJECT anchors or markers)"
+        return _("no projects ({folder}/, PROJECT anchors or markers)").format(
+            folder=ws.config.projects_dir
+        )
     return None
 
 
@@ -130,19 +134,25 @@ def limit(cfg: Config) -> int:
 
 UNIT = QueueUnit(
     name="dormant",
-    title="Dormant",
+    title=N_("Dormant"),
     detect=dormant,
     acts=(
         Act(
             "revive",
             "revive",
-            "revive",
+            N_("revive"),
             "approve",
-            "a todo in NOW.md; the project is snoozed 28 days",
+            N_("a todo in NOW.md; the project is snoozed 28 days"),
         ),
-        Act("snooze", "snooze", "snooze", "defer", "hidden for 28 days"),
-        Act("archive", "archive", "archive", "reject", "its status line: archived, dated today"),
-        Act("done", "done", "done", "keep", "its status line: done, dated today"),
+        Act("snooze", "snooze", N_("snooze"), "defer", N_("hidden for 28 days")),
+        Act(
+            "archive",
+            "archive",
+            N_("archive"),
+            "reject",
+            N_("its status line: archived, dated today"),
+        ),
+        Act("done", "done", N_("done"), "keep", N_("its status line: done, dated today")),
         DEFER,
     ),
     plan=plan,

@@ -14,13 +14,13 @@ from memreview.decisions.plan import (
     ReplaceEntry,
 )
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
-from memreview.display import dated, plural
-from memreview.i18n import N_, _
+from memreview.display import dated
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
 
 REJECTED_TITLE = "# Rejected promotions"
 VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
-STRIP = Verb("strip", "t", "strip", "Remove the pipeline's leftovers from a promoted entry")
+STRIP = Verb("strip", "t", N_("strip"), N_("Remove the pipeline's leftovers from a promoted entry"))
 
 
 def _first_line(item: dict, body_first: str) -> str:
@@ -120,24 +120,26 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                ("promoted", dated(item.get("promoted"))),
+                (_("promoted"), dated(item.get("promoted"))),
                 (_("written by"), _(WRITTEN_BY.get(item.get("origin"), item.get("origin") or ""))),
-                ("group", item.get("group")),
-                ("score", item.get("score")),
-                ("recalls", item.get("recalls")),
-                ("signals", item.get("signals")),
-                ("importance", item.get("importance")),
+                (_("group"), item.get("group")),
+                (_("score"), item.get("score")),
+                (_("recalls"), item.get("recalls")),
+                (_("signals"), item.get("signals")),
+                (_("importance"), item.get("importance")),
             )
         ),
-        RefBlock(item["ref"], "entry", before=1),
+        RefBlock(item["ref"], _("entry"), before=1),
     ]
     for f in item.get("flags") or []:
         blocks.append(Caption(f"⚑ {f['label']}: {f['reason']}", style="reject"))
     src = item.get("source")
     if src:
-        label = f"source {src['file']}:{src['start']}-{src['end']}"
+        label = _("source {file}:{start}-{end}").format(
+            file=src["file"], start=src["start"], end=src["end"]
+        )
         if src.get("missing"):
-            blocks.append(Caption(f"{label}: source missing"))
+            blocks.append(Caption(_("{label}: source missing").format(label=label)))
         else:
             text = "\n".join(
                 f"{'>' if src['start'] <= n <= src['end'] else ' '} {n:>4}  {t}"
@@ -149,9 +151,9 @@ def evidence(item: dict) -> list:
         blocks.append(
             Facts(
                 (
-                    ("store: recall days", store.get("recall_days")),
-                    ("last recalled", dated(store.get("last_recalled"))),
-                    ("promoted at", dated(store.get("promoted_at"))),
+                    (_("store: recall days"), store.get("recall_days")),
+                    (_("last recalled"), dated(store.get("last_recalled"))),
+                    (_("promoted at"), dated(store.get("promoted_at"))),
                 )
             )
         )
@@ -163,26 +165,34 @@ def note(item: dict) -> str:
     flags = item.get("flags") or []
     if not flags:
         return ""
-    return f" — {plural(len(flags), 'flag')}: " + ", ".join(f["label"] for f in flags)
+    return ngettext(" — {count} flag: {flags}", " — {count} flags: {flags}", len(flags)).format(
+        count=len(flags), flags=", ".join(f["label"] for f in flags)
+    )
 
 
 def missing(ws) -> str | None:
     """A workspace no pipeline promoted into has nothing for this queue."""
     if has_promotions(ws):
         return None
-    return "no promotion section or 自动沉淀 stamp in the memory files"
+    return _("no promotion section or 自动沉淀 stamp in the memory files")
 
 
 UNIT = QueueUnit(
     name="promotions",
-    title="Promotions",
+    title=N_("Promotions"),
     detect=promotions,
     acts=(
-        Act("approve", "keep", "keep", "approve", "nothing is written to memory; marked reviewed"),
+        Act(
+            "approve",
+            "keep",
+            N_("keep"),
+            "approve",
+            N_("nothing is written to memory; marked reviewed"),
+        ),
         Act(
             "archive",
             "archive",
-            "archive",
+            N_("archive"),
             "reject",
             f"copied with its marker to {REJECTED_FILE}, then removed; its marker stays in "
             "MEMORY.md, so OpenClaw does not promote it again",
@@ -190,12 +200,18 @@ UNIT = QueueUnit(
         Act(
             "merge",
             "edit",
+            N_("edit"),
             "edit",
-            "edit",
-            "the edited text, marker and tail kept",
+            N_("the edited text, marker and tail kept"),
             takes=("text",),
         ),
-        Act("strip", "strip", "strip", "edit", "leaked scaffolding removed; marker and tail kept"),
+        Act(
+            "strip",
+            "strip",
+            N_("strip"),
+            "edit",
+            N_("leaked scaffolding removed; marker and tail kept"),
+        ),
         DEFER,
     ),
     plan=plan,
