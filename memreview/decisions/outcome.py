@@ -17,7 +17,7 @@ def files_phrase(count: int, own_state: bool = False) -> str:
     items (``.memreview/state.yaml``), which is not one of the workspace's files."""
     files = ngettext("{n} file", "{n} files", count).format(n=count)
     if own_state:
-        return _("{files} (and memreview's list of hidden items)").format(files=files)
+        return _("{files} and memreview's list of hidden items").format(files=files)
     return files
 
 

@@ -102,7 +102,7 @@ def test_review_result_and_dry_run_count_the_same_files(tmp_path, capsys):
 
     assert main(["apply", str(ws), "--decisions", str(decisions), "--today", "2026-11-29", "--dry-run"]) == 0
     out, err = capsys.readouterr()
-    assert "would apply 2 of 2 decisions, 2 files (and memreview's list of hidden items)" in err
+    assert "would apply 2 of 2 decisions, 2 files and memreview's list of hidden items" in err
     assert "batch: dry-run" not in out
     assert re.search(r"^\+    batch: \d{8}-\d{6}-[0-9a-f]{6}$", out, re.M)
 
