@@ -30,3 +30,13 @@ async def test_m_in_skills_names_the_folder_and_refuses_a_path_trick(make, backe
         assert (d.action, d.slug) == ("create-skill", "deploy-steps")
         await pilot.press("up")
         assert "create-skill → deploy-steps/" in screen_text(app)
+
+
+async def test_the_folder_dialog_fits_an_80_column_terminal(make):
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3", "m")
+        dialog = app.screen.query_one(".merge-dialog")
+        assert dialog.region.right <= 80 and dialog.region.bottom <= 24
+        assert "A folder name is a-z, 0-9" in screen_text(app)
