@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 import importlib.util
+import io
 import re
 from pathlib import Path
 
@@ -161,3 +162,29 @@ def test_the_chinese_help_has_the_placeholders_of_the_english_one():
     for mark in ("{{QUEUE_KEYS}}", "{{KEY_TABLE}}"):
         assert english.count(mark) == chinese.count(mark) == 1
     assert english.count("\n## ") == chinese.count("\n## ")
+
+
+def test_the_po_reader_reads_what_babel_compiles():
+    # an editable install reads the .po itself (PoTranslations); an install reads the .mo
+    # Babel compiled: both give every text, and every plural, the same way
+    from babel.messages.pofile import read_po
+
+    po = i18n.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "memreview.po"
+    ours = i18n.PoTranslations(po.read_text(encoding="utf-8"))
+    compiled = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(po.read_bytes(), "zh_CN")))
+    with po.open("rb") as fp:
+        catalog = read_po(fp)
+    checked = 0
+    for m in catalog:
+        if not m.id:
+            continue
+        if isinstance(m.id, tuple | list):
+            for n in (0, 1, 2, 5):
+                assert ours.ngettext(m.id[0], m.id[1], n) == compiled.ngettext(
+                    m.id[0], m.id[1], n
+                )
+        else:
+            assert ours.gettext(m.id) == compiled.gettext(m.id), m.id
+        checked += 1
+    assert checked > 500
+    assert ours.gettext("not in the catalogue") == "not in the catalogue"
