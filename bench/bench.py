@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -66,19 +67,28 @@ def run_json(args: list[str], env: dict | None = None) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def scan_command_seconds(ws: Path, runs: int = 3) -> float:
-    """The cold ``scan --json`` command (no scan cache), best of ``runs``."""
+def scan_command_seconds(ws: Path, runs: int = 3) -> tuple[float, float]:
+    """The cold ``scan --json`` command (no scan cache), best of ``runs``: wall, CPU."""
     args = [sys.executable, "-m", "memreview", "scan", str(ws), "--json", "--no-cache"]
-    return best_wall(args, runs)
+    return best_run(args, runs)
 
 
 def best_wall(args: list[str], runs: int = 3, env: dict | None = None) -> float:
-    best = float("inf")
+    return best_run(args, runs, env)[0]
+
+
+def best_run(args: list[str], runs: int = 3, env: dict | None = None) -> tuple[float, float]:
+    """The best wall time of ``runs`` runs of the command, and the least CPU time (user +
+    system) one of them used: about the wall time of an idle machine, whatever the load."""
+    wall = cpu = float("inf")
     for _ in range(runs):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run(args, check=True, stdout=subprocess.DEVNULL, env=env)
-        best = min(best, time.perf_counter() - t0)
-    return best
+        wall = min(wall, time.perf_counter() - t0)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = min(cpu, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return wall, cpu
 
 
 def open_once(ws: Path, env: dict) -> dict:
@@ -140,13 +150,22 @@ def main() -> int:
         row = {
             "scale": scale,
             "entries": inproc["entries"],
-            "scan_cmd_s": round(scan_command_seconds(ws), 3),
-            **{k: inproc[k] for k in ("load_s", "scan_s", "floor_s", "peak_rss_mb")},
+            **dict(
+                zip(
+                    ("scan_cmd_s", "scan_cmd_cpu_s"), map(_r, scan_command_seconds(ws)), strict=True
+                )
+            ),
+            **{
+                k: inproc[k]
+                for k in ("load_s", "scan_s", "scan_cpu_s", "floor_s", "floor_cpu_s", "peak_rss_mb")
+            },
+            "ratio_cpu": round(inproc["scan_cpu_s"] / inproc["floor_cpu_s"], 1),
             "ratio": round(inproc["scan_s"] / inproc["floor_s"], 1),
             "per_queue_s": {k: round(v, 3) for k, v in inproc["per_queue_s"].items()},
             "counts": inproc["counts"],
         }
-        row["startup_s"] = round(best_wall([sys.executable, "-m", "memreview", "--version"]), 3)
+        version = best_run([sys.executable, "-m", "memreview", "--version"])
+        row["startup_s"], row["startup_cpu_s"] = map(_r, version)
         if not args.no_app:
             cold = {**os.environ, "MEMREVIEW_NO_CACHE": "1"}
             row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)], env=cold)
@@ -172,6 +191,10 @@ def main() -> int:
         f"\nload average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f} ({os.cpu_count()} cpus)"
     )
     return 0
+
+
+def _r(value: float) -> float:
+    return round(value, 3)
 
 
 def _s(value) -> str:
@@ -216,6 +239,25 @@ def print_table(rows: list[dict]) -> None:
             f"{_s(two.get('counts_s')):>10} {_s(two.get('all_s')):>10} "
             f"{_s(re_.get('first_queue_s')):>10} {_s(re_.get('counts_s')):>10} "
             f"{_s(re_.get('all_s')):>10}"
+        )
+    head = (
+        f"{'scale':>6} {'start-up':>9} {'scan cmd':>9} {'in-proc':>8} {'floor':>7} {'ratio':>6} "
+        f"{'warm cnt':>9} {'warm all':>9} {'2 logs cnt':>10} {'rescan 1st':>10} "
+        f"{'rescan cnt':>10}"
+    )
+    print()
+    print("CPU seconds (user + system; about an idle machine's wall time, whatever the load)")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        warm, two, re_ = (r.get(k) or {} for k in ("warm", "two_logs", "rescan"))
+        print(
+            f"{r['scale']:>6g} {_s(r.get('startup_cpu_s')):>9} {_s(r.get('scan_cmd_cpu_s')):>9} "
+            f"{_s(r.get('scan_cpu_s')):>8} {_s(r.get('floor_cpu_s')):>7} "
+            f"{r.get('ratio_cpu', nan):>5.1f}x "
+            f"{_s(warm.get('counts_cpu_s')):>9} {_s(warm.get('all_cpu_s')):>9} "
+            f"{_s(two.get('counts_cpu_s')):>10} {_s(re_.get('first_queue_cpu_s')):>10} "
+            f"{_s(re_.get('counts_cpu_s')):>10}"
         )
     print()
     queues = list(rows[0]["per_queue_s"]) if rows else []

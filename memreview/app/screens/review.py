@@ -192,11 +192,13 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self._sync_bindings()
 
     def on_health_ready(self, message: HealthReady) -> None:
-        """The scan's end: health, and the staged decisions checked against every queue."""
+        """The scan's end: health and its alarms, and the staged decisions checked against
+        every queue."""
         if self.result is None:
             return
         self.result.health = message.health
         self._show_health()
+        self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
         self._find_changed()
         self._sync_bindings()
 
