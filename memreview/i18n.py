@@ -118,7 +118,8 @@ def load_translations(lang: str) -> _gettext.NullTranslations:
 class PoTranslations(_gettext.NullTranslations):
     """A catalogue read straight from the text of a ``.po`` file (an editable install has no
     ``.mo``): msgid, msgid_plural and msgstr[n] of each entry, fuzzy ones left out, the plural
-    rule of its header. Tens of milliseconds, where importing and running Babel's reader took a third of a second."""
+    rule of its header. Tens of milliseconds, where importing and running Babel's reader
+    took a third of a second."""
 
     def __init__(self, text: str):
         super().__init__()
