@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gettext
-import importlib.util
 import io
 import re
 from pathlib import Path
@@ -40,18 +39,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{([a-z_]*)[^}]*\}")
 
 
-def _catalog_tool():
-    spec = importlib.util.spec_from_file_location("catalog", ROOT / "tools" / "catalog.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_text_of_the_code_is_translated_and_the_catalogue_has_no_stale_entry():
     # extracts every _(), ngettext() and N_() text from memreview/ and compares (Babel)
-    problems = _catalog_tool().problems()
-    assert problems == [], "run `python tools/catalog.py`, then translate:\n" + "\n".join(
-        problems[:40]
+    from memreview.locale import catalog
+
+    problems = catalog.problems()
+    assert problems == [], (
+        "run `python -m memreview.locale.catalog`, then translate:\n" + "\n".join(problems[:40])
     )
 
 
@@ -180,9 +174,7 @@ def test_the_po_reader_reads_what_babel_compiles():
             continue
         if isinstance(m.id, tuple | list):
             for n in (0, 1, 2, 5):
-                assert ours.ngettext(m.id[0], m.id[1], n) == compiled.ngettext(
-                    m.id[0], m.id[1], n
-                )
+                assert ours.ngettext(m.id[0], m.id[1], n) == compiled.ngettext(m.id[0], m.id[1], n)
         else:
             assert ours.gettext(m.id) == compiled.gettext(m.id), m.id
         checked += 1
