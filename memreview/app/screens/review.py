@@ -43,6 +43,9 @@ from memreview.display import one_line, visible
 ScanFunction = Callable[..., object]
 
 
+ALSO_SHOWN = 5  # other items on the same anchors named in the evidence (all staged ones too)
+
+
 class ReviewScreen(Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
@@ -288,13 +291,20 @@ class ReviewScreen(Screen):
         """One line per other item naming the same anchor or entry, with what is staged
         for it (deciding both must agree: the planner refuses a contradiction)."""
         out = []
-        for queue, other in self.result.related(item["id"]):
+        related = self.result.related(item["id"])
+        hidden = 0
+        for k, (queue, other) in enumerate(related):
+            d = self.staging.for_item(other["id"])
+            if d is None and k >= ALSO_SHOWN:  # a group of thousands: the staged ones, a few
+                hidden += 1
+                continue
             title = one_line(str(other.get("title", "")))
             line = f"also in {queue_title(queue)}: {other['id']} {title}"
-            d = self.staging.for_item(other["id"])
             if d is not None:
                 line += f" — staged: {decision_label(d)[0]}"
             out.append(line)
+        if hidden:
+            out.append(f"… and {hidden:,} more item(s) on the same anchors or entries")
         return out
 
     def _hints(self) -> list[tuple[str, Act]]:
@@ -323,7 +333,13 @@ class ReviewScreen(Screen):
             return on_item if in_queue and known else False
         if action in ("keep_member", "merge"):
             verb = MEMBER if action == "keep_member" else MERGE
-            return on_item if act_for(self.queue, verb) is not None else False
+            if act_for(self.queue, verb) is None:
+                return False
+            # a pair of contradictions has no members: the digits choose a queue there
+            current = self.items.current if has_item else None
+            if action == "keep_member" and current is not None and "refs" not in current:
+                return False
+            return on_item
         if action == "open_editor":
             return on_item if in_queue else False
         if action == "unstage":

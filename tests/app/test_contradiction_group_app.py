@@ -1,0 +1,40 @@
+"""A group of conflicts in the app: its members listed, the digits keep one of them; on a
+pair the digits still choose a queue."""
+
+from __future__ import annotations
+
+from app_helpers import SIZE, loaded, review, screen_text
+
+
+def star(root) -> None:
+    leaves = [f"claim{k}" for k in range(7)]
+    hub = "CONFLICTS-WITH: " + ", ".join(f"[[{x}]]" for x in leaves)
+    text = f"# Claims\n\n## [FACT:hub]\nAdded: 2026-10-01\n{hub}\nThe hub.\n---\n\n" + "".join(
+        f"## [FACT:{x}]\nAdded: 2026-0{k + 1}-01\nClaim {k}.\n---\n\n" for k, x in enumerate(leaves)
+    )
+    (root / "memory/claims.md").write_text(text, encoding="utf-8")
+
+
+async def test_the_digits_keep_a_member_of_a_group_and_choose_a_queue_on_a_pair(make, ws, backend):
+    star(ws)
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("1")
+        text = screen_text(app)
+        assert "Contradictions   1 of 2" in text
+        assert "hub conflicts with 7 anchors" in text
+        await pilot.press("down")  # the group comes after the pairs
+        text = screen_text(app)
+        assert "members 8" in text and "conflicts 7" in text
+        # eight members are in Demotion too: five named, then how many more
+        assert text.count("also in Demotion") == 5
+        assert "… and 3 more item(s) on the same anchors or entries" in text
+        assert "#1  in 7 conflicts" in text and "#2  in 1 conflicts" in text
+        await pilot.press("1")
+        [d] = backend.store["pending"]
+        assert (d.action, d.keep) == ("keep-one", 1)
+        assert screen.queue == "contradictions"
+        await pilot.press("up", "2")  # on a pair: the second queue
+        assert screen.queue == "supersede"
