@@ -20,6 +20,7 @@ from memreview.fleet import expand_fleet
 from memreview.health import health
 from memreview.queues.secrets import secrets
 from memreview.secrets import find_secrets, mask_secrets
+from memreview.store import lock_states
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import safe_read_bytes
@@ -117,6 +118,7 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
             "elsewhere": secrets_elsewhere(ws),
         },
         "warnings": _warnings(health(ws, day)),
+        "locks": [s.to_json() for s in lock_states(root, ws.config.lock_files)],
     }
 
 
@@ -163,4 +165,6 @@ def cmd_doctor(args) -> int:
             )
         for w in r["warnings"]:
             print(visible(f"  warning: {w}"))
+        for lock in r["locks"]:
+            print(visible(f"  lock {lock['text']}"))
     return 1 if fired else 0

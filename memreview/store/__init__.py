@@ -22,7 +22,7 @@ from memreview.store.journal import (
     read_journal,
     recent_decisions,
 )
-from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
 from memreview.store.recover import clean_temp_files, finish_batch
@@ -60,6 +60,7 @@ __all__ = [
     "JournalFile",
     "JournalProblem",
     "LockHeld",
+    "LockState",
     "PathEscape",
     "UndoResult",
     "append_line",
@@ -74,6 +75,7 @@ __all__ = [
     "is_git_repo",
     "journal_problems",
     "last_batch",
+    "lock_states",
     "read_journal",
     "read_private",
     "recent_decisions",
