@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memreview.store.paths import PathEscape, resolve_inside
-from memreview.store.private import PRIVATE_DIR, private_dir
+from memreview.store.private import PRIVATE_DIR, private_parent
 from memreview.workspace.process import pid_alive
 
 DEFAULT_LOCK_FILES: tuple[str, ...] = ("memory/.dreams/short-term-promotion.lock",)
@@ -111,10 +111,9 @@ def workspace_locks(
             fds.append(fd)
             _acquire(fd, rel, real, deadline)
             held.append(rel)
-        private_dir(root)
-        own = resolve_inside(root, OWN_LOCK)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(own, flags | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with private_parent(root, OWN_LOCK) as (parent, name):
+            fd = os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=parent)
         fds.append(fd)
         _acquire(fd, OWN_LOCK, None, deadline)
         held.append(OWN_LOCK)
