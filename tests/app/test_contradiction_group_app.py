@@ -1,5 +1,5 @@
-"""A group of conflicts in the app: its members listed, the digits keep one of them; on a
-pair the digits still choose a queue."""
+"""A group of conflicts in the app: its members listed, # then a digit keeps one of them; a
+pair has no members to pick."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def star(root) -> None:
     (root / "memory/claims.md").write_text(text, encoding="utf-8")
 
 
-async def test_the_digits_keep_a_member_of_a_group_and_choose_a_queue_on_a_pair(make, ws, backend):
+async def test_hash_then_a_digit_keeps_a_member_of_a_group_and_a_pair_has_none(make, ws, backend):
     star(ws)
     app = make()
     async with app.run_test(size=SIZE) as pilot:
@@ -32,9 +32,10 @@ async def test_the_digits_keep_a_member_of_a_group_and_choose_a_queue_on_a_pair(
         assert text.count("also in Demotion") == 5
         assert "… and 3 more item(s) on the same anchors or entries" in text
         assert "#1  in 7 conflicts" in text and "#2  in 1 conflicts" in text
-        await pilot.press("1")
+        await pilot.press("number_sign", "1")
         [d] = backend.store["pending"]
         assert (d.action, d.keep) == ("keep-one", 1)
         assert screen.queue == "contradictions"
-        await pilot.press("up", "2")  # on a pair: the second queue
-        assert screen.queue == "supersede"
+        await pilot.press("up", "number_sign", "1")  # a pair: nothing to pick, nothing staged
+        assert len(backend.store["pending"]) == 1
+        assert screen.queue == "contradictions"
