@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.paths import PathEscape, resolve_inside
 from memreview.store.private import PRIVATE_DIR, private_parent
 from memreview.workspace.process import pid_alive
@@ -140,22 +141,21 @@ class LockState:
     def says(self) -> str:
         """One line: ``.memreview/lock: in use by process 123 (running, flock)``."""
         if self.state == "absent":
-            return f"{self.rel}: free (no lock file)"
+            return _("{file}: free (no lock file)").format(file=self.rel)
         if self.state == "free":
-            return f"{self.rel}: free"
+            return _("{file}: free").format(file=self.rel)
         if self.state == "refused":
-            return f"{self.rel}: a symlink or outside the workspace: not read"
+            return _("{file}: a symlink or outside the workspace: not read").format(file=self.rel)
         if self.state == "stale":
-            return (
-                f"{self.rel}: stale: written by process {self.pid}, which is no longer "
-                "running (remove the file)"
+            return _(
+                "{file}: stale: written by process {pid}, which is no longer running "
+                "(remove the file)"
+            ).format(file=self.rel, pid=self.pid)
+        if self.pid:
+            return _("{file}: in use by process {pid} (running, {how})").format(
+                file=self.rel, pid=self.pid, how=self.how
             )
-        who = (
-            f"process {self.pid} (running, {self.how})"
-            if self.pid
-            else f"another process ({self.how})"
-        )
-        return f"{self.rel}: in use by {who}"
+        return _("{file}: in use by another process ({how})").format(file=self.rel, how=self.how)
 
     def to_json(self) -> dict:
         return {

@@ -30,7 +30,7 @@ async def test_hash_then_a_digit_keeps_a_member_of_a_group_and_a_pair_has_none(m
         assert "members 8" in text and "conflicts 7" in text
         # eight members are in Demotion too: five named, then how many more
         assert text.count("also in Demotion") == 5
-        assert "… and 3 more item(s) on the same anchors or entries" in text
+        assert "… and 3 more items on the same anchors or entries" in text
         assert "#1  in 7 conflicts" in text and "#2  in 1 conflicts" in text
         await pilot.press("number_sign", "1")
         [d] = backend.store["pending"]

@@ -42,7 +42,7 @@ from memreview.app.widgets.panels import AlarmBanner, LoadingPane, PendingBar, Q
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 
 ScanFunction = Callable[..., object]
 
@@ -339,7 +339,13 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
                 line += f" — staged: {decision_label(d)[0]}"
             out.append(line)
         if hidden:
-            out.append(f"… and {hidden:,} more item(s) on the same anchors or entries")
+            out.append(
+                ngettext(
+                    "… and {n} more item on the same anchors or entries",
+                    "… and {n} more items on the same anchors or entries",
+                    hidden,
+                ).format(n=f"{hidden:,}")
+            )
         return out
 
     def _hints(self) -> list[tuple[str, Act]]:

@@ -16,10 +16,11 @@ from memreview.decisions.unit import (
     judge_note,
     judge_pair,
 )
+from memreview.i18n import _
 from memreview.queues.contradictions import contradictions, group_conflicts, group_links
 from memreview.workspace.model import Workspace
 
-SHOWN = 9  # the members a group's evidence shows (the digits pick them)
+SHOWN = 9  # the members a group's evidence shows (# and a digit pick them)
 
 
 def is_group(item: dict) -> bool:
@@ -33,13 +34,21 @@ def check(item: dict, d: Decision) -> None:
         n = len(item.get("refs") or [])
         if d.action in ("keep-a", "keep-b"):
             raise DecisionError(
-                f"{d.item} is a group of {n} anchors in conflict: keep-one with 'keep: N' "
-                f"(1-{n}) keeps one of them, keep-both keeps them all"
+                _(
+                    "{item} is a group of {n} anchors in conflict: keep-one with 'keep: N' "
+                    "(1-{n}) keeps one of them, keep-both keeps them all"
+                ).format(item=d.item, n=n)
             )
         if d.action == "keep-one" and (d.keep is None or not 1 <= d.keep <= n):
-            raise DecisionError(f"{d.item}: keep-one needs 'keep: N', which member stays (1-{n})")
+            raise DecisionError(
+                _("{item}: keep-one needs 'keep: N', which member stays (1-{n})").format(
+                    item=d.item, n=n
+                )
+            )
     elif d.action == "keep-one":
-        raise DecisionError(f"{d.item} is a pair: keep-a or keep-b keeps one side")
+        raise DecisionError(
+            _("{item} is a pair: keep-a or keep-b keeps one side").format(item=d.item)
+        )
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
@@ -113,15 +122,19 @@ def evidence(item: dict) -> list:
                     ("conflicts", f"{item.get('conflicts', 0):,}"),
                 )
             ),
-            Caption("1-9 keeps that member: every member in conflict with it is superseded"),
+            Caption(
+                _("# then 1-9 keeps that member: every member in conflict with it is superseded")
+            ),
         ]
         for k, ref in enumerate(refs[:SHOWN], 1):
-            blocks.append(RefBlock(ref, f"#{k}  in {ref.get('conflicts', 0):,} conflicts"))
+            label = _("#{k}  in {n} conflicts").format(k=k, n=f"{ref.get('conflicts', 0):,}")
+            blocks.append(RefBlock(ref, label))
         if len(refs) > SHOWN:
             blocks.append(
                 Caption(
-                    f"… and {len(refs) - SHOWN:,} more members "
-                    "(a decisions file's 'keep: N' picks any of them)"
+                    _(
+                        "… and {n} more members (a decisions file's 'keep: N' picks any of them)"
+                    ).format(n=f"{len(refs) - SHOWN:,}")
                 )
             )
         return blocks
@@ -143,7 +156,9 @@ def missing(ws: Workspace) -> str | None:
 def note(item: dict) -> str:
     """The judge's confidence of a pair; a group's size."""
     if is_group(item):
-        return f" — {len(item.get('refs') or []):,} anchors, {item.get('conflicts', 0):,} conflicts"
+        return _(" — {n} anchors, {conflicts} conflicts").format(
+            n=f"{len(item.get('refs') or []):,}", conflicts=f"{item.get('conflicts', 0):,}"
+        )
     return judge_note(item)
 
 
