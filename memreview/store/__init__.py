@@ -18,6 +18,7 @@ from memreview.store.recover import clean_temp_files, finish_batch
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
+    BatchStopped,
     Conflict,
     Failure,
     FileJob,
@@ -43,6 +44,7 @@ __all__ = [
     "VERDICTS_FILES",
     "BatchRecord",
     "BatchResult",
+    "BatchStopped",
     "Conflict",
     "Failure",
     "FileJob",

@@ -6,6 +6,7 @@ and creating the file) puts nothing outside the workspace."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from datetime import date
 from pathlib import Path
@@ -15,7 +16,7 @@ from reliability_helpers import MIXED
 
 from memreview.decisions import apply
 from memreview.scan import scan_workspace
-from memreview.store import PathEscape, append_line, write_private
+from memreview.store import BatchStopped, PathEscape, append_line, write_private
 from memreview.store.locks import workspace_locks
 
 REAL_OPEN = os.open
@@ -101,9 +102,15 @@ def test_a_batch_with_memreview_swapped_midway_writes_nothing_outside(ws, swap) 
             swap.armed = True
 
     result = scan_workspace(ws, today=date(2026, 11, 29))
-    # the journal can't follow it: the batch stops there, named (recover finishes it later)
-    with pytest.raises(PathEscape, match=r"\.memreview turned into a symlink"):
+    # the journal can't follow it: the batch stops there, named (recover ends it later)
+    with pytest.raises(BatchStopped) as stopped:
         apply(result, MIXED, fault=fault)
+    assert re.fullmatch(
+        r"batch \S+ stopped after 1 of \d+ file\(s\): \.memreview turned into a symlink; "
+        r"refused, nothing written there; once \.memreview can be written again, "
+        r"`memreview recover` finishes it or rolls it back",
+        str(stopped.value),
+    ), str(stopped.value)
     assert swap.done
     assert tree(swap.outside) == swap.before, "a write followed the symlink"
     journal = (ws / ".memreview-moved-away/journal.jsonl").read_text()
