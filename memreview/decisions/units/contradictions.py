@@ -16,7 +16,7 @@ from memreview.decisions.unit import (
     judge_note,
     judge_pair,
 )
-from memreview.i18n import _
+from memreview.i18n import N_, _
 from memreview.queues.contradictions import contradictions, group_conflicts, group_links
 from memreview.workspace.model import Workspace
 
@@ -117,9 +117,9 @@ def evidence(item: dict) -> list:
         blocks: list = [
             Facts(
                 (
-                    ("source", item.get("source")),
-                    ("members", f"{len(refs):,}"),
-                    ("conflicts", f"{item.get('conflicts', 0):,}"),
+                    (_("source"), item.get("source")),
+                    (_("members"), f"{len(refs):,}"),
+                    (_("conflicts"), f"{item.get('conflicts', 0):,}"),
                 )
             ),
             Caption(
@@ -140,16 +140,16 @@ def evidence(item: dict) -> list:
         return blocks
     return judge_pair(
         item,
-        ("source", item.get("source")),
-        RefBlock(item["a"], "A (older)"),
-        RefBlock(item["b"], "B (newer)"),
+        (_("source"), item.get("source")),
+        RefBlock(item["a"], _("A (older)")),
+        RefBlock(item["b"], _("B (newer)")),
     )
 
 
 def missing(ws: Workspace) -> str | None:
     """Without markers or judge proposals there is nothing to find."""
     if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
-        return f"no CONFLICTS-WITH markers and no {ws.config.proposals}"
+        return _("no CONFLICTS-WITH markers and no {file}").format(file=ws.config.proposals)
     return None
 
 
@@ -164,36 +164,36 @@ def note(item: dict) -> str:
 
 UNIT = QueueUnit(
     name="contradictions",
-    title="Contradictions",
+    title=N_("Contradictions"),
     detect=contradictions,
     acts=(
         Act(
             "approve",
             "keep-a",
-            "keep A",
+            N_("keep A"),
             "approve",
-            "B gets Superseded-By A and moves to the superseded archive",
+            N_("B gets Superseded-By A and moves to the superseded archive"),
         ),
         Act(
             "keep_b",
             "keep-b",
-            "keep B",
+            N_("keep B"),
             "approve",
-            "A gets Superseded-By B and moves to the superseded archive",
+            N_("A gets Superseded-By B and moves to the superseded archive"),
         ),
         Act(
             "keep",
             "keep-both",
-            "keep both",
+            N_("keep both"),
             "keep",
-            "the CONFLICTS-WITH link becomes SEE-ALSO on both sides",
+            N_("the CONFLICTS-WITH link becomes SEE-ALSO on both sides"),
         ),
         Act(
             "member",
             "keep-one",
-            "keep #",
+            N_("keep #N"),
             "approve",
-            "a group: every member in conflict with the kept one is superseded by it",
+            N_("a group: every member in conflict with the kept one is superseded by it"),
             takes=("keep",),
             staged="keep #{keep}",
         ),
