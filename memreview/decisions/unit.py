@@ -191,6 +191,14 @@ class QueueUnit:
 # -- helpers the units share -----------------------------------------------------------------
 
 
+def in_words(table: dict[str, str], code: object) -> str | None:
+    """A scan's code (``marker``, ``openclaw``…) as the owner reads it: its entry of ``table``
+    (texts marked with ``N_``) translated, else the code itself."""
+    if isinstance(code, str) and code in table:
+        return _(table[code])
+    return None if code is None else str(code)
+
+
 def judge_note(item: dict) -> str:
     """The report's note on an item the judge scored: its confidence."""
     conf = item.get("confidence")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
-from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.decisions.unit import (
+    DEFER,
+    Act,
+    Caption,
+    Facts,
+    Passage,
+    QueueUnit,
+    RefBlock,
+    in_words,
+)
 from memreview.display import dated, plural
 from memreview.i18n import N_, _, ngettext
 from memreview.queues.dormant import dormant
@@ -76,7 +85,7 @@ def evidence(item: dict) -> list:
                     dated(last, item.get("days_dormant")) if last else _("never"),
                 ),
                 (_("asleep"), None if last else asleep),
-                (_("known from"), _(KNOWN_FROM[source]) if source in KNOWN_FROM else source),
+                (_("known from"), in_words(KNOWN_FROM, source)),
             )
         )
     ]

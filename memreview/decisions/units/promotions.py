@@ -13,7 +13,17 @@ from memreview.decisions.plan import (
     PlannedDecision,
     ReplaceEntry,
 )
-from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
+from memreview.decisions.unit import (
+    DEFER,
+    Act,
+    Caption,
+    Facts,
+    Passage,
+    QueueUnit,
+    RefBlock,
+    Verb,
+    in_words,
+)
 from memreview.display import dated
 from memreview.i18n import N_, _, ngettext
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
@@ -121,7 +131,7 @@ def evidence(item: dict) -> list:
         Facts(
             (
                 (_("promoted"), dated(item.get("promoted"))),
-                (_("written by"), _(WRITTEN_BY.get(item.get("origin"), item.get("origin") or ""))),
+                (_("written by"), in_words(WRITTEN_BY, item.get("origin"))),
                 (_("group"), item.get("group")),
                 (_("score"), item.get("score")),
                 (_("recalls"), item.get("recalls")),
@@ -132,7 +142,10 @@ def evidence(item: dict) -> list:
         RefBlock(item["ref"], _("entry"), before=1),
     ]
     for f in item.get("flags") or []:
-        blocks.append(Caption(f"⚑ {f['label']}: {f['reason']}", style="reject"))
+        # the flag's name in the interface's language; its reason as the detector gave it
+        name = f["label"]
+        label = _(name)
+        blocks.append(Caption(f"⚑ {label}: {f['reason']}", style="reject"))
     src = item.get("source")
     if src:
         label = _("source {file}:{start}-{end}").format(
@@ -166,7 +179,7 @@ def note(item: dict) -> str:
     if not flags:
         return ""
     return ngettext(" — {count} flag: {flags}", " — {count} flags: {flags}", len(flags)).format(
-        count=len(flags), flags=", ".join(f["label"] for f in flags)
+        count=len(flags), flags=", ".join(_(name) for name in (f["label"] for f in flags))
     )
 
 
