@@ -80,16 +80,17 @@ def cmd_apply(args) -> int:
 
 
 def cmd_undo(args) -> int:
-    """Undo the last applied batch of the workspace ``args.path``."""
+    """Undo the last applied batch of the workspace ``args.path``, or batch ``args.batch``."""
+    from memreview.cli.history import one_workspace
     from memreview.decisions import undo
     from memreview.display import one_line, visible
     from memreview.store import LockHeld, PathEscape
     from memreview.workspace.loader import check_workspace
 
-    root = check_workspace(args.path)
+    root = check_workspace(one_workspace(args.path))
     report_interrupted(root)
     try:
-        outcome = undo(root)
+        outcome = undo(root, batch_id=getattr(args, "batch", None))
     except LockHeld as exc:
         print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
         return 1

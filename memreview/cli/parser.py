@@ -16,6 +16,13 @@ from memreview.workspace.dates import parse_date_arg
 DESCRIPTION = "Review what your agents propose to change in their memory."
 
 
+_WS_HELP = "the workspace (default: as OpenClaw finds it)"
+_FLEET_HELP = (
+    "a workspace, several, or a directory with one workspace per agent "
+    "(default: every agent's workspace, found as OpenClaw finds them)"
+)
+
+
 class UsageError(Exception):
     """Bad arguments: one line on stderr, exit 2."""
 
@@ -60,8 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
     a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
     a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    u = sub.add_parser("undo", help="undo the last applied batch")
-    u.add_argument("path", type=Path)
+    u = sub.add_parser("undo", help="undo the last applied batch, or any batch with --batch")
+    u.add_argument("path", type=Path, nargs="?", help=_WS_HELP)
+    u.add_argument(
+        "--batch",
+        metavar="ID",
+        help="the batch to undo (ids from `memreview log`), even with later batches on top",
+    )
+    lg = sub.add_parser("log", help="every batch written, newest first, and what can be undone")
+    lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_FLEET_HELP)
+    lg.add_argument("--json", action="store_true", help="print one JSON object")
     r = sub.add_parser("recover", help="list, finish or roll back a batch cut short by a crash")
     r.add_argument("path", type=Path)
     how = r.add_mutually_exclusive_group()

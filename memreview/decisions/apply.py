@@ -533,15 +533,23 @@ class UndoOutcome:
         return 0 if self.ok else 1
 
 
-def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.0) -> UndoOutcome:
-    """Take back the last applied batch: its files (store) and its hidden items (state.yaml).
+def undo(
+    root: Path | str,
+    *,
+    now: datetime | None = None,
+    lock_wait: float = 2.0,
+    batch_id: str | None = None,
+) -> UndoOutcome:
+    """Take back batch ``batch_id`` (default: the last one not undone): its files (store)
+    and its hidden items (state.yaml); its decisions are staged again.
 
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
     cfg = _config(root)
-    res = store.undo_last(
+    res = store.undo_batch(
         root,
+        batch_id,
         now=now,
         lock_files=tuple(cfg.lock_files),
         lock_wait=lock_wait,
@@ -567,7 +575,7 @@ def _restage(root: Path, batch_id: str) -> list[Decision]:
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
     there), before what is pending now; a decision pending now for the same item wins."""
     record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
-    if record is None:
+    if record is None or record.kind != "apply":
         return []
     failed = store.failed_keys(record)
     existing, _warnings = load_pending(root)

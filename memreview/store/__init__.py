@@ -7,8 +7,17 @@ never its modules (checked by the import contracts in pyproject.toml).
 
 from memreview.store.atomic import atomic_write
 from memreview.store.git import commit_batch, is_git_repo, run_git
+from memreview.store.history import (
+    BatchEntry,
+    Blocker,
+    batch_history,
+    undo_batch,
+    undo_blockers,
+    undo_last,
+)
 from memreview.store.journal import (
     RECENT_DAYS,
+    UNDOABLE_KINDS,
     BatchRecord,
     InterruptedBatch,
     InterruptedFile,
@@ -39,9 +48,15 @@ from memreview.store.safewrite import (
     unified_diff,
 )
 from memreview.store.scrub import scrub_backups
-from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_last
+from memreview.store.undo import VERDICTS_FILES, UndoResult
 
 __all__ = [
+    "BatchEntry",
+    "Blocker",
+    "UNDOABLE_KINDS",
+    "batch_history",
+    "undo_batch",
+    "undo_blockers",
     "scrub_backups",
     "DEFAULT_LOCK_FILES",
     "RECENT_DAYS",

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memreview.store.journal import BatchRecord, JournalFile, last_batch
+from memreview.store.journal import BatchRecord, JournalFile
 from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.store.safewrite import (
@@ -334,8 +334,22 @@ def _files_to_undo(batch: BatchRecord) -> list[JournalFile]:
     return [f for f in files if f.before != f.after]
 
 
-def undo_last(
+def undo_jobs(
+    root: Path, batch: BatchRecord, now: datetime, verdicts_files: Sequence[str] = VERDICTS_FILES
+) -> list[_UndoJob]:
+    """One job per file ``batch`` changed, each taking its change back from what the file
+    holds when the job runs."""
+    return [
+        _UndoJob(root, batch.batch_id, jf, jf.file in verdicts_files, now)
+        # the reverse of the order the batch wrote them: the files text left get it back
+        # before the files that received it lose it, so a kill leaves it in two places at worst
+        for jf in reversed(_files_to_undo(batch))
+    ]
+
+
+def undo_record(
     root: Path | str,
+    batch: BatchRecord,
     *,
     now: datetime | None = None,
     fault: Callable[[str], None] | None = None,
@@ -344,17 +358,10 @@ def undo_last(
     verdicts_files: Sequence[str] = VERDICTS_FILES,
     dry_run: bool = False,
 ) -> UndoResult:
-    """Take back the last applied batch not yet undone (see the module docstring).
-
-    Returns an UndoResult; ``ok`` is False with a message (and, for a refusal, a diff per
-    file) when there is nothing to undo or when nothing could be written. Raises LockHeld
-    like ``apply_batch``.
-    """
+    """Take back ``batch``, last or not, by the rules of the module docstring: every file
+    is checked against what it holds now, and a refusal writes nothing."""
     real_root = Path(root).resolve()
     now = now or datetime.now().astimezone()
-    batch = last_batch(real_root, undoable=True)
-    if batch is None:
-        return UndoResult(False, "nothing to undo: the journal has no applied batch")
     if batch.damaged:
         lines = ", ".join(map(str, batch.damaged))
         return UndoResult(
@@ -363,12 +370,7 @@ def undo_last(
             f"line(s) {lines} are damaged, so what it wrote is not known for sure",
             undone_batch=batch.batch_id,
         )
-    jobs = [
-        _UndoJob(real_root, batch.batch_id, jf, jf.file in verdicts_files, now)
-        # the reverse of the order the batch wrote them: the files text left get it back
-        # before the files that received it lose it, so a kill leaves it in two places at worst
-        for jf in reversed(_files_to_undo(batch))
-    ]
+    jobs = undo_jobs(real_root, batch, now, verdicts_files)
     result = run_batch(
         real_root,
         jobs,

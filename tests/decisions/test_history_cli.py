@@ -1,0 +1,130 @@
+"""`memreview log` and `memreview undo --batch` on a copy of the sample after three applies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from memreview.cli import main
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
+TODAY = ["--today", "2026-11-29"]
+
+
+def _ids(root: Path, capsys) -> dict[str, list[str]]:
+    assert main(["scan", str(root), "--json", *TODAY]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    return {q: [it["id"] for it in items] for q, items in doc["queues"].items()}
+
+
+def _apply(root: Path, tmp_path: Path, text: str, capsys) -> None:
+    f = tmp_path / "d.yaml"
+    f.write_text(text, encoding="utf-8")
+    assert main(["apply", str(root), "--decisions", str(f), *TODAY]) == 0, capsys.readouterr()
+    capsys.readouterr()
+
+
+@pytest.fixture
+def three(tmp_path: Path, capsys) -> tuple[Path, list[str]]:
+    """The sample after three batches: a supersede, a demotion, a snooze; their batch ids."""
+    root = tmp_path / "ws"
+    shutil.copytree(SAMPLE, root)
+    ids = _ids(root, capsys)
+    _apply(root, tmp_path, f"- {{item: {ids['supersede'][0]}, action: approve}}\n", capsys)
+    _apply(root, tmp_path, f"- {{item: {ids['demotion'][0]}, action: approve}}\n", capsys)
+    _apply(root, tmp_path, f"- {{item: {ids['dormant'][0]}, action: snooze}}\n", capsys)
+    assert main(["log", str(root), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    return root, [b["batch"] for b in doc["batches"]]
+
+
+def test_log_lists_every_batch_newest_first(three, capsys) -> None:
+    root, ids = three
+    assert main(["log", str(root)]) == 0
+    out = capsys.readouterr().out
+    heads = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+    assert heads == ids and len(ids) == 3
+    assert "supersede approve: pi-billing-api-metered supersedes pi-billing-subscription" in out
+    assert "demotion approve: [FACT:zora-wallet-registered]" in out
+    assert "files: memory/archive/superseded.md, memory/review/verdicts.jsonl" in out
+    assert out.count("can be undone: memreview undo --batch") == 3
+
+
+def test_log_json_shape(three, capsys) -> None:
+    root, ids = three
+    assert main(["log", str(root), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == 1 and doc["workspace"] == str(root.resolve())
+    oldest = doc["batches"][-1]
+    assert oldest["kind"] == "apply" and oldest["undoable"] and oldest["blocked_by"] == []
+    assert oldest["decisions"][0]["queue"] == "supersede"
+    assert "memory/infra.md" in oldest["files"]
+
+
+def test_undo_batch_of_the_first_keeps_the_later_two(three, capsys) -> None:
+    root, ids = three
+    first = ids[-1]
+    demoted = (root / "memory/archive/demoted.md").read_bytes()
+    memory = (root / "MEMORY.md").read_bytes()
+    assert "## [INFRA:pi-billing-subscription]" not in (root / "memory/infra.md").read_text()
+    assert main(["undo", str(root), "--batch", first]) == 0
+    err = capsys.readouterr().err
+    assert f"took back batch {first}" in err and "staged again" in err
+    assert "## [INFRA:pi-billing-subscription]" in (root / "memory/infra.md").read_text()
+    assert "pi-billing-subscription" not in (root / "memory/archive/superseded.md").read_text()
+    # the later two batches are intact
+    assert (root / "memory/archive/demoted.md").read_bytes() == demoted
+    assert (root / "MEMORY.md").read_bytes() == memory
+    verdicts = (root / "memory/review/verdicts.jsonl").read_text().splitlines()
+    assert json.loads(verdicts[-1])["verdict"] == "undone"
+    assert json.loads(verdicts[-1])["undoes"] == first
+    assert "s-" in (root / ".memreview/pending.yaml").read_text()
+    assert main(["log", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith(f"undo of {first}")
+    assert "can't be undone: undone by batch" in out
+
+
+def test_undo_batch_refused_names_the_file_changed_since(three, tmp_path, capsys) -> None:
+    root, ids = three
+    first = ids[-1]
+    # a later batch that edits the lines the first one wrote: the supersede's new anchor
+    ids_now = _ids(root, capsys)
+    infra = root / "memory/infra.md"
+    assert "Supersedes: [[pi-billing-subscription]]" in infra.read_text()
+    infra.write_text(
+        infra.read_text().replace("Supersedes: [[pi-billing-subscription]]", "Supersedes: x")
+    )
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert main(["undo", str(root), "--batch", first]) == 1
+    err = capsys.readouterr().err
+    assert f"undo of batch {first} refused, nothing was written" in err
+    assert "memory/infra.md" in err
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+    assert ids_now  # the workspace still scans
+
+
+def test_undo_batch_unknown_id_and_an_undo_batch(three, capsys) -> None:
+    root, ids = three
+    assert main(["undo", str(root), "--batch", "nope"]) == 1
+    assert "no batch nope in the journal" in capsys.readouterr().err
+    assert main(["undo", str(root)]) == 0  # the last one, as before
+    capsys.readouterr()
+    assert main(["log", str(root), "--json"]) == 0
+    undo_id = json.loads(capsys.readouterr().out)["batches"][0]["batch"]
+    assert main(["undo", str(root), "--batch", undo_id]) == 1
+    assert "apply its decisions again instead" in capsys.readouterr().err
+
+
+def test_log_on_a_fleet_and_a_workspace_without_journal(tmp_path, capsys) -> None:
+    for name in ("alpha", "beta"):
+        shutil.copytree(SAMPLE, tmp_path / "fleet" / name)
+    assert main(["log", str(tmp_path / "fleet"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc["agents"]) == {"alpha", "beta"}
+    assert doc["agents"]["alpha"]["batches"] == []
+    assert main(["log", str(tmp_path / "fleet" / "alpha")]) == 0
+    assert "no batch yet" in capsys.readouterr().out
