@@ -6,7 +6,8 @@ One module per command or group, each importing what it uses when it runs, so ``
 - ``parser``: the arguments of the commands and of the app (and ``UsageError``);
 - ``scan``: ``memreview scan``, text and JSON;
 - ``batches``: ``apply``, ``undo`` and ``recover``;
-- ``history``: ``log``, the journal's batches and what can still be undone;
+- ``history``: ``log`` (the journal's batches and what can still be undone) and
+  ``restore`` (archived entries put back);
 - ``interrupted``: the batches cut short, named before a command reads the journal;
 - ``launch``: opening the app (``memreview [PATH]``) and ``memreview demo``;
 - ``report`` and ``doctor`` live in ``memreview.report`` and ``memreview.doctor``.
@@ -19,7 +20,7 @@ import sys
 
 from memreview.cli import launch
 from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
-from memreview.cli.history import cmd_log
+from memreview.cli.history import cmd_log, cmd_restore
 from memreview.cli.parser import UsageError, app_parser, build_parser
 from memreview.cli.scan import cmd_scan
 
@@ -45,6 +46,7 @@ COMMANDS = {
     "apply": cmd_apply,
     "undo": cmd_undo,
     "log": cmd_log,
+    "restore": cmd_restore,
     "recover": cmd_recover,
     "doctor": cmd_doctor,
 }

@@ -88,14 +88,9 @@ def _visible_line(text: str) -> str:
 
 
 def _verdicts_file(root: Path) -> str:
-    from memreview.store import PathEscape, safe_read_bytes
-    from memreview.workspace.config import load_config
+    from memreview.decisions import config_of
 
-    try:
-        data = safe_read_bytes(root, "memreview.yaml")
-    except (OSError, PathEscape):
-        data = None
-    return load_config(data)[0].verdicts
+    return config_of(root).verdicts
 
 
 KIND_WORDS = {
@@ -134,3 +129,84 @@ def print_log(entries) -> None:
             names = ", ".join(_visible_line(f) for f in files)
             out.write("    " + _("files: {names}").format(names=names) + "\n")
         out.write(f"    {_visible_line(status)}\n")
+
+
+def _path_and_query(words: list[str]) -> tuple[Path | None, str | None]:
+    """``[PATH] [ID|TEXT]``: one word is the path when it is a directory, else the query."""
+    if len(words) > 2:
+        raise UsageError(_("expected [PATH] [ID|TEXT], got {count} words").format(count=len(words)))
+    if len(words) == 2:
+        return Path(words[0]), words[1]
+    if len(words) == 1 and Path(words[0]).is_dir():
+        return Path(words[0]), None
+    return None, (words[0] if words else None)
+
+
+def cmd_restore(args) -> int:
+    """List the archived entries, or put the one ``args.words`` names back."""
+    from memreview.cli.scan import print_json
+    from memreview.decisions.restore import archived_entries, restore
+    from memreview.display import visible
+    from memreview.store import LockHeld, PathEscape
+    from memreview.workspace.loader import check_workspace
+
+    path, query = _path_and_query(list(args.words))
+    root = check_workspace(one_workspace(path))
+    if query is None or args.list:
+        items = archived_entries(root)
+        if query is not None:
+            from memreview.decisions.restore import find_archived
+
+            items = find_archived(items, query)
+        if args.json:
+            print_json(
+                {
+                    "schema": LOG_SCHEMA,
+                    "workspace": str(root),
+                    "archived": [i.to_json() for i in items],
+                }
+            )
+        else:
+            print_archived(items)
+        return 0
+    report_interrupted(root)
+    try:
+        outcome = restore(root, query, to=args.to, dry_run=args.dry_run)
+    except LockHeld as exc:
+        print(f"memreview: {_visible_line(str(exc))}", file=sys.stderr)
+        return 1
+    except (OSError, PathEscape) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(
+            "memreview: " + _("nothing restored: {reason}").format(reason=_visible_line(reason)),
+            file=sys.stderr,
+        )
+        return 1
+    if outcome.candidates:
+        print_archived(outcome.candidates)
+    sys.stdout.write(visible(outcome.diff))
+    print(f"memreview: {_visible_line(outcome.message)}", file=sys.stderr)
+    return outcome.exit_code
+
+
+FOUND_BY = {
+    "recorded": N_("recorded in the archive"),
+    "journal": N_("found in the journal"),
+}
+
+
+def print_archived(items) -> None:
+    """The archived entries as text: id, kind, first line, where each goes back."""
+    out = sys.stdout
+    if not items:
+        out.write(_("nothing archived to restore") + "\n")
+        return
+    for it in items:
+        out.write(f"{it.id}  {it.kind:<18}  {_visible_line(it.title)[:80]}\n")
+        if it.origin:
+            where = it.origin + (f" § {it.heading}" if it.heading else "")
+            how = _(FOUND_BY[it.found_by]) if it.found_by in FOUND_BY else ""
+            line = _("goes back to {where} ({how})").format(where=where, how=how)
+        else:
+            line = _("origin unknown: restore it with --to FILE")
+        out.write(f"    {_visible_line(line)}\n")

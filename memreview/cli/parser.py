@@ -74,6 +74,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="the batch to undo (ids from `memreview log`), even with later batches on top",
     )
+    rs = sub.add_parser(
+        "restore", help="put an archived entry back where it came from (without ID: list them)"
+    )
+    rs.add_argument(
+        "words",
+        nargs="*",
+        metavar="[PATH] ID|TEXT",
+        help="the workspace (default: as OpenClaw finds it), then the entry's id (from the "
+        "list) or a piece of its text",
+    )
+    rs.add_argument("--to", metavar="FILE", help="the file it goes back to (when not recorded)")
+    rs.add_argument("--list", action="store_true", help="list what can be restored")
+    rs.add_argument("--json", action="store_true", help="the list as one JSON object")
+    rs.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
     lg = sub.add_parser("log", help="every batch written, newest first, and what can be undone")
     lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_FLEET_HELP)
     lg.add_argument("--json", action="store_true", help="print one JSON object")

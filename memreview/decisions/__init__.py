@@ -40,6 +40,7 @@ from memreview.decisions.planner import (
     clash_of,
     seen_now,
 )
+from memreview.decisions.state import config_of
 from memreview.decisions.units.skills import skill_slug
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "check_decision",
     "check_decisions",
     "clash_of",
+    "config_of",
     "seen_now",
     "commit_message",
     "finish",

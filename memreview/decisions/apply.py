@@ -28,9 +28,16 @@ from memreview.decisions.plan import (
 from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.decisions.scanned import ScannedWorkspace
-from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
+from memreview.decisions.state import (
+    STATE_FILE,
+    Hidden,
+    State,
+    config_of,
+    load_state,
+    parse_state,
+)
 from memreview.secrets import find_secrets
-from memreview.workspace.config import Config, load_config
+from memreview.workspace.config import Config
 from memreview.workspace.textfile import TextFile, decode_bytes
 
 _STATE_NAME = STATE_FILE.split("/", 1)[1]
@@ -224,11 +231,7 @@ def _skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outco
 
 
 def _config(root: Path) -> Config:
-    try:
-        data = store.safe_read_bytes(root, "memreview.yaml")
-    except (OSError, store.PathEscape):
-        data = None
-    return load_config(data)[0]
+    return config_of(root)
 
 
 def _run(

@@ -443,6 +443,10 @@ def verdict_line(ts: str, proposal, verdict: str, kept: str | None = None) -> st
     return json.dumps(obj, ensure_ascii=False)
 
 
+# a heading that is an anchor's header (``[TYPE:id]``), not a section of the file
+ANCHOR_TEXT_RE = re.compile(r"^\[[A-Z][A-Z0-9_-]*:[^\]\s]+\]")
+
+
 class PlanBuilder:
     """The plan being built for one batch, and the building blocks the queues' builders
     share: find an entry or anchor again, supersede, move, record verdicts, hide."""
@@ -507,8 +511,24 @@ class PlanBuilder:
         """Move an anchor block (or a promoted entry with its marker, after a ``note``
         line) to the end of ``dest`` (titled ``title`` when new)."""
         self._moves += 1
+        origin = self.origin(target)
+        if target.kind == "anchor":  # where it came from, for `memreview restore`
+            self.plan.add(target.file, SetMeta(pd.key, target, "From", origin), pd)
+        elif note:
+            note = f"{note} · From: {origin}"
         self.plan.add(target.file, MoveBlock(pd.key, target, dest, self._moves, note), pd)
         self.plan.add(dest, AppendBlock(pd.key, target.file, self._moves, title), pd)
+
+    def origin(self, target: Target) -> str:
+        """``<file> § <heading>``: where an archived block came from (the heading it sat
+        under; the file alone when it sat under none)."""
+        mf = self.memory_file(target.file)
+        above = [
+            text
+            for line, _level, text in (mf.headings if mf is not None else [])
+            if line < target.line and not ANCHOR_TEXT_RE.match(text)
+        ]
+        return f"{target.file} § {above[-1]}" if above else target.file
 
     def verdicts(self, pd: PlannedDecision, proposal_ids, verdict: str, kept=None) -> None:
         """Append the human's verdict on each of these proposals to verdicts.jsonl."""

@@ -128,3 +128,30 @@ def test_log_on_a_fleet_and_a_workspace_without_journal(tmp_path, capsys) -> Non
     assert doc["agents"]["alpha"]["batches"] == []
     assert main(["log", str(tmp_path / "fleet" / "alpha")]) == 0
     assert "no batch yet" in capsys.readouterr().out
+
+
+def test_restore_lists_puts_back_and_is_undoable(three, capsys) -> None:
+    root, ids = three
+    assert main(["restore", str(root)]) == 0
+    listed = capsys.readouterr().out
+    assert "demoted" in listed and "## [FACT:zora-wallet-registered]" in listed
+    assert "goes back to MEMORY.md" in listed
+    assert main(["restore", str(root), "--list", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    item = next(i for i in doc["archived"] if "zora-wallet" in i["title"])
+    assert item["found_by"] == "recorded" and item["origin"] == "MEMORY.md"
+    archive = (root / "memory/archive/demoted.md").read_bytes()
+    assert main(["restore", str(root), "zora-wallet-registered"]) == 0
+    out, err = capsys.readouterr()
+    assert "+## [FACT:zora-wallet-registered]" in out and "-Demoted: 2026-11-29" in out
+    assert f"restored {item['id']} to MEMORY.md" in err
+    assert "Demoted:" not in (root / "MEMORY.md").read_text().split("zora-wallet-registered")[1]
+    assert main(["log", str(root)]) == 0
+    assert "restore\n    archive restore: ## [FACT:zora-wallet-registered]" in (
+        capsys.readouterr().out
+    )
+    assert main(["undo", str(root)]) == 0
+    assert (root / "memory/archive/demoted.md").read_bytes() == archive
+    capsys.readouterr()
+    assert main(["restore", str(root), "no such text anywhere"]) == 1
+    assert "nothing archived matches" in capsys.readouterr().err
