@@ -18,8 +18,10 @@ from memreview.alarms import alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
+from memreview.i18n import _
 from memreview.queues.secrets import secrets
 from memreview.secrets import find_secrets, mask_secrets
+from memreview.store import backup_usage
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import safe_read_bytes
@@ -117,7 +119,17 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
             "elsewhere": secrets_elsewhere(ws),
         },
         "warnings": _warnings(health(ws, day)),
+        "backups": _backups(root),
     }
+
+
+def _backups(root: Path) -> dict:
+    """The size of ``.memreview/backups/`` (pruned on apply: see ``memreview log``)."""
+    try:
+        files, size = backup_usage(root)
+    except OSError:
+        files, size = 0, 0
+    return {"files": files, "bytes": size}
 
 
 def cmd_doctor(args) -> int:
@@ -163,4 +175,11 @@ def cmd_doctor(args) -> int:
             )
         for w in r["warnings"]:
             print(visible(f"  warning: {w}"))
+        b = r["backups"]
+        print(
+            "  "
+            + _("backups: {files} file(s), {kib} KiB under .memreview/backups").format(
+                files=b["files"], kib=(b["bytes"] + 1023) // 1024
+            )
+        )
     return 1 if fired else 0

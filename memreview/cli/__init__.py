@@ -7,7 +7,7 @@ One module per command or group, each importing what it uses when it runs, so ``
 - ``scan``: ``memreview scan``, text and JSON;
 - ``batches``: ``apply``, ``undo`` and ``recover``;
 - ``history``: ``log`` (the journal's batches and what can still be undone) and
-  ``restore`` (archived entries put back);
+  ``restore`` (archived entries put back), ``hidden`` and ``unhide``;
 - ``interrupted``: the batches cut short, named before a command reads the journal;
 - ``launch``: opening the app (``memreview [PATH]``) and ``memreview demo``;
 - ``report`` and ``doctor`` live in ``memreview.report`` and ``memreview.doctor``.
@@ -20,7 +20,7 @@ import sys
 
 from memreview.cli import launch
 from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
-from memreview.cli.history import cmd_log, cmd_restore
+from memreview.cli.history import cmd_hidden, cmd_log, cmd_restore, cmd_unhide
 from memreview.cli.parser import UsageError, app_parser, build_parser
 from memreview.cli.scan import cmd_scan
 
@@ -47,6 +47,8 @@ COMMANDS = {
     "undo": cmd_undo,
     "log": cmd_log,
     "restore": cmd_restore,
+    "hidden": cmd_hidden,
+    "unhide": cmd_unhide,
     "recover": cmd_recover,
     "doctor": cmd_doctor,
 }

@@ -50,35 +50,44 @@ def when(ts: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def cmd_log(args) -> int:
-    """Print the history of ``args.paths`` (text or ``--json``)."""
+def each_workspace(args, key: str, collect, show) -> int:
+    """Run ``collect(root)`` on every workspace ``args.paths`` name and print the items it
+    returns: ``show(items)`` per agent (headed by its name on a fleet), or one JSON object
+    (``{"schema", "workspace", key: [...]}``; a fleet: ``{"schema", "agents": {name: …}}``)."""
     from memreview.cli.scan import print_json
-    from memreview.store import batch_history
 
     found = workspaces(args.paths)
     docs = {}
     for name, root in found:
-        if not args.json:
-            report_interrupted(root)
-        entries = batch_history(root, verdicts_files=(_verdicts_file(root),))
+        items = collect(root)
         docs[name] = {
             "schema": LOG_SCHEMA,
             "workspace": str(root),
-            "batches": [e.to_json() for e in entries],
+            key: [item.to_json() for item in items],
         }
         if args.json:
             continue
         if len(found) > 1:
             sys.stdout.write(f"== {_visible_line(name)} ==\n")
-        print_log(entries)
+        show(items)
         if len(found) > 1:
             sys.stdout.write("\n")
     if args.json:
-        if len(found) > 1:
-            print_json({"schema": LOG_SCHEMA, "agents": docs})
-        else:
-            print_json(next(iter(docs.values())))
+        many = len(found) > 1
+        print_json({"schema": LOG_SCHEMA, "agents": docs} if many else next(iter(docs.values())))
     return 0
+
+
+def cmd_log(args) -> int:
+    """Print the history of ``args.paths`` (text or ``--json``)."""
+    from memreview.store import batch_history
+
+    def collect(root: Path):
+        if not args.json:
+            report_interrupted(root)
+        return batch_history(root, verdicts_files=(_verdicts_file(root),))
+
+    return each_workspace(args, "batches", collect, print_log)
 
 
 def _visible_line(text: str) -> str:
@@ -128,6 +137,9 @@ def print_log(entries) -> None:
         if files:
             names = ", ".join(_visible_line(f) for f in files)
             out.write("    " + _("files: {names}").format(names=names) + "\n")
+        if e.pruned:
+            day = str(e.pruned.get("ts") or "")[:10]
+            out.write("    " + _("backups pruned on {day}").format(day=day) + "\n")
         out.write(f"    {_visible_line(status)}\n")
 
 
@@ -147,7 +159,6 @@ def cmd_restore(args) -> int:
     from memreview.cli.scan import print_json
     from memreview.decisions.restore import archived_entries, restore
     from memreview.display import visible
-    from memreview.store import LockHeld, PathEscape
     from memreview.workspace.loader import check_workspace
 
     path, query = _path_and_query(list(args.words))
@@ -170,17 +181,10 @@ def cmd_restore(args) -> int:
             print_archived(items)
         return 0
     report_interrupted(root)
-    try:
-        outcome = restore(root, query, to=args.to, dry_run=args.dry_run)
-    except LockHeld as exc:
-        print(f"memreview: {_visible_line(str(exc))}", file=sys.stderr)
-        return 1
-    except (OSError, PathEscape) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        print(
-            "memreview: " + _("nothing restored: {reason}").format(reason=_visible_line(reason)),
-            file=sys.stderr,
-        )
+    outcome = _writing(
+        lambda: restore(root, query, to=args.to, dry_run=args.dry_run), _("nothing restored")
+    )
+    if outcome is None:
         return 1
     if outcome.candidates:
         print_archived(outcome.candidates)
@@ -210,3 +214,58 @@ def print_archived(items) -> None:
         else:
             line = _("origin unknown: restore it with --to FILE")
         out.write(f"    {_visible_line(line)}\n")
+
+
+def cmd_hidden(args) -> int:
+    """Print the hidden items of ``args.paths`` (text or ``--json``)."""
+    from memreview.decisions.hidden import hidden_items
+
+    return each_workspace(args, "hidden", lambda root: hidden_items(root, args.today), print_hidden)
+
+
+def print_hidden(items) -> None:
+    """The hidden items as text: id, queue, title, why and since when."""
+    out = sys.stdout
+    if not items:
+        out.write(_("nothing hidden") + "\n")
+        return
+    for h in items:
+        title = _visible_line(h.title or "")[:80]
+        out.write(f"{h.id}  {h.queue or '?':<15} {title}\n")
+        since = h.since or "?"
+        line = _("{why}; since {since} (batch {batch})").format(
+            why=h.why(), since=since, batch=h.batch or "?"
+        )
+        out.write(f"    {_visible_line(line)}\n")
+
+
+def cmd_unhide(args) -> int:
+    """Put the hidden item ``args.words`` names back in its queue."""
+    from memreview.decisions.hidden import unhide
+    from memreview.workspace.loader import check_workspace
+
+    path, item = _path_and_query(list(args.words))
+    if item is None:
+        raise UsageError(_("which item? `memreview hidden` lists their ids"))
+    root = check_workspace(one_workspace(path))
+    report_interrupted(root)
+    outcome = _writing(lambda: unhide(root, item, today=args.today), _("nothing unhidden"))
+    if outcome is None:
+        return 1
+    print(f"memreview: {_visible_line(outcome.message)}", file=sys.stderr)
+    return outcome.exit_code
+
+
+def _writing(run, nothing: str):
+    """``run()``'s outcome; None after one line on stderr when a lock stays held or the
+    workspace can't be written (``nothing``: what the line starts with)."""
+    from memreview.store import LockHeld, PathEscape
+
+    try:
+        return run()
+    except LockHeld as exc:
+        print(f"memreview: {_visible_line(str(exc))}", file=sys.stderr)
+    except (OSError, PathEscape) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"memreview: {nothing}: {_visible_line(reason)}", file=sys.stderr)
+    return None

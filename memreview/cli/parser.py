@@ -88,6 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
     rs.add_argument("--list", action="store_true", help="list what can be restored")
     rs.add_argument("--json", action="store_true", help="the list as one JSON object")
     rs.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
+    hd = sub.add_parser("hidden", help="the items decisions hide, why and since when")
+    hd.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_FLEET_HELP)
+    hd.add_argument("--json", action="store_true", help="print one JSON object")
+    hd.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    uh = sub.add_parser("unhide", help="put a hidden item back in its queue")
+    uh.add_argument(
+        "words",
+        nargs="*",
+        metavar="[PATH] ID",
+        help="the workspace (default: as OpenClaw finds it), then the item's id",
+    )
+    uh.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     lg = sub.add_parser("log", help="every batch written, newest first, and what can be undone")
     lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_FLEET_HELP)
     lg.add_argument("--json", action="store_true", help="print one JSON object")

@@ -14,6 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions.hidden import rehide
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
 from memreview.decisions.plan import (
@@ -36,6 +37,7 @@ from memreview.decisions.state import (
     load_state,
     parse_state,
 )
+from memreview.i18n import _
 from memreview.secrets import find_secrets
 from memreview.workspace.config import Config
 from memreview.workspace.textfile import TextFile, decode_bytes
@@ -420,6 +422,8 @@ def apply(
     if dry_run:
         return outcome
     _scrub_redacted(root, plan, outcome)
+    if batch is not None and batch.journaled:
+        _prune(root, result.workspace.config, outcome)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = _update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config
@@ -429,6 +433,26 @@ def apply(
         said = store.commit_batch(root, batch, message, extra=extra)
         outcome.messages.append(said or "not a git repository: nothing committed")
     return outcome
+
+
+def _prune(root: Path, cfg: Config, outcome: ApplyOutcome) -> None:
+    """Remove the backups of old batches that can't be undone any more (store.prune)."""
+    try:
+        pruned = store.prune_backups(
+            root,
+            keep_batches=cfg.backups_keep_batches,
+            keep_days=cfg.backups_keep_days,
+            verdicts_files=(cfg.verdicts,),
+        )
+    except (OSError, store.PathEscape) as exc:
+        outcome.messages.append(_("could not prune old backups: {reason}").format(reason=exc))
+        return
+    if pruned.batches:
+        outcome.messages.append(
+            _(
+                "pruned the backups of {count} old batch(es) ({kib} KiB); `memreview log` lists them"
+            ).format(count=len(pruned.batches), kib=(pruned.bytes + 1023) // 1024)
+        )
 
 
 def _scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
@@ -501,6 +525,7 @@ class UndoOutcome:
     unhidden: list[str] = field(default_factory=list)
     restaged: list[Decision] = field(default_factory=list)  # the batch's decisions, pending again
     restage_error: str | None = None  # why pending.yaml could not take them
+    rehidden: list[str] = field(default_factory=list)  # undo of an unhide: hidden again
 
     @property
     def ok(self) -> bool:
@@ -511,6 +536,8 @@ class UndoOutcome:
     def message(self) -> str:
         """One line for the user: what was undone, and how many items show again."""
         extra = f"; {len(self.unhidden)} item(s) show again" if self.unhidden else ""
+        if self.rehidden:
+            extra += "; " + _("{count} item(s) hidden again").format(count=len(self.rehidden))
         if self.restaged:
             extra += (
                 f"; its {len(self.restaged)} decision(s) are staged again "
@@ -567,6 +594,9 @@ def undo(
                 del state.hidden[k]
             store.write_private(root, _STATE_NAME, state.to_bytes())
         out.unhidden = taken
+        record = next((b for b in store.batches(root) if b.batch_id == res.undone_batch), None)
+        if record is not None and record.kind == "unhide":
+            out.rehidden = rehide(root, record)
         try:
             out.restaged = _restage(root, res.undone_batch)
         except (OSError, store.PathEscape) as exc:

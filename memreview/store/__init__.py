@@ -11,6 +11,7 @@ from memreview.store.history import (
     BatchEntry,
     Blocker,
     batch_history,
+    pruned_batches,
     undo_batch,
     undo_blockers,
     undo_last,
@@ -34,6 +35,7 @@ from memreview.store.journal import (
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
+from memreview.store.prune import PruneResult, backup_usage, prune_backups
 from memreview.store.recover import clean_temp_files, finish_batch
 from memreview.store.safewrite import (
     STEPS,
@@ -55,6 +57,10 @@ __all__ = [
     "Blocker",
     "UNDOABLE_KINDS",
     "batch_history",
+    "pruned_batches",
+    "PruneResult",
+    "backup_usage",
+    "prune_backups",
     "undo_batch",
     "undo_blockers",
     "scrub_backups",

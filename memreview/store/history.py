@@ -24,8 +24,12 @@ from memreview.store.journal import (
     batches,
 )
 from memreview.store.paths import PathEscape, safe_read_bytes
+from memreview.store.private import read_private
 from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_jobs, undo_record
+from memreview.workspace.jsonl import parse_jsonl
 from memreview.workspace.textfile import TextFile, decode_bytes
+
+PRUNED = "pruned.jsonl"  # one line per batch whose backups were pruned (store.prune)
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class BatchEntry:
     undoable: bool
     why_not: str = ""  # why it can't be undone ("" when it can)
     blockers: list[Blocker] = field(default_factory=list)
+    pruned: dict | None = None  # its line of pruned.jsonl: its backups were removed
 
     @property
     def batch_id(self) -> str:
@@ -76,6 +81,7 @@ class BatchEntry:
             "undoable": self.undoable,
             "why_not": self.why_not or None,
             "undone_by": r.undone_by,
+            "pruned": (self.pruned or {}).get("ts"),
             "blocked_by": [
                 {"batch": b.batch, "file": b.file, "reason": b.reason} for b in self.blockers
             ],
@@ -150,7 +156,7 @@ def undo_blockers(
     return found
 
 
-def _not_undoable(batch: BatchRecord) -> str:
+def why_not_undoable(batch: BatchRecord) -> str:
     """Why ``batch`` can't be undone whatever the files hold, or ""."""
     if batch.kind == "undo":
         return _("an undo of batch {batch}; apply its decisions again instead").format(
@@ -169,17 +175,33 @@ def _not_undoable(batch: BatchRecord) -> str:
     return ""
 
 
+def pruned_batches(root: Path | str) -> dict[str, dict]:
+    """{batch id: its line of ``.memreview/pruned.jsonl``}: the batches whose backups were
+    removed, when (``ts``) and how much (``files``, ``bytes``)."""
+    try:
+        data = read_private(root, PRUNED)
+    except (OSError, PathEscape):
+        return {}
+    rows, _bad = parse_jsonl(data or b"")
+    return {r["batch"]: r for _no, r in rows if isinstance(r.get("batch"), str)}
+
+
 def batch_history(
     root: Path | str, *, verdicts_files: Sequence[str] = VERDICTS_FILES
 ) -> list[BatchEntry]:
     """Every batch of the journal, newest first, with whether it can be undone now."""
     real_root = Path(root).resolve()
     records = batches(real_root)
+    pruned = pruned_batches(real_root)
     out: list[BatchEntry] = []
     for i, record in enumerate(records):
-        why = _not_undoable(record)
+        why = why_not_undoable(record)
+        gone = pruned.get(record.batch_id)
+        if gone is not None:
+            day = str(gone.get("ts") or "")[:10]
+            why = why or _("its backups were pruned on {day}").format(day=day)
         if why:
-            out.append(BatchEntry(record, False, why))
+            out.append(BatchEntry(record, False, why, pruned=gone))
             continue
         blockers = undo_blockers(real_root, record, records[i + 1 :], verdicts_files=verdicts_files)
         if blockers:
@@ -219,7 +241,7 @@ def undo_batch(
         return UndoResult(
             False,
             _("batch {batch} can't be undone: {why}").format(
-                batch=batch_id, why=_not_undoable(batch)
+                batch=batch_id, why=why_not_undoable(batch)
             ),
             undone_batch=batch_id,
         )

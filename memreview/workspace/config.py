@@ -68,6 +68,11 @@ class Config:
     untouched_days: int = 30
     max_markdown_mib: int = 32  # a Markdown file larger than this is skipped with a warning
     commit: bool = False
+    # backups (also written as ``backups: {keep_batches: 50, keep_days: 90}``): the copies of
+    # a batch are pruned once it is neither among the last keep_batches nor keep_days old,
+    # and can't be undone any more
+    backups_keep_batches: int = 50
+    backups_keep_days: int = 90
 
     @property
     def max_markdown_bytes(self) -> int:
@@ -101,6 +106,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "stale_todo_days": (0, _YEARS_100),
     "untouched_days": (0, _YEARS_100),
     "max_markdown_mib": (1, 4096),
+    "backups_keep_batches": (1, 1_000_000),
+    "backups_keep_days": (0, _YEARS_100),
 }
 
 
@@ -143,8 +150,8 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
     for key, value in doc.items():
         if isinstance(value, dict) and key in ("paths", "thresholds", "sections"):
             flat.update(value)
-        elif isinstance(value, dict) and key == "duplicates":
-            flat.update({f"duplicates_{k}": v for k, v in value.items()})
+        elif isinstance(value, dict) and key in ("duplicates", "backups"):
+            flat.update({f"{key}_{k}": v for k, v in value.items()})
         else:
             flat[key] = value
     for key, value in flat.items():

@@ -155,3 +155,42 @@ def test_restore_lists_puts_back_and_is_undoable(three, capsys) -> None:
     capsys.readouterr()
     assert main(["restore", str(root), "no such text anywhere"]) == 1
     assert "nothing archived matches" in capsys.readouterr().err
+
+
+def test_apply_prunes_old_backups_log_says_so_doctor_reports_the_size(tmp_path, capsys) -> None:
+    from datetime import UTC, datetime
+
+    from memreview.store import FileOutcome, FunctionJob, apply_batch, backup_usage, undo_batch
+
+    root = tmp_path / "ws"
+    shutil.copytree(SAMPLE, root)
+    settings = (root / "memreview.yaml").read_text()
+    assert "keep_batches: 50\n  keep_days: 90" in settings
+    (root / "memreview.yaml").write_text(
+        settings.replace("keep_batches: 50\n  keep_days: 90", "keep_batches: 1\n  keep_days: 30")
+    )
+    old = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
+
+    def touch(current):
+        return FileOutcome(current.data + b"- an old line\n", applied=["x"])
+
+    first = apply_batch(root, [FunctionJob("NOW.md", touch, ["x"])], [{"item": "x"}], now=old)
+    assert undo_batch(root, first.batch_id, now=old).ok
+    ids = _ids(root, capsys)
+    f = tmp_path / "d.yaml"
+    f.write_text(f"- {{item: {ids['demotion'][0]}, action: approve}}\n", encoding="utf-8")
+    assert main(["apply", str(root), "--decisions", str(f), *TODAY]) == 0
+    assert "pruned the backups of 2 old batch(es)" in capsys.readouterr().err
+    assert not (root / first.files[0].backup).exists()
+    assert main(["log", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("backups pruned on") == 2
+    assert main(["doctor", str(root), "--json", *TODAY]) in (0, 1)
+    backups = json.loads(capsys.readouterr().out)["workspaces"][0]["backups"]
+    files, size = backup_usage(root)
+    # MEMORY.md before and after, demoted.md new
+    assert backups == {"files": files, "bytes": size} and files == 3
+    main(["doctor", str(root), *TODAY])
+    assert f"backups: 3 file(s), {(size + 1023) // 1024} KiB under .memreview/backups" in (
+        capsys.readouterr().out
+    )
