@@ -15,7 +15,7 @@ from memreview.app.backend import Backend
 from memreview.app.commands import MemReviewCommands
 from memreview.app.config import UserConfig
 from memreview.app.screens.dialogs import ConfirmDialog
-from memreview.app.screens.help import HelpScreen, help_markdown
+from memreview.app.screens.help import HelpScreen, help_markdown, help_text, text_width
 from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
@@ -101,6 +101,11 @@ class MemReviewApp(App):
                 timeout=8,
             )
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.run_worker(self._prepare_help, thread=True, group="help", exit_on_error=False)
+
+    def _prepare_help(self) -> None:
+        # drawn ahead, so that the first `?` doesn't wait for it
+        help_text(help_markdown(self.key_for), text_width(self.size.width))
 
     def _remember_theme(self, theme) -> None:
         if theme.name == self._saved_theme:
@@ -140,7 +145,14 @@ class MemReviewApp(App):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(help_markdown(self.key_for)))
+        if not self.is_screen_installed("help"):  # kept: opened again at no cost
+            self.install_screen(HelpScreen(help_markdown(self.key_for)), "help")
+        self.push_screen("help")
+        self.key_done()
+
+    def action_command_palette(self) -> None:
+        super().action_command_palette()
+        self.key_done()
 
     def _pending_count(self) -> int:
         for screen in self.screen_stack:

@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memreview import decisions as _decisions
+from memreview import store
 from memreview.decisions import Decision, DecisionError
 from memreview.decisions.staging import PendingFile
 from memreview.decisions.state import STATE_FILE
+from memreview.i18n import _
 
 
 def make_decision(
@@ -87,6 +89,13 @@ class Backend(PendingFile):
 
     def apply(self, result, decisions: list[Decision]) -> Outcome:
         return outcome_of(_decisions.apply(result, list(decisions)), decisions)
+
+    def nothing_to_undo(self) -> str | None:
+        """Why there is nothing to undo (no batch written, or each one taken back), or
+        None when the last batch can be undone."""
+        if store.last_batch(self.root, undoable=True) is None:
+            return _("nothing to undo: no batch written yet, or each one already undone")
+        return None
 
     def undo_last(self) -> UndoSummary:
         res = _decisions.undo(self.root)

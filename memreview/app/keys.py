@@ -39,11 +39,12 @@ def queue_key(position: int) -> str:
     return str(position) if position <= QUEUE_KEYS else " "
 
 
-def verb_key(verb: str, key_for, members: str = "1-9") -> str:
+def verb_key(verb: str, key_for, members: str = "#1–9") -> str:
     """The key bound to ``verb`` now (``key_for(binding id, default)``), ``members`` for the
-    member digits."""
+    member keys (``#`` then the member's digit)."""
     if verb == MEMBER:
-        return members
+        key = key_for("decide.member", "#")
+        return members if key in ("#", MEMBER_KEY) else f"{key} 1–9"
     if verb == MERGE:
         return key_for("decide.merge", "m")
     found = registry.verb(verb)
@@ -77,7 +78,7 @@ def default_act(queue: str) -> Act | None:
 
 
 def verb_bindings() -> list[Binding]:
-    """One binding per verb, plus merge and the member digits."""
+    """One binding per verb, plus merge and the member key."""
     out = [
         Binding(v.key, f"decide('{v.name}')", v.label, id=f"decide.{v.name}", tooltip=v.tooltip)
         for v in registry.verbs()
@@ -91,25 +92,23 @@ def verb_bindings() -> list[Binding]:
             tooltip="Edit the merged entry of a duplicate group, then stage it",
         )
     )
+    out.append(member_binding())
     return out
 
 
-MEMBER_GROUP = Binding.Group("keep #", compact=True)
+MEMBER_KEY = "number_sign"  # then a digit: keep that member of a duplicate group
 
 
-def member_bindings() -> list[Binding]:
-    """Digits 1-9: keep that member of a duplicate group."""
-    return [
-        Binding(
-            str(n),
-            f"keep_member({n})",
-            f"keep #{n}",
-            id=f"decide.member{n}",
-            tooltip=f"Keep member {n} of the group, delete the others",
-            group=MEMBER_GROUP,
-        )
-        for n in range(1, 10)
-    ]
+def member_binding() -> Binding:
+    """``#`` then a digit keeps that member of a duplicate group (the digits alone always
+    choose a queue)."""
+    return Binding(
+        MEMBER_KEY,
+        "pick_member",
+        "keep #…",
+        id="decide.member",
+        tooltip="Keep one member of the duplicate group: # then its number",
+    )
 
 
 def queue_bindings() -> list[Binding]:

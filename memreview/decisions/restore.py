@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memreview import store
-from memreview.decisions.plan import ANCHOR_TEXT_RE
+from memreview.decisions.plan.builder import ANCHOR_TEXT_RE
 from memreview.decisions.state import config_of
 from memreview.i18n import _
 from memreview.workspace.markdown import parse_memory_file

@@ -16,22 +16,17 @@ from memreview.store.history import (
     undo_blockers,
     undo_last,
 )
+from memreview.store.interrupted import InterruptedBatch, InterruptedFile, interrupted_batches
 from memreview.store.journal import (
-    RECENT_DAYS,
     UNDOABLE_KINDS,
     BatchRecord,
-    InterruptedBatch,
-    InterruptedFile,
     JournalFile,
-    JournalProblem,
     batches,
     failed_keys,
-    interrupted_batches,
-    journal_problems,
     last_batch,
-    read_journal,
-    recent_decisions,
 )
+from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
+from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private

@@ -24,6 +24,7 @@ class FakeBackend:
     conflict_action: str | None = None  # decisions with this action conflict on apply
     applied: list = field(default_factory=list)
     undone: int = 0
+    undoable: bool = True  # whether a written batch is there to undo
 
     def load_pending(self):
         return list(self.store.get("pending", [])), []
@@ -64,6 +65,9 @@ class FakeBackend:
             conflicts=[(d, "the entry changed since it was loaded") for d in bad],
             keep_pending=bad,
         )
+
+    def nothing_to_undo(self) -> str | None:
+        return None if self.undoable or self.applied else "nothing to undo"
 
     def undo_last(self) -> UndoSummary:
         self.undone += 1

@@ -45,6 +45,9 @@ class MemoryBackend:
     def seen(self, result, decision) -> str | None:
         return None
 
+    def nothing_to_undo(self) -> str | None:
+        return None
+
     def preview(self, result, decisions):
         return Preview()
 

@@ -12,7 +12,7 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
     app = make(backend=None)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
-        await pilot.press("5", "down", "2")  # keep the dated copy of the port bullet
+        await pilot.press("5", "down", "number_sign", "2")  # keep the dated copy of the port bullet
     assert "action: keep" in (ws / ".memreview/pending.yaml").read_text()
 
     again = make(backend=None)

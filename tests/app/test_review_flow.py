@@ -112,25 +112,79 @@ async def test_every_queue_maps_its_verbs_and_ignores_the_others(make, backend):
         assert len(backend.store["pending"]) == len(script)
 
 
-async def test_digits_pick_a_duplicate_member_and_choose_queues_elsewhere(make, backend):
+async def test_digits_always_choose_queues_and_hash_then_digit_keeps_a_member(make, backend):
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         screen = review(app)
-        await pilot.press("5", "2")
+        await pilot.press("5", "2")  # a digit is a queue, in the duplicates queue too
+        assert screen.queue == "supersede"
+        assert "pending" not in backend.store
+        await pilot.press("5", "number_sign", "2")
         [d] = backend.store["pending"]
         assert (d.action, d.keep) == ("keep", 2)
         assert screen.queue == "duplicates"
         await pilot.press("up")
         assert "keep #2" in screen_text(app)
-        await pilot.press("6")  # no sixth member: said, not staged, no queue change
+        await pilot.press("number_sign", "6")  # no sixth member: said, not staged
         assert screen.queue == "duplicates"
         assert len(backend.store["pending"]) == 1
         assert "this group has 2 members" in list(app._notifications)[-1].message
+        await pilot.press("number_sign", "x")  # any other key: nothing kept, and said
+        assert len(backend.store["pending"]) == 1
+        assert "no member kept" in list(app._notifications)[-1].message
         await pilot.press("right_square_bracket")
         assert screen.queue == "dormant"
         await pilot.press("1")
         assert screen.queue == "contradictions"
+
+
+async def test_keys_that_do_nothing_here_say_why(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+
+        def last() -> str:
+            return list(app._notifications)[-1].message
+
+        for key in ["x", "c", "v", "p", "D", "r"]:
+            await pilot.press(key)
+            assert f"{key} does nothing in Contradictions" in last(), key
+            assert "a keep A" in last() and "d defer" in last()
+        assert "pending" not in backend.store
+        await pilot.press("w")  # nothing staged
+        assert "nothing is staged to write" in last()
+        await pilot.press("6", "a")
+        assert "a does nothing in Dormant" in last() and "v revive" in last()
+        await pilot.press("number_sign")
+        assert "does nothing in Dormant" in last()
+        assert screen.queue == "dormant"
+        backend.undoable = False
+        await pilot.press("U")  # said before asking: no dialog
+        assert "nothing to undo" in last()
+        assert not isinstance(app.screen, ConfirmDialog)
+        assert "pending" not in backend.store
+
+
+async def test_deciding_the_last_item_says_the_queue_is_done_and_where_next_goes(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("1", "a")  # the only contradiction
+        assert list(app._notifications)[-1].message == (
+            "Contradictions done — ] next: Supersede (1)"
+        )
+        await pilot.press("7", "end", "d")
+        note = list(app._notifications)[-1].message
+        assert note.startswith("last item of Demotion; 4 above still undecided")
+        # promotions and secrets are empty in this workspace: ] passes over them
+        assert note.endswith("next: Health")
+        await pilot.press("right_square_bracket")
+        assert screen.queue == "health"
+        await pilot.press("left_square_bracket")
+        assert screen.queue == "demotion"
 
 
 async def test_footer_names_the_keys_of_this_queue_and_greys_what_cannot_apply(make):

@@ -70,5 +70,5 @@ def test_backup_settings_are_read_and_checked():
     cfg, problems = load_config(b"backups: {keep_batches: 0, keep_days: many}\n")
     assert (cfg.backups_keep_batches, cfg.backups_keep_days) == (50, 90)
     messages = " ".join(m for _line, m in problems)
-    assert "backups_keep_batches: 0 is out of range" in messages
-    assert "backups_keep_days: 'many' is not a whole number" in messages
+    assert "backups.keep_batches: 0 is out of range" in messages
+    assert "backups.keep_days: 'many' is not a whole number" in messages

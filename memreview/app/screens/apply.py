@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, LoadingIndicator, Static
+from textual.widgets import Label, LoadingIndicator, Static
 
 from memreview.app.backend import Backend, Outcome
 from memreview.app.keys import decision_label
 from memreview.app.messages import BatchWritten, DiffPreviewed
 from memreview.app.render import STYLE_NAMES, diff_text
+from memreview.app.widgets.keybar import KeyBar
 from memreview.display import one_line
+from memreview.i18n import _
 
 
 def outcome_note(outcome: Outcome) -> tuple[str, str]:
@@ -64,7 +66,7 @@ class ApplyScreen(Screen[Outcome | None]):
         with VerticalScroll(id="apply-diff"):
             yield Static("", id="apply-diff-text", markup=False)
         yield Static("", id="apply-status", markup=False)
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     def on_mount(self) -> None:
         self.preview()
@@ -133,6 +135,25 @@ class ApplyScreen(Screen[Outcome | None]):
             return None if self.state == "writing" else True
         return True
 
+    def why_not(self) -> str | None:
+        """Why `y` writes nothing now."""
+        return {
+            "previewing": _("the diff is still being computed"),
+            "unavailable": _("nothing can be written from here: escape goes back"),
+            "writing": _("writing…"),
+            "done": _("already written: escape goes back to the queues, U there undoes it"),
+        }.get(self.state)
+
+    def on_key(self, event: events.Key) -> None:
+        if self.state == "ready":
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if binding.action == "confirm":
+                event.stop()
+                event.prevent_default()
+                self.notify(self.why_not() or "", markup=False, timeout=4)
+                return
+
     def action_confirm(self) -> None:
         self.state = "writing"
         self.query_one("#apply-loading").display = True
@@ -188,3 +209,4 @@ class ApplyScreen(Screen[Outcome | None]):
 
     def action_back(self) -> None:
         self.dismiss(self.outcome)
+        self.app.key_done()

@@ -1,16 +1,28 @@
-"""The help screen: Markdown that never opens links."""
+"""The help screen: the keys and how the review works, drawn from Markdown once.
+
+Textual's Markdown widget builds a widget per block and took most of a second to open on a
+busy two-core machine; Rich's Markdown, rendered once per width into plain styled text and
+kept, makes `?` a matter of milliseconds after the first time (the app renders it ahead, in
+a thread, while the workspace loads). Links are shown, never followed.
+"""
 
 from __future__ import annotations
 
 from importlib import resources
 
+from rich.console import Console
+from rich.markdown import Markdown as RichMarkdown
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.screen import Screen
+from textual.widgets import Static
 
 from memreview.app.keys import QUEUE_KEYS, queue_acts, queue_names, queue_title, verb_key
+
+HELP_WIDTH = 100  # the help box at most; its text is 6 columns narrower (border, padding, bar)
+_rendered: dict[tuple[str, int], Text] = {}
 
 
 def key_table(key_for) -> str:
@@ -19,7 +31,7 @@ def key_table(key_for) -> str:
     for queue in queue_names():
         cells = []
         for verb, act in queue_acts(queue).items():
-            cells.append(f"`{verb_key(verb, key_for, members='1–9')}` {act.label}")
+            cells.append(f"`{verb_key(verb, key_for, members='# 1–9')}` {act.label}")
         lines.append(f"| {queue_title(queue)} | {' · '.join(cells)} |")
     return "\n".join(lines)
 
@@ -32,7 +44,31 @@ def help_markdown(key_for) -> str:
     )
 
 
-class HelpScreen(ModalScreen[None]):
+def text_width(screen_width: int) -> int:
+    """The width the help text is drawn at on a screen ``screen_width`` columns wide."""
+    return max(20, min(HELP_WIDTH, screen_width - 2) - 6)
+
+
+def help_text(markdown: str, width: int) -> Text:
+    """``markdown`` drawn at ``width`` columns as styled text (kept: the help doesn't change
+    while the app runs)."""
+    key = (markdown, width)
+    found = _rendered.get(key)
+    if found is None:
+        console = Console(width=width, force_terminal=True, color_system="truecolor")
+        lines = console.render_lines(RichMarkdown(markdown, hyperlinks=False), pad=False)
+        found = Text(end="", no_wrap=True)
+        for n, line in enumerate(lines):
+            if n:
+                found.append("\n")
+            for seg in line:
+                if not seg.control:
+                    found.append(seg.text, seg.style)
+        _rendered[key] = found
+    return found
+
+
+class HelpScreen(Screen[None]):
     BINDINGS = [
         Binding(
             "escape,q,question_mark,f1", "close", "close", id="help.close", tooltip="Close the help"
@@ -40,18 +76,17 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def __init__(self, markdown: str) -> None:
-        super().__init__(classes="dialog-screen")
+        super().__init__(classes="help-screen")
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(self.markdown, open_links=False, id="help-text")
+            text = help_text(self.markdown, text_width(self.app.size.width))
+            yield Static(text, id="help-text", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#help").focus()  # arrows and page keys scroll the help
 
-    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
-        event.stop()  # links are shown, never followed
-
     def action_close(self) -> None:
         self.dismiss(None)
+        self.app.key_done()

@@ -8,9 +8,10 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from memreview.app.widgets.keybar import KeyBar
 from memreview.display import visible
 
 
@@ -42,7 +43,7 @@ class AgentPicker(App[Path | None]):
             prompt.append(visible(str(root)), style="dim")
             options.append(Option(prompt, id=str(k)))
         yield OptionList(*options)
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.exit(self.agents[int(event.option.id or 0)][1])

@@ -1,10 +1,13 @@
-"""The review screen: queues on the left, items in the middle, evidence on the right."""
+"""The review screen: queues on the left, items in the middle, evidence on the right.
+
+Here: the layout, loading, the queues, the highlighted item, the filter and which keys
+apply (``check_action``). Deciding, writing and undo are in ``review_decide``; why a key
+does nothing, and the footer's names for the keys, in ``review_keys``."""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -12,10 +15,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input
+from textual.widgets import ContentSwitcher, Input
 
 from memreview.app.backend import Backend, make_decision
-from memreview.app.editor import editor_target, run_editor
 from memreview.app.keys import (
     HEALTH,
     act_for,
@@ -26,24 +28,26 @@ from memreview.app.keys import (
     review_bindings,
     verb_key,
 )
-from memreview.app.messages import LoadFailed, QueueChosen, UndoDone, WorkspaceLoaded
-from memreview.app.screens.apply import ApplyScreen, outcome_note
+from memreview.app.messages import LoadFailed, QueueChosen, WorkspaceLoaded
+from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
-from memreview.app.screens.merge import MergeEditor, merge_proposal
-from memreview.app.screens.undo import ask_undo, report_undo, start_undo
+from memreview.app.screens.review_decide import ReviewDecisions
+from memreview.app.screens.review_keys import ReviewKeys
 from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
+from memreview.app.widgets.keybar import KeyBar
 from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueNav, TopBar
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
-from memreview.display import one_line, visible
+from memreview.display import one_line
+from memreview.i18n import _
 
 ScanFunction = Callable[..., object]
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
@@ -61,6 +65,7 @@ class ReviewScreen(Screen):
         self.changed: set[str] = set()  # items whose staged decision is to be asked again
         self._binding_state: tuple | None = None
         self.show_all: set[str] = set()  # queues showing the items reviewed before too
+        self.member_prompt = False  # `#` was pressed: the next digit keeps that member
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -74,7 +79,7 @@ class ReviewScreen(Screen):
                     yield Evidence(id="evidence")
                 yield HealthView(id="health")
         yield PendingBar(id="pending", markup=False)
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     @property
     def pane(self) -> ItemsPane:
@@ -254,10 +259,38 @@ class ReviewScreen(Screen):
         self.app.key_done()
 
     def action_step_queue(self, delta: int) -> None:
+        self.show_queue(self.next_queue(delta))
+        self.app.key_done()
+
+    def next_queue(self, delta: int) -> str:
+        """The queue ``delta`` steps from this one, passing over the empty ones (the
+        health view is never passed over)."""
         order = [*queue_names(), HEALTH]
         k = order.index(self.queue) if self.queue in order else 0
-        self.show_queue(order[(k + delta) % len(order)])
-        self.app.key_done()
+        for step in range(1, len(order)):
+            queue = order[(k + delta * step) % len(order)]
+            if queue == HEALTH or self._queue_items(queue):
+                return queue
+        return self.queue
+
+    def _queue_done_note(self) -> None:
+        """Said when the last item of the queue was decided: what is left, and where ``]``
+        goes next."""
+        left = sum(1 for it in self.items.in_view() if self.staging.for_item(it["id"]) is None)
+        following = self.next_queue(1)
+        where = queue_title(following)
+        if following != HEALTH:
+            where += f" ({len(self._queue_items(following))})"
+        key = self.app.key_for("queue.next", "]")
+        if left:
+            msg = _("last item of {queue}; {n} above still undecided — {key} next: {where}")
+        else:
+            msg = _("{queue} done — {key} next: {where}")
+        self.notify(
+            msg.format(queue=queue_title(self.queue), n=left, key=key, where=where),
+            markup=False,
+            timeout=5,
+        )
 
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
@@ -321,8 +354,8 @@ class ReviewScreen(Screen):
         if action == "decide":
             known = act_for(self.queue, parameters[0]) is not None
             return on_item if in_queue and known else False
-        if action in ("keep_member", "merge"):
-            verb = MEMBER if action == "keep_member" else MERGE
+        if action in ("keep_member", "pick_member", "merge"):
+            verb = MERGE if action == "merge" else MEMBER
             return on_item if act_for(self.queue, verb) is not None else False
         if action == "open_editor":
             return on_item if in_queue else False
@@ -348,133 +381,6 @@ class ReviewScreen(Screen):
             return None if self.scanning else True
         return True
 
-    def _sync_bindings(self) -> None:
-        """Refresh the footer only when what applies has changed (it is rebuilt each time)."""
-        state = (
-            self.queue,
-            self.scanning,
-            self.items.current is not None,
-            bool(self.staging),
-            bool(self.items.filter_text),
-            self.pane.filtering,
-        )
-        if state != self._binding_state:
-            self._binding_state = state
-            self.refresh_bindings()
-
-    @property
-    def active_bindings(self):
-        """The footer's view of the bindings: decision keys named as this queue names them."""
-        bindings = super().active_bindings
-        acts = queue_acts(self.queue)
-        if not acts:
-            return bindings
-        for key, active in list(bindings.items()):
-            bid = active.binding.id or ""
-            if bid.startswith("decide."):
-                act = acts.get(bid.removeprefix("decide."))
-                if act is not None:
-                    bindings[key] = active._replace(
-                        binding=replace(active.binding, description=act.label),
-                        tooltip=f"{act.label}: {act.effect}",
-                    )
-        return bindings
-
-    # -- deciding ----------------------------------------------------------------------------
-    def _stage(self, act: Act, keep: int | None = None, text: str | None = None) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text)
-        problem = self.backend.check(self.queue, item, d)
-        if not problem and self.result is not None:
-            problem = self.backend.clash(self.result, self.staging.decisions(), d)
-        if problem:
-            self.notify(problem, title="Not staged", severity="warning", markup=False)
-            return
-        d = replace(d, seen=self.backend.seen(self.result, d))
-        self.changed.discard(d.item)  # decided again, on what the item reads now
-        old = self.staging.stage(d)
-        self._staging_changed(item["id"], {d.queue, old.queue if old else d.queue})
-        if self.items.cursor + 1 < self.items.count:
-            self.items.advance()
-        else:
-            self.items.refresh_item(item["id"])
-            self._show_current()
-
-    def _staging_changed(self, item_id: str | None = None, queues: Iterable | None = None) -> None:
-        """Redraw what shows the staged decisions (``queues``: those whose count changed)
-        and say so when they could not be saved."""
-        if self.staging.save_error:
-            self.notify(self.staging.save_error, severity="error", markup=False)
-        self._show_pending()
-        shown = queue_names()
-        for q in shown if queues is None else queues:
-            if q in shown:
-                self._show_nav_row(q)
-        if item_id is not None:
-            self.items.refresh_item(item_id)
-        self._sync_bindings()
-
-    def _show_pending(self) -> None:
-        self.query_one(PendingBar).show(self.staging.decisions(), self.staging.saved)
-
-    def action_decide(self, verb: str) -> None:
-        act = act_for(self.queue, verb)
-        if act is not None:
-            self._stage(act, keep=act.keep)
-        self.app.key_done()
-
-    def action_keep_member(self, n: int) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        members = len(item.get("refs") or [])
-        if n > members:
-            self.notify(
-                f"this group has {members} members: 1–{members} keeps one. "
-                "Here the digits pick members; [ and ] change the queue.",
-                markup=False,
-            )
-            return
-        self._stage(act_for(self.queue, MEMBER), keep=n)
-        self.app.key_done()
-
-    def action_merge(self) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        item_id, queue, act = item["id"], self.queue, act_for(self.queue, MERGE)
-
-        def done(text: str | None) -> None:
-            if text is None:
-                return
-            current = self.items.current
-            if current is None or current["id"] != item_id:
-                return
-            self._stage(act, text=text)
-
-        def check(text: str) -> str | None:
-            d = make_decision(item_id, act.action, queue, text=text)
-            return self.backend.check(queue, item, d)
-
-        title = f"Merge: {one_line(str(item.get('title', '')))}"
-        proposal = visible(merge_proposal(item, self.result.context))
-        self.app.push_screen(MergeEditor(title, proposal, check), done)
-
-    def action_unstage(self) -> None:
-        item = self.items.current
-        d = self.staging.for_item(item["id"]) if item is not None else None
-        d = d or self.staging.newest()  # not staged here: the decision staged last
-        if d is None:
-            return
-        self.staging.unstage(d.item)
-        self._staging_changed(d.item, (d.queue,))
-        if self.result is not None and d.queue == self.queue:
-            self._show_current()
-        self.notify(f"unstaged: {decision_label(d)[0]}", markup=False, timeout=2)
-        self.app.key_done()
-
     # -- filter ------------------------------------------------------------------------------
     def action_filter(self) -> None:
         self.pane.open_filter()
@@ -483,44 +389,8 @@ class ReviewScreen(Screen):
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
         self._sync_bindings()
+        self.app.key_done()
 
     def action_clear_filter(self) -> None:
         self.pane.clear_filter()
         self._sync_bindings()
-
-    # -- editor ------------------------------------------------------------------------------
-    def action_open_editor(self) -> None:
-        item = self.items.current
-        if item is None or self.result is None:
-            return
-        target = editor_target(self.root, self.queue, item, self.result)
-        if target is not None and run_editor(self.app, self.app.editor_command(), *target):
-            self.reload()
-
-    # -- writing -----------------------------------------------------------------------------
-    def action_write(self) -> None:
-        if not self.staging or self.result is None:
-            self.notify("nothing is staged")
-            return
-        screen = ApplyScreen(self.result, self.staging.decisions(), self.backend)
-        self.app.push_screen(screen, self._applied)
-
-    def _applied(self, outcome) -> None:
-        if outcome is None:
-            return
-        self.staging.replace(outcome.keep_pending)
-        self._staging_changed()
-        msg, severity = outcome_note(outcome)
-        self.notify(msg, markup=False, severity=severity)
-        self.reload()
-
-    def action_undo(self) -> None:
-        ask_undo(self.app, lambda: start_undo(self, self.backend))
-
-    def on_undo_done(self, message: UndoDone) -> None:
-        report_undo(self.app, message)
-        if message.ok:
-            if self.staging.saved:  # the undo staged the batch's decisions again on disk
-                self.staging.load()
-                self._staging_changed()
-            self.reload()

@@ -17,7 +17,6 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from memreview.app.keys import member_bindings
 from memreview.decisions.unit import TONES
 from memreview.display import one_line
 
@@ -44,19 +43,6 @@ class ItemList(ScrollView, can_focus=True):
         ),
         Binding("home", "jump(0)", "first", show=False, id="nav.first", tooltip="First item"),
         Binding("end", "jump(-1)", "last", show=False, id="nav.last", tooltip="Last item"),
-        # the digits act on the screen (which knows the queue); bound here so that they are
-        # tried before the screen's own queue keys on the same digits
-        *[
-            Binding(
-                b.key,
-                f"screen.{b.action}",
-                b.description,
-                id=b.id,
-                tooltip=b.tooltip,
-                group=b.group,
-            )
-            for b in member_bindings()
-        ],
     ]
 
     COMPONENT_CLASSES = {

@@ -108,7 +108,7 @@ UNIT = QueueUnit(
         Act(
             "member",
             "keep",
-            "keep #",
+            "keep #N",
             "approve",
             "the other entries are deleted",
             takes=("keep",),
