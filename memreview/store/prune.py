@@ -3,7 +3,7 @@ enough are removed after an apply.
 
 A batch's copies (its backups and its copies of the new versions) are kept while it is one
 of the last ``keep_batches`` batches, or no older than ``keep_days`` days, or still undoable
-(``history``). The others' are removed file by file — the journal names each — and a line per
+(``history``), or cut short and not finished (recover needs them). The others' are removed file by file — the journal names each — and a line per
 pruned batch goes to ``.memreview/pruned.jsonl``, which ``memreview log`` reads to say so.
 The journal itself is never pruned. A copy that a kept batch also names (two batches in the
 same second share a folder) stays.
@@ -47,6 +47,8 @@ def _when(batch: BatchRecord) -> datetime | None:
 
 
 def _undoable(root: Path, batch: BatchRecord, later: list[BatchRecord], verdicts) -> bool:
+    if not batch.committed and not batch.finished_by and not batch.undone_by:
+        return True  # cut short: recover --finish or --rollback needs its copies
     if why_not_undoable(batch):
         return False
     return not undo_blockers(root, batch, later, verdicts_files=verdicts)

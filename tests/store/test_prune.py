@@ -72,3 +72,21 @@ def test_backup_settings_are_read_and_checked():
     messages = " ".join(m for _line, m in problems)
     assert "backups.keep_batches: 0 is out of range" in messages
     assert "backups.keep_days: 'many' is not a whole number" in messages
+
+
+def test_a_batch_cut_short_keeps_its_copies_for_recover(ws):
+    def die(step):
+        if step == "journal-file":
+            raise KeyboardInterrupt
+
+    try:
+        apply_batch(
+            ws, [replace_line("MEMORY.md", "- alpha", "- A")], [{"item": "x"}], now=OLD, fault=die
+        )
+    except KeyboardInterrupt:
+        pass
+    [cut] = batch_history(ws)
+    assert not cut.record.committed
+    _apply(ws, replace_line("memory/notes.md", "- one", "- 1"), NOW)
+    assert prune_backups(ws, keep_batches=1, keep_days=90, now=NOW).batches == []
+    assert all(p.exists() for p in _copies(ws, cut.batch_id))
