@@ -59,6 +59,8 @@ class MemReviewCommands(Provider):
                     )
                 )
             out.append(("undo", screen.action_undo, "undo the last written batch"))
+            out.append(("history", app.action_history, "every batch written; undo any of them (L)"))
+            out.append(("archive", app.action_archive, "search the archive, put back (R)"))
         out.append(("theme", app.action_change_theme, "choose a theme (saved in your config)"))
         out.append(("help", app.action_help, "keys and how the review works"))
         return out

@@ -10,6 +10,7 @@ from memreview.store.git import commit_batch, is_git_repo, run_git
 from memreview.store.history import (
     BatchEntry,
     Blocker,
+    batch_diff,
     batch_history,
     pruned_batches,
     undo_batch,
@@ -51,6 +52,7 @@ __all__ = [
     "BatchEntry",
     "Blocker",
     "UNDOABLE_KINDS",
+    "batch_diff",
     "batch_history",
     "pruned_batches",
     "PruneResult",

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview.i18n import _
+from memreview.store.jobs import unified_diff
 from memreview.store.journal import (
     UNDOABLE_KINDS,
     BatchRecord,
@@ -253,6 +254,31 @@ def undo_batch(
         if named:
             result.message += "; " + named
     return result
+
+
+def batch_diff(root: Path | str, batch: BatchRecord) -> str:
+    """What ``batch`` changed, file by file, as a unified diff of its backup and its copy of
+    the new version ("" for a batch that wrote no file; a note for copies pruned or gone)."""
+    real_root = Path(root).resolve()
+    out: list[str] = []
+    for f in batch.files:
+        if not f.written and batch.committed:
+            continue
+        try:
+            old = None if f.created else _stored(real_root, f.backup)
+            new = None if f.removed else _stored(real_root, f.after_copy)
+        except (OSError, PathEscape):
+            out.append(_("{file}: its copies are gone (pruned or removed)").format(file=f.file))
+            out.append("\n")
+            continue
+        out.append(unified_diff(f.file, old, new))
+    return "".join(out)
+
+
+def _stored(root: Path, rel: str | None) -> bytes:
+    if rel is None:
+        raise FileNotFoundError("no copy")
+    return safe_read_bytes(root, rel)
 
 
 def undo_last(root: Path | str, **options) -> UndoResult:
