@@ -132,6 +132,19 @@ class Backend(PendingFile):
         res = restore(self.root, item_id, dry_run=dry_run)
         return UndoSummary(bool(res.ok), str(res.message), str(res.diff))
 
+    def hidden_reasons(self, today=None) -> dict[str, str]:
+        """{item id: why it is hidden on ``today``} (``rejected``, ``snoozed, hidden until
+        …``)."""
+        from memreview.decisions.hidden import hidden_items
+
+        return {h.id: h.why() for h in hidden_items(self.root, today)}
+
+    def unhide(self, item_id: str, today=None) -> str:
+        """Show a hidden item again (a journaled batch, undone by ``U``); what happened."""
+        from memreview.decisions.hidden import unhide
+
+        return unhide(self.root, item_id, today=today).message
+
     def interrupted(self) -> str | None:
         """What a crash left (temp files removed, a batch cut short), or None."""
         return _decisions.recovery_notice(self.root)

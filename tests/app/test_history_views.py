@@ -87,3 +87,26 @@ async def test_archive_view_searches_and_puts_an_entry_back(make, ws):
         assert "Nothing archived to restore." in screen_text(app)
     assert "win11-gbk" not in archive.read_text(encoding="utf-8")
     assert sum(data.count(header) for data in _live(ws).values()) == copies
+
+
+async def test_hidden_items_show_marked_with_a_and_z_puts_one_back(make, ws):
+    from memreview.decisions.state import load_state
+
+    _decide(ws, "supersede", "reject", "new-port supersedes old-port")
+    [hidden_id] = list(load_state(ws).hidden)
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        assert "new-port supersedes old-port" not in screen_text(app)
+        await pilot.press("A")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "⊘ rejected" in text and "new-port supersedes old-port" in text
+        await pilot.press("Z")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert hidden_id in [it["id"] for it in review(app).result.queues["supersede"]]
+        assert "⊘ rejected" not in screen_text(app)
+    assert hidden_id not in load_state(ws).hidden

@@ -65,6 +65,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.changed: set[str] = set()  # items whose staged decision is to be asked again
         self._binding_state: tuple | None = None
         self.show_all: set[str] = set()  # queues showing the items reviewed before too
+        self.hidden: dict[str, str] = {}  # item id -> why a decision hides it
         self.member_prompt = False  # `#` was pressed: the next digit keeps that member
 
     # -- layout ------------------------------------------------------------------------------
@@ -148,6 +149,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.result = message.result
         self.scanning = False
         self._find_changed()
+        self._find_hidden()
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
@@ -160,6 +162,30 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         )
         self.show_queue(self.queue)
         self._show_pending()
+
+    def _find_hidden(self) -> None:
+        """The items a decision hides, and why (shown with ``A``, marked, ``Z`` unhides)."""
+        shown = {it.get("id") for items in self.result.queues.values() for it in items}
+        hidden_ids = {
+            it.get("id") for items in self.result.all_queues.values() for it in items
+        } - shown
+        reasons = getattr(self.backend, "hidden_reasons", None)
+        why = reasons(self.result.today) if reasons is not None and hidden_ids else {}
+        self.hidden = {i: why.get(i, "hidden") for i in hidden_ids}
+
+    def action_unhide(self) -> None:
+        """Put the highlighted hidden item back in its queue (an undoable batch)."""
+        item = self.items.current
+        if item is None or item.get("id") not in self.hidden:
+            self.notify(_("this item is not hidden"), markup=False, timeout=2)
+            return
+        try:
+            message = self.backend.unhide(item["id"], self.result.today)
+        except Exception as exc:  # a held lock, an unreadable state file: shown, not raised
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.notify(message, title=_("Unhide"), markup=False)
+        self.reload()
 
     def _find_changed(self) -> None:
         """The staged decisions whose targets read otherwise than when they were decided
@@ -215,7 +241,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             note = "only the new items"
         else:
             self.show_all.add(queue)
-            note = "every item, the ones reviewed before too"
+            note = "every item, the ones reviewed before too (⊘ hidden: Z shows one again)"
         self.show_queue(queue)
         self.notify(f"{queue_title(queue)}: {note}", markup=False, timeout=2)
 
@@ -339,6 +365,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     def _mark_of(self, item_id: str):
         d = self.staging.for_item(item_id)
         if d is None:
+            if item_id in self.hidden:
+                return f"⊘ {self.hidden[item_id]}", "defer"
             return None
         label, act = decision_label(d)
         if d.item in self.changed:
@@ -372,6 +400,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             if not has_flags or act_for(self.queue, "archive") is None:
                 return False
             return True if not self.scanning and self._flagged_in_view() else None
+        if action == "unhide":
+            current = self.items.current if has_item else None
+            return True if current is not None and current.get("id") in self.hidden else None
         if action == "toggle_all":
             if not in_queue or self.scanning or self.result is None:
                 return False if not in_queue else None
