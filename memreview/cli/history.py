@@ -209,6 +209,8 @@ def print_archived(items) -> None:
         out.write(f"{it.id}  {it.kind:<18}  {_visible_line(it.title)[:80]}\n")
         if it.origin:
             where = it.origin + (f" § {it.heading}" if it.heading else "")
+            if it.after_anchor:
+                where += f" after [[{it.after_anchor}]]"
             how = _(FOUND_BY[it.found_by]) if it.found_by in FOUND_BY else ""
             line = _("goes back to {where} ({how})").format(where=where, how=how)
         else:

@@ -62,6 +62,7 @@ class Archived:
     after: str | None = None  # a removed entry: the line that preceded it
     batch: str | None = None  # the batch that archived or removed it, when known
     marker: str | None = None  # a promoted entry's marker line
+    after_anchor: str | None = None  # an anchor: the id of the anchor it followed
 
     @property
     def restored_lines(self) -> list[str]:
@@ -88,6 +89,7 @@ class Archived:
             "archive": self.archive,
             "origin": self.origin,
             "heading": self.heading,
+            "after": self.after_anchor,
             "found_by": self.found_by or None,
             "batch": self.batch,
             "text": "\n".join(self.restored_lines),
@@ -109,9 +111,17 @@ def _read(root: Path, rel: str | None) -> TextFile | None:
         return None
 
 
-def _split_origin(text: str) -> tuple[str, str | None]:
+_AFTER_RE = re.compile(r"\s+after \[\[([^\]\s]+)\]\]\s*$")
+
+
+def _split_origin(text: str) -> tuple[str, str | None, str | None]:
+    """``file § heading after [[id]]`` -> (file, heading, id); the last two optional."""
+    after = _AFTER_RE.search(text)
+    anchor = after.group(1) if after else None
+    if after:
+        text = text[: after.start()]
     file, sep, heading = text.partition(" § ")
-    return file.strip(), (heading.strip() or None) if sep else None
+    return file.strip(), (heading.strip() or None) if sep else None, anchor
 
 
 def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
@@ -125,7 +135,7 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
         item = Archived(_id(rel, lines[0]), kind, rel, lines)
         frm = next((t for t in lines[1:] if re.match(r"^from\s*:", t, re.I)), None)
         if frm:
-            item.origin, item.heading = _split_origin(frm.split(":", 1)[1])
+            item.origin, item.heading, item.after_anchor = _split_origin(frm.split(":", 1)[1])
             item.found_by = "recorded"
         out.append(item)
     for e in mf.entries:
@@ -148,7 +158,7 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
         for t in lines:
             m = _FROM_RE.search(t) if _ARCHIVE_META.match(t) else None
             if m:
-                item.origin, item.heading = _split_origin(m.group(1))
+                item.origin, item.heading, item.after_anchor = _split_origin(m.group(1))
                 item.found_by = "recorded"
         out.append(item)
     return out
@@ -167,6 +177,15 @@ def _heading_above(texts: list[str], index: int) -> str | None:
         if m:
             return m.group(2)
     return None
+
+
+def _anchor_above(tf: TextFile, index: int) -> str | None:
+    """The id of the anchor that ends right above line ``index`` of ``tf`` in the same
+    section, or None."""
+    mf, _problems = parse_memory_file(tf)
+    heading = max((i for i in range(index) if _section_heading(tf.texts[i])), default=-1)
+    before = [a for a in mf.anchors if heading < a.line - 1 < index]
+    return before[-1].id if before else None
 
 
 def _origin_from_journal(root: Path, item: Archived, records) -> None:
@@ -191,6 +210,7 @@ def _origin_from_journal(root: Path, item: Archived, records) -> None:
                 continue
             index = was.texts.index(body)
             item.origin, item.heading = other.file, _heading_above(was.texts, index)
+            item.after_anchor = _anchor_above(was, index)
             item.found_by, item.batch = "journal", b.batch_id
             return
 
@@ -338,6 +358,13 @@ def _insert(item: Archived, rel: str, current: TextFile | None) -> bytes:
     block = item.restored_lines
     if item.after is not None and texts.count(item.after) == 1:
         return _with_lines(current, rel, texts.index(item.after) + 1, block)
+    if current is not None and item.after_anchor:
+        mf, _problems = parse_memory_file(current)
+        prev = [a for a in mf.anchors if a.id == item.after_anchor]
+        if len(prev) == 1:  # right after the anchor it followed, one blank line between
+            at = prev[0].end_line
+            tail = [""] if at < len(texts) and texts[at].strip() else []
+            return _with_lines(current, rel, at, ["", *block, *tail])
     at, found = _section_end(texts, item.heading)
     if item.marker and item.heading and not found:
         # its promotion section is gone: it comes back, before "Removed promotions"
@@ -467,7 +494,9 @@ def restore(
         )
     item = found[0]
     if to is not None:
-        item.origin, item.heading = to, item.heading if to == item.origin else None
+        if to != item.origin:
+            item.heading = item.after_anchor = None
+        item.origin = to
     if item.origin is None:
         return RestoreOutcome(
             False,

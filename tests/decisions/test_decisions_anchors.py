@@ -238,7 +238,7 @@ def test_archive_blocks_are_appended_in_decision_order_one_blank_line_apart(make
         "# Demoted\n\n### [FACT:earlier]\nSummary: z\n---\n"
         "\n"
         "## [FACT:three]\nAdded: 2026-01-03\nSummary: c\nDemoted: 2026-11-29 (reviewed)\n"
-        "From: MEMORY.md § M\n"
+        "From: MEMORY.md § M after [[two]]\n"
         "\n"
         "## [FACT:one]\nAdded: 2026-01-01\nSummary: a\nDemoted: 2026-11-29 (reviewed)\n"
         "From: MEMORY.md § M\n---\n"

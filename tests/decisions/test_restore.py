@@ -158,3 +158,18 @@ def test_text_naming_several_entries_writes_nothing(make_ws):
     assert "give one id" in out.message
     assert snapshot(root, skip_private=False) == before
     assert not restore(root, "nothing like this", now=NOW).ok
+
+
+def test_an_anchor_goes_back_right_after_the_anchor_it_followed(make_ws):
+    memory = (
+        "# Memory\n\n## [FACT:a]\nSummary: first\n---\n\n"
+        "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\nImportance: 2\n---\n\n"
+        "## [FACT:c]\nSummary: third\n---\n"
+    )
+    root = make_ws({"MEMORY.md": memory, "memory/recall_log.jsonl": ""})
+    assert decide(root, "demotion", "approve", {"title": "[FACT:wallet]"}).ok
+    assert "From: MEMORY.md § Memory after [[a]]\n" in text(root, "memory/archive/demoted.md")
+    [item] = archived_entries(root)
+    assert item.after_anchor == "a"
+    assert restore(root, item.id, now=NOW).ok
+    assert text(root, "MEMORY.md") == memory

@@ -119,14 +119,21 @@ class PlanBuilder:
 
     def origin(self, target: Target) -> str:
         """``<file> § <heading>``: where an archived block came from (the nearest heading
-        above it that is not an anchor's header; the file alone when there is none)."""
+        above it that is not an anchor's header; the file alone when there is none), and
+        for an anchor ``after [[id]]``, the anchor right before it in that section."""
         mf = self.memory_file(target.file)
         above = [
-            text
+            (line, text)
             for line, _level, text in (mf.headings if mf is not None else [])
             if line < target.line and not ANCHOR_TEXT_RE.match(text)
         ]
-        return f"{target.file} § {above[-1]}" if above else target.file
+        where = f"{target.file} § {above[-1][1]}" if above else target.file
+        if target.kind == "anchor" and mf is not None:
+            start = above[-1][0] if above else 0
+            before = [a for a in mf.anchors if start < a.line < target.line]
+            if before:
+                where += f" after [[{before[-1].id}]]"
+        return where
 
     def verdicts(self, pd: PlannedDecision, proposal_ids, verdict: str, kept=None) -> None:
         """Append the human's verdict on each of these proposals to verdicts.jsonl."""
