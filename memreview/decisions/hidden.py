@@ -169,7 +169,7 @@ def unhide(
     return UnhideOutcome(
         True,
         _("{id} shows again in {queue} (batch {batch}; `memreview undo` hides it again)").format(
-            id=item.id, queue=item.queue or "its queue", batch=result.batch_id
+            id=item.id, queue=item.queue or _("its queue"), batch=result.batch_id
         ),
         result.batch_id,
         item,

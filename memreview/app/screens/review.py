@@ -243,7 +243,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             note = "only the new items"
         else:
             self.show_all.add(queue)
-            note = "every item, the ones reviewed before too (⊘ hidden: Z shows one again)"
+            note = _("every item, the ones reviewed before too (⊘ hidden: Z shows one again)")
         self.show_queue(queue)
         self.notify(f"{queue_title(queue)}: {note}", markup=False, timeout=2)
 
