@@ -27,18 +27,30 @@ def _apply(root: Path, tmp_path: Path, text: str, capsys) -> None:
     capsys.readouterr()
 
 
-@pytest.fixture
-def three(tmp_path: Path, capsys) -> tuple[Path, list[str]]:
-    """The sample after three batches: a supersede, a demotion, a snooze; their batch ids."""
-    root = tmp_path / "ws"
+@pytest.fixture(scope="module")
+def _three_made(tmp_path_factory) -> tuple[Path, list[str]]:
+    """The sample after three batches (a supersede, a demotion, a snooze), made once."""
+    from memreview.decisions import apply
+    from memreview.scan import scan_workspace
+    from memreview.store import batches
+    from memreview.workspace.dates import parse_date_arg
+
+    root = tmp_path_factory.mktemp("three") / "ws"
     shutil.copytree(SAMPLE, root)
-    ids = _ids(root, capsys)
-    _apply(root, tmp_path, f"- {{item: {ids['supersede'][0]}, action: approve}}\n", capsys)
-    _apply(root, tmp_path, f"- {{item: {ids['demotion'][0]}, action: approve}}\n", capsys)
-    _apply(root, tmp_path, f"- {{item: {ids['dormant'][0]}, action: snooze}}\n", capsys)
-    assert main(["log", str(root), "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    return root, [b["batch"] for b in doc["batches"]]
+    for queue, action in (("supersede", "approve"), ("demotion", "approve"), ("dormant", "snooze")):
+        result = scan_workspace(root, today=parse_date_arg(TODAY[1]))
+        out = apply(result, [{"item": result.queues[queue][0]["id"], "action": action}])
+        assert out.ok, out
+    return root, [b.batch_id for b in reversed(batches(root))]
+
+
+@pytest.fixture
+def three(_three_made, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A copy of the sample after three batches, and their ids, newest first."""
+    made, ids = _three_made
+    root = tmp_path / "ws"
+    shutil.copytree(made, root, symlinks=True)
+    return root, list(ids)
 
 
 def test_log_lists_every_batch_newest_first(three, capsys) -> None:
