@@ -14,7 +14,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from memreview import store
-from memreview.decisions.state import STATE_FILE, Hidden, config_of, load_state
+from memreview.decisions.state import STATE_FILE, Hidden, config_of, load_state, parse_state
 from memreview.i18n import N_, _
 from memreview.workspace.dates import parse_date, parse_date_prefix
 
@@ -178,8 +178,14 @@ def unhide(
 
 def rehide(root: Path, record) -> list[str]:
     """Hide again the items an unhide batch showed (undo of that batch); returns their ids.
-    An item hidden again since keeps its newer entry."""
-    state = load_state(root)
+    An item hidden again since keeps its newer entry; a state file that doesn't parse is
+    left as it is (nothing hidden again)."""
+    try:
+        state, problem = parse_state(store.read_private(root, _STATE_NAME))
+    except (OSError, store.PathEscape):
+        return []
+    if problem:
+        return []
     done: list[str] = []
     for d in record.decisions:
         if not isinstance(d, dict) or not isinstance(d.get("hidden"), dict):

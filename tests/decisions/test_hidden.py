@@ -74,3 +74,15 @@ def test_cli_hidden_and_unhide(make_ws, capsys):
     assert "nothing hidden" in capsys.readouterr().out
     assert main(["unhide", str(root), item_id]) == 1
     assert "is not hidden" in capsys.readouterr().err
+
+
+def test_undo_of_an_unhide_leaves_a_broken_state_file_alone(make_ws):
+    root = make_ws(OLD_NEW)
+    item_id = scan(root).all_queues["supersede"][0]["id"]
+    decide(root, "supersede", "reject")
+    assert unhide(root, item_id, today=TODAY, now=NOW).ok
+    state = root / ".memreview/state.yaml"
+    state.write_bytes(b"hidden: [broken\n")
+    back = undo(root)
+    assert back.ok and back.rehidden == []
+    assert state.read_bytes() == b"hidden: [broken\n"
