@@ -11,17 +11,54 @@ import sys
 from pathlib import Path
 
 from memreview import __version__
-from memreview.i18n import _
+from memreview.i18n import N_, _
 from memreview.workspace.dates import parse_date_arg
 
 DESCRIPTION = "Review what your agents propose to change in their memory."
 
 
-_WS_HELP = "the workspace (default: as OpenClaw finds it)"
-_FLEET_HELP = (
+_WS_HELP = N_("the workspace (default: as OpenClaw finds it)")
+_FLEET_HELP = N_(
     "a workspace, several, or a directory with one workspace per agent "
     "(default: every agent's workspace, found as OpenClaw finds them)"
 )
+
+
+# The commands and what each does, for ``memreview --help`` (their own parsers below use the
+# same words).
+COMMAND_HELP = (
+    ("scan", N_("print the review queues and health")),
+    ("report", N_("the weekly report as Markdown (queues, health, growth, the judge's report card)")),
+    ("demo", N_("open the app on a copy of the sample workspace")),
+    ("apply", N_("apply a file of decisions without the app")),
+    ("undo", N_("undo the last applied batch, or any batch with --batch")),
+    ("log", N_("every batch written, newest first, and what can be undone")),
+    ("restore", N_("put an archived entry back where it came from (without ID: list them)")),
+    ("hidden", N_("the items decisions hide, why and since when")),
+    ("unhide", N_("put a hidden item back in its queue")),
+    ("recover", N_("list, finish or roll back a batch cut short by a crash")),
+    ("doctor", N_("alarms and secrets, for cron: exit 1 when one fires")),
+)
+
+
+def command_help(name: str) -> str:
+    """The one-line help of command ``name``."""
+    return _(dict(COMMAND_HELP)[name])
+
+
+def app_epilog() -> str:
+    """The end of ``memreview --help``: the commands, and where the settings are."""
+    from memreview.shipped import user_config_file
+
+    width = max(len(name) for name, _h in COMMAND_HELP)
+    lines = [_("commands (memreview COMMAND --help tells more):")]
+    lines += [f"  {name:<{width}}  {_(text)}" for name, text in COMMAND_HELP]
+    lines += [
+        "",
+        _("settings (theme, keys, editor): {path}").format(path=user_config_file()),
+        _("  (another file: set MEMREVIEW_CONFIG)"),
+    ]
+    return "\n".join(lines)
 
 
 class UsageError(Exception):
@@ -48,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="memreview", description=DESCRIPTION)
     sub = p.add_subparsers(dest="command")
 
-    s = sub.add_parser("scan", help="print the review queues and health")
+    s = sub.add_parser("scan", help=command_help("scan"))
     s.add_argument(
         "paths",
         nargs="*",
@@ -69,25 +106,23 @@ def build_parser() -> argparse.ArgumentParser:
     from memreview.report import add_report_parser
 
     add_report_parser(sub)
-    d = sub.add_parser("demo", help="open the app on a copy of the sample workspace")
+    d = sub.add_parser("demo", help=command_help("demo"))
     d.add_argument("--theme", help="theme name")
     d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
-    a = sub.add_parser("apply", help="apply a file of decisions without the app")
+    a = sub.add_parser("apply", help=command_help("apply"))
     a.add_argument("path", type=Path)
     a.add_argument("--decisions", type=Path, required=True, metavar="FILE.yaml")
     a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
     a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
     a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    u = sub.add_parser("undo", help="undo the last applied batch, or any batch with --batch")
-    u.add_argument("path", type=Path, nargs="?", help=_WS_HELP)
+    u = sub.add_parser("undo", help=command_help("undo"))
+    u.add_argument("path", type=Path, nargs="?", help=_(_WS_HELP))
     u.add_argument(
         "--batch",
         metavar="ID",
         help="the batch to undo (ids from `memreview log`), even with later batches on top",
     )
-    rs = sub.add_parser(
-        "restore", help="put an archived entry back where it came from (without ID: list them)"
-    )
+    rs = sub.add_parser("restore", help=command_help("restore"))
     rs.add_argument(
         "words",
         nargs="*",
@@ -99,11 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
     rs.add_argument("--list", action="store_true", help="list what can be restored")
     rs.add_argument("--json", action="store_true", help="the list as one JSON object")
     rs.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
-    hd = sub.add_parser("hidden", help="the items decisions hide, why and since when")
-    hd.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_FLEET_HELP)
+    hd = sub.add_parser("hidden", help=command_help("hidden"))
+    hd.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_(_FLEET_HELP))
     hd.add_argument("--json", action="store_true", help="print one JSON object")
     hd.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    uh = sub.add_parser("unhide", help="put a hidden item back in its queue")
+    uh = sub.add_parser("unhide", help=command_help("unhide"))
     uh.add_argument(
         "words",
         nargs="*",
@@ -111,15 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="the workspace (default: as OpenClaw finds it), then the item's id",
     )
     uh.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    lg = sub.add_parser("log", help="every batch written, newest first, and what can be undone")
-    lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_FLEET_HELP)
+    lg = sub.add_parser("log", help=command_help("log"))
+    lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_(_FLEET_HELP))
     lg.add_argument("--json", action="store_true", help="print one JSON object")
-    r = sub.add_parser("recover", help="list, finish or roll back a batch cut short by a crash")
+    r = sub.add_parser("recover", help=command_help("recover"))
     r.add_argument("path", type=Path)
     how = r.add_mutually_exclusive_group()
     how.add_argument("--finish", action="store_true", help="write what the batch did not")
     how.add_argument("--rollback", action="store_true", help="take the batch back (an undo)")
-    doc = sub.add_parser("doctor", help="alarms and secrets, for cron: exit 1 when one fires")
+    doc = sub.add_parser("doctor", help=command_help("doctor"))
     doc.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     doc.add_argument("--json", action="store_true", help="print one JSON object")
     doc.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
@@ -128,7 +163,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def app_parser() -> argparse.ArgumentParser:
     """The parser of ``memreview [PATH]``: open the app."""
-    p = _Parser(prog="memreview", description=DESCRIPTION)
+    p = _Parser(
+        prog="memreview",
+        usage="memreview [PATH] [--today DATE] [--theme NAME] | memreview COMMAND ...",
+        description=DESCRIPTION,
+        epilog=app_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument(
         "path",
         nargs="?",
@@ -139,8 +180,10 @@ def app_parser() -> argparse.ArgumentParser:
             "~/.openclaw/workspace; asks which agent when there are several; else .)"
         ),
     )
-    p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    p.add_argument("--theme", help="theme name")
+    p.add_argument(
+        "--today", type=parse_date_arg, metavar="DATE", help=_("review date (YYYY-MM-DD)")
+    )
+    p.add_argument("--theme", metavar="NAME", help=_("theme name"))
     no_cache(p)
     p.add_argument("--version", action="version", version=f"memreview {__version__}")
     return p
