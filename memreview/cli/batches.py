@@ -100,7 +100,8 @@ def cmd_undo(args) -> int:
     except PathEscape as exc:
         print(f"memreview: nothing undone: {one_line(str(exc))}", file=sys.stderr)
         return 1
-    if not outcome.ok and outcome.diff:
+    if outcome.diff and (not outcome.ok or getattr(args, "batch", None)):
+        # why it stopped; with --batch also what it wrote (the later batches' lines stay)
         sys.stdout.write(visible(outcome.diff))
     print(f"memreview: {one_line(outcome.message)}", file=sys.stderr)
     return outcome.exit_code

@@ -83,8 +83,10 @@ def test_undo_batch_of_the_first_keeps_the_later_two(three, capsys) -> None:
     memory = (root / "MEMORY.md").read_bytes()
     assert "## [INFRA:pi-billing-subscription]" not in (root / "memory/infra.md").read_text()
     assert main(["undo", str(root), "--batch", first]) == 0
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert f"took back batch {first}" in err and "staged again" in err
+    assert "+## [INFRA:pi-billing-subscription]" in out  # the diff it wrote
+    assert "MEMORY.md" not in out and "demoted.md" not in out
     assert "## [INFRA:pi-billing-subscription]" in (root / "memory/infra.md").read_text()
     assert "pi-billing-subscription" not in (root / "memory/archive/superseded.md").read_text()
     # the later two batches are intact
