@@ -167,10 +167,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
 
     def _find_hidden(self) -> None:
         """The items a decision hides, and why (shown with ``A``, marked, ``Z`` unhides)."""
+        every = getattr(self.result, "all_queues", None) or {}
         shown = {it.get("id") for items in self.result.queues.values() for it in items}
-        hidden_ids = {
-            it.get("id") for items in self.result.all_queues.values() for it in items
-        } - shown
+        hidden_ids = {it.get("id") for items in every.values() for it in items} - shown
         reasons = getattr(self.backend, "hidden_reasons", None)
         why = reasons(self.result.today) if reasons is not None and hidden_ids else {}
         self.hidden = {i: why.get(i, "hidden") for i in hidden_ids}
