@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from memreview.i18n import _, ngettext
 from memreview.store.journal import BatchRecord, JournalFile
 from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.safewrite import Conflict, Failure, FileResult, run_batch
@@ -100,8 +101,10 @@ def undo_record(
         lines = ", ".join(map(str, batch.damaged))
         return UndoResult(
             False,
-            f"undo of batch {batch.batch_id} refused, nothing was written: its journal "
-            f"line(s) {lines} are damaged, so what it wrote is not known for sure",
+            _(
+                "undo of batch {batch} refused, nothing was written: its journal line(s) "
+                "{lines} are damaged, so what it wrote is not known for sure"
+            ).format(batch=batch.batch_id, lines=lines),
             undone_batch=batch.batch_id,
         )
     jobs = undo_jobs(real_root, batch, now, verdicts_files)
@@ -132,13 +135,28 @@ def undo_record(
     )
     if result.conflicts:
         reasons = "; ".join(c.reason for c in result.conflicts)
-        undo.message = f"undo of batch {batch.batch_id} refused, nothing was written: {reasons}"
+        undo.message = _("undo of batch {batch} refused, nothing was written: {reasons}").format(
+            batch=batch.batch_id, reasons=reasons
+        )
     elif result.failures:
         reasons = "; ".join(f"{f.file}: {f.reason}" for f in result.failures)
-        undo.message = f"undo of batch {batch.batch_id} incomplete: {reasons}"
+        undo.message = _("undo of batch {batch} incomplete: {reasons}").format(
+            batch=batch.batch_id, reasons=reasons
+        )
     else:
-        verb = "would take back" if dry_run else "took back"
-        undo.message = f"{verb} batch {batch.batch_id} ({len(result.files)} file(s))"
+        if dry_run:
+            text = ngettext(
+                "would take back batch {batch} ({count} file)",
+                "would take back batch {batch} ({count} files)",
+                len(result.files),
+            )
+        else:
+            text = ngettext(
+                "took back batch {batch} ({count} file)",
+                "took back batch {batch} ({count} files)",
+                len(result.files),
+            )
+        undo.message = text.format(batch=batch.batch_id, count=len(result.files))
     for note in result.notes:
         undo.message += f"; {note}"
     return undo
