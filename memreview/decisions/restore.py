@@ -545,7 +545,9 @@ def restore(
         out.message = _("{verb} {id} to {where} (batch {batch})").format(
             verb=verb,
             id=item.id,
-            where=origin + (f" § {item.heading}" if item.heading else ""),
+            where=origin
+            + (f" § {item.heading}" if item.heading else "")
+            + (f" after [[{item.after_anchor}]]" if item.after_anchor else ""),
             batch=out.batch or "-",
         )
     return out
