@@ -37,7 +37,7 @@ from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
 from memreview.app.widgets.keybar import KeyBar
-from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueNav, TopBar
+from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueBar, QueueNav, TopBar
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line, visible
@@ -50,6 +50,10 @@ class ReviewScreen(Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
+    # below 100 columns the left pane becomes a line of queues; below 200 the items sit
+    # above the evidence, so that titles and evidence each get the whole width; from 140 on
+    # the two entries of a pair stand side by side (memreview.tcss)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (140, "-wide"), (200, "-huge")]
 
     def __init__(self, root: Path, today: date | None, scan: ScanFunction, backend: Backend):
         super().__init__()
@@ -69,6 +73,7 @@ class ReviewScreen(Screen):
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield TopBar(id="topbar", markup=False)
+        yield QueueBar(id="queuebar")
         with Horizontal(id="body"):
             yield QueueNav(id="nav")
             yield LoadingPane(id="loading")
@@ -106,6 +111,15 @@ class ReviewScreen(Screen):
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.items.focus()
         self.reload()
+
+    def on_resize(self, _event) -> None:
+        # the width class (-wide, -medium, -narrow) may have changed: A/B stack or not
+        if self.result is not None:
+            self.call_after_refresh(self._after_resize)
+
+    def _after_resize(self) -> None:
+        self._fit_list()
+        self._show_current()
 
     def _theme_changed(self, _theme) -> None:
         # the styles of the new theme are in place after the next refresh
@@ -181,12 +195,33 @@ class ReviewScreen(Screen):
     def _show_nav_row(self, queue: str) -> None:
         if self.result is not None:
             self.query_one(QueueNav).show_queue(queue, self.result, self.staging.count(queue))
+            self._show_queue_bar()
+
+    def _show_queue_bar(self) -> None:
+        counts: dict[str, int | None] = {HEALTH: None}
+        if self.result is not None:
+            counts.update({q: len(self.result.queues.get(q, [])) for q in queue_names()})
+        self.query_one(QueueBar).show(counts, self.queue)
 
     # -- queues ------------------------------------------------------------------------------
+    LIST_ROWS = {"-narrow": 8, "-medium": 10, "-wide": 12}  # the most rows the list takes
+
+    def _fit_list(self) -> None:
+        """Where the items sit above the evidence, the list is as tall as its items (and the
+        filter box) need, up to ``LIST_ROWS``: the rest goes to the evidence."""
+        most = next((n for cls, n in self.LIST_ROWS.items() if self.has_class(cls)), None)
+        if most is None:
+            self.pane.styles.height = None  # side by side: the CSS's height
+            return
+        rows = 1 + max(1, self.items.count) + (3 if self.pane.filtering else 0)
+        self.pane.styles.height = max(3, min(most + (3 if self.pane.filtering else 0), rows))
+
     def show_queue(self, queue: str) -> None:
         self.queue = queue
         nav = self.query_one(QueueNav)
         nav.set_current(queue)
+        self._show_queue_bar()
+        self._show_mark_width()
         switcher = self.query_one(ContentSwitcher)
         if queue == HEALTH:
             switcher.current = "health"
@@ -197,6 +232,7 @@ class ReviewScreen(Screen):
         why = self.result.missing.get(queue) if self.result is not None else None
         empty = f"nothing to review ({why})" if why else "nothing to review"
         self.pane.show_queue(queue, items, empty)
+        self._fit_list()
         self._sync_bindings()
 
     def _queue_items(self, queue: str) -> list[dict]:
@@ -474,16 +510,21 @@ class ReviewScreen(Screen):
         acts = queue_acts(self.queue)
         if not acts:
             return bindings
-        for key, active in list(bindings.items()):
+        order = {verb: k for k, verb in enumerate(acts)}
+        decide, rest = [], {}
+        for key, active in bindings.items():
             bid = active.binding.id or ""
-            if bid.startswith("decide."):
-                act = acts.get(bid.removeprefix("decide."))
-                if act is not None:
-                    bindings[key] = active._replace(
-                        binding=replace(active.binding, description=act.label),
-                        tooltip=f"{act.label}: {act.effect}",
-                    )
-        return bindings
+            act = acts.get(bid.removeprefix("decide.")) if bid.startswith("decide.") else None
+            if act is None:
+                rest[key] = active
+                continue
+            renamed = active._replace(
+                binding=replace(active.binding, description=_(act.label)),
+                tooltip=f"{_(act.label)}: {_(act.effect)}",
+            )
+            decide.append((order[act.verb], key, renamed))
+        # the decision keys first, in the order the queue lists them (as in the evidence)
+        return {key: active for _n, key, active in sorted(decide)} | rest
 
     # -- deciding ----------------------------------------------------------------------------
     def _stage(self, act: Act, keep: int | None = None, text: str | None = None) -> None:
@@ -524,6 +565,16 @@ class ReviewScreen(Screen):
 
     def _show_pending(self) -> None:
         self.query_one(PendingBar).show(self.staging.decisions(), self.staging.saved)
+        self._show_mark_width()
+
+    def _show_mark_width(self) -> None:
+        """The list's mark column as wide as the widest staged label of this queue (one
+        column when nothing is staged there: the titles get the room)."""
+        widest = max(
+            (len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
+            default=1,
+        )
+        self.items.set_mark_width(widest)
 
     def action_decide(self, verb: str) -> None:
         act = act_for(self.queue, verb)
@@ -596,15 +647,22 @@ class ReviewScreen(Screen):
     # -- filter ------------------------------------------------------------------------------
     def action_filter(self) -> None:
         self.pane.open_filter()
+        self._fit_list()
         self._sync_bindings()
+
+    @on(Input.Changed, "#filter")
+    def _filter_typed(self) -> None:
+        self._fit_list()
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
+        self._fit_list()
         self._sync_bindings()
         self.app.key_done()
 
     def action_clear_filter(self) -> None:
         self.pane.clear_filter()
+        self._fit_list()
         self._sync_bindings()
 
     # -- editor ------------------------------------------------------------------------------
