@@ -10,18 +10,23 @@ failing.
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 import sys
 from datetime import date
 from pathlib import Path
 
-from memreview.alarms import alarms
+from memreview import store
+from memreview.alarms import alarms, openclaw_locks
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
 from memreview.queues.secrets import secrets
-from memreview.secrets import find_secrets, mask_secrets
+from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
+from memreview.workspace.openclaw import find_state_db, store_values
 from memreview.workspace.paths import safe_read_bytes
 from memreview.workspace.textfile import decode_bytes
 
@@ -55,24 +60,100 @@ def secrets_elsewhere(ws: Workspace) -> list[dict]:
         doc = None
     entries = doc.get("entries") if isinstance(doc, dict) else None
     if isinstance(entries, dict):
-        for key, e in entries.items():
-            snippet = e.get("snippet") if isinstance(e, dict) else None
-            if isinstance(snippet, str) and find_secrets(snippet):
-                out.append(
-                    {
-                        "file": rel,
-                        "line": None,
-                        "kinds": sorted({s.kind for s in find_secrets(snippet)}),
-                        "text": mask_secrets(f"{key}: {snippet}"),
-                    }
-                )
+        out.extend(_snippets(rel, entries.items()))
+    db = find_state_db(ws.root, ws.config.openclaw_state_db, os.environ)
+    if db is not None:
+        values = store_values(db, ws.root)
+        out.extend(_snippets(str(db), ((str(v.get("key") or "?"), v) for v in values)))
+    out.extend(secrets_in_git(ws.root))
     return out
+
+
+def _snippets(where: str, entries) -> list[dict]:
+    """Credentials in the short-term store's snippets (legacy file or state database)."""
+    out = []
+    for key, e in entries:
+        snippet = e.get("snippet") if isinstance(e, dict) else None
+        if isinstance(snippet, str) and find_secrets(snippet):
+            out.append(
+                {
+                    "file": where,
+                    "line": None,
+                    "kinds": sorted({s.kind for s in find_secrets(snippet)}),
+                    "text": mask_secrets(f"{key}: {snippet}"),
+                }
+            )
+    return out
+
+
+_GIT_HISTORY_CAP = 256 << 20  # bytes of `git log -p` read at most
+_HUNK = re.compile(rb"@@ -\S+ \+(\d+)")  # the first line of the new side
+
+
+def secrets_in_git(root: Path) -> list[dict]:
+    """Credentials in lines added anywhere in the workspace's git history (every branch),
+    with the commit that added them: a value removed from the file is still in every clone.
+    Each (file, masked line) once, at the oldest commit that added it; [] outside a repo."""
+    if not store.is_git_repo(root):
+        return []
+    try:
+        proc = store.run_git(
+            root,
+            "log", "--all", "--reverse", "-p", "-U0", "--no-ext-diff", "--no-textconv",
+            "--relative", "--format=@@commit %h %ad", "--date=short", "--", ".",
+            text=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if proc.returncode != 0:
+        return []
+    out: list[dict] = []
+    seen: set[tuple[str, str]] = set()
+    commit = day = path = ""
+    no = 0
+    for raw in proc.stdout[:_GIT_HISTORY_CAP].split(b"\n"):
+        if raw.startswith(b"@@commit "):
+            parts = raw.decode("utf-8", "replace").split()
+            commit, day = parts[1], parts[2] if len(parts) > 2 else ""
+        elif raw.startswith(b"+++ "):
+            name = raw[4:].decode("utf-8", "replace")
+            path = name[2:] if name.startswith("b/") else ""
+        elif raw.startswith(b"@@ "):
+            m = _HUNK.match(raw)
+            no = int(m.group(1)) - 1 if m else 0
+        elif raw.startswith(b"+") and path:
+            no += 1
+            line = raw[1:].decode("utf-8", "replace")
+            if not _could_hold(line):
+                continue
+            found = find_secrets(line)
+            if not found:
+                continue
+            masked = mask_secrets(line).strip()
+            if (path, masked) in seen:
+                continue
+            seen.add((path, masked))
+            out.append(
+                {
+                    "file": f"git {commit} ({day}) {path}",
+                    "line": no,
+                    "kinds": sorted({s.kind for s in found}),
+                    "text": masked,
+                }
+            )
+    return out
+
+
+def _could_hold(text: str) -> bool:
+    """A cheap first look at one line as written: could it hold a credential?"""
+    low = text.lower()
+    return any(rx.search(text) for rx in WHOLE_TEXT_GATES) or any(
+        rx.search(low) for rx in LOWER_GATES
+    )
 
 
 def _maybe(low: str) -> bool:
     """A cheap first look at a daily log (lower-cased): could it hold a credential?"""
-    from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES
-
     return any(rx.search(low) for rx in (*WHOLE_TEXT_GATES, *LOWER_GATES))
 
 
@@ -116,8 +197,22 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
             ],
             "elsewhere": secrets_elsewhere(ws),
         },
-        "warnings": _warnings(health(ws, day)),
+        "warnings": _warnings(health(ws, day)) + _held_locks(ws),
     }
+
+
+def _held_locks(ws: Workspace) -> list[str]:
+    """OpenClaw's promotion lock rows that hold now: shown, not an alarm (a run in progress
+    holds one; a stale one is the stale-lock alarm)."""
+    out = []
+    for row, state in openclaw_locks(ws):
+        if state == "held":
+            who = f"process {row.pid}" if row.pid else "OpenClaw"
+            out.append(
+                f"OpenClaw's promotion lock is held by {who} ({row.db}); memreview waits "
+                "for it before writing MEMORY.md"
+            )
+    return out
 
 
 def cmd_doctor(args) -> int:

@@ -4,7 +4,7 @@ The report is the weekly summary of seed 003, in Markdown: what waits in each qu
 memory's health against its budgets (seed 002: past 12,000 tokens the nightly pipeline can no
 longer settle anything into MEMORY.md), how fast the memory grows and whether that growth
 accelerates (:mod:`memreview.growth`, from git history), what the human decided in the last
-seven days (:func:`memreview.store.journal.recent_decisions`) and the judge's report card
+seven days (:func:`memreview.store.journal_replay.recent_decisions`) and the judge's report card
 (:mod:`memreview.judge_card`). This module gathers those figures per agent, renders the
 queues, puts the sections of :mod:`memreview.report_sections` together (for one workspace or
 a fleet with a total) and runs the command, writing ``--out`` through the store's atomic

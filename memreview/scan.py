@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -13,8 +15,13 @@ from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
 from memreview.judge_card import promotion_card, report_card
+from memreview.workspace.cache import ScanCache, cache_enabled, holds_secret
+from memreview.workspace.config import Config, load_config
 from memreview.workspace.loader import check_workspace, load_workspace, review_date
 from memreview.workspace.model import Workspace
+from memreview.workspace.openclaw import state_db_candidates
+from memreview.workspace.reader import Reader
+from memreview.workspace.yamlcap import CONFIG_LIMIT
 
 
 @dataclass
@@ -31,6 +38,38 @@ class ScanResult:
     state: State
     hidden: dict[str, int] = field(default_factory=dict)
     all_queues: dict[str, list[dict]] = field(default_factory=dict)
+    pending: set[str] = field(default_factory=set)  # queues not computed yet
+    all_dormant: bool = False
+    all_promotions: bool = False
+    notes: list[str] = field(default_factory=list)  # about the cache: shown once, not saved
+
+    def add_queue(self, name: str, items: list[dict]) -> None:
+        """Queue ``name`` computed: its items, those shown (hidden ones and the limit
+        applied) and how many are hidden."""
+        visible = visible_items(name, items, self.state, self.today, self.all_promotions)
+        self.all_queues[name] = items
+        self.hidden[name] = len(items) - len(visible)
+        self.queues[name] = limited(name, visible, self.workspace.config, self.all_dormant)
+        self.pending.discard(name)
+        self.__dict__.pop("_related", None)
+
+    def in_order(self) -> None:
+        """The queue tables in the registry's order (queues finish in any order)."""
+        order = [n for n in registry.queue_names() if n in self.all_queues]
+        order += [n for n in self.all_queues if n not in order]
+        for table in ("queues", "hidden", "all_queues"):
+            old = getattr(self, table)
+            setattr(self, table, {n: old[n] for n in order if n in old})
+
+    def copy(self) -> ScanResult:
+        """Another result over the same workspace, with its own queue tables."""
+        return replace(
+            self,
+            queues=dict(self.queues),
+            hidden=dict(self.hidden),
+            all_queues=dict(self.all_queues),
+            pending=set(self.pending),
+        )
 
     @property
     def counts(self) -> dict[str, int]:
@@ -55,18 +94,23 @@ class ScanResult:
         index = self.__dict__.get("_related")
         if index is None:
             index = {}
+            place: dict[str, int] = {}  # item id -> its place in queue order
             for name, items in self.queues.items():
                 for it in items:
+                    place.setdefault(it["id"], len(place))
                     for key in _ref_keys(it):
                         index.setdefault(key, []).append((name, it))
             self.__dict__["_related"] = index
+            self.__dict__["_related_place"] = place
+        place = self.__dict__["_related_place"]
         out: dict[str, tuple[str, dict]] = {}
         found = self.item(item_id)
         for key in _ref_keys(found[1]) if found else ():
             for name, it in index.get(key, ()):
                 if it["id"] != item_id:
                     out.setdefault(it["id"], (name, it))
-        return list(out.values())
+        # the keys come from a set: their order is not stable from one run to the next
+        return sorted(out.values(), key=lambda found: place.get(found[1]["id"], 0))
 
     def context(
         self, file: str, line: int, end_line: int, before: int = 3, after: int = 3
@@ -136,6 +180,96 @@ def _judge_card(ws: Workspace) -> dict | None:
     return report_card(ws)
 
 
+@dataclass(frozen=True)
+class Counts:
+    """Event: the shown counts of the queues known from the cache, before anything is read."""
+
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Event: the workspace is read; ``result`` holds the queues known so far and names the
+    others in ``result.pending`` (the scan never changes this object afterwards)."""
+
+    result: ScanResult
+
+
+@dataclass(frozen=True)
+class QueueDone:
+    """Event: one queue computed (its items before hiding)."""
+
+    name: str
+    items: list[dict]
+
+
+@dataclass(frozen=True)
+class HealthDone:
+    """Event: the health figures, last of all."""
+
+    health: dict
+
+
+Emit = Callable[[object], None]
+
+
+def new_result(
+    ws: Workspace,
+    today: date,
+    state: State,
+    all_dormant: bool = False,
+    all_promotions: bool = False,
+) -> ScanResult:
+    """A result with no queue computed yet (every queue pending)."""
+    return ScanResult(
+        root=ws.root,
+        today=today,
+        workspace=ws,
+        queues={},
+        health={},
+        missing=_missing(ws),
+        state=state,
+        pending=set(registry.queue_names()),
+        all_dormant=all_dormant,
+        all_promotions=all_promotions,
+    )
+
+
+def visible_items(
+    name: str, items: list[dict], state: State, today: date, all_promotions: bool = False
+) -> list[dict]:
+    """The items of queue ``name`` that ``state`` doesn't hide (every promotion with
+    ``all_promotions``)."""
+    if all_promotions and name == "promotions":
+        return list(items)
+    return [it for it in items if not state.is_hidden(it["id"], today)]
+
+
+def limited(name: str, items: list[dict], config, all_dormant: bool = False) -> list[dict]:
+    """``items`` cut to the queue's limit (none with ``all_dormant``)."""
+    unit = registry.unit(name)
+    if unit is not None and unit.limit is not None and not all_dormant:
+        return items[: unit.limit(config)]
+    return items
+
+
+def _detect_all(
+    ws: Workspace, today: date, names: list[str], report: Callable[[str, float], None]
+) -> Iterator[tuple[str, list[dict]]]:
+    """(name, items) of the queues ``names``, each as soon as it is computed: the slow ones
+    (archived: mostly numpy and rapidfuzz work, which lets go of the GIL) in a thread of
+    their own while the others are computed in order (both cores)."""
+    units = [u for u in registry.units() if u.name in names]
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
+        slow = {u.name: pool.submit(u.detect, ws, today) for u in units if u.slow}
+        for k, unit in enumerate(units):
+            report(f"queue: {unit.name}", 0.9 + 0.08 * k / len(units))
+            if not unit.slow:
+                yield unit.name, unit.detect(ws, today)
+        for name, future in slow.items():
+            yield name, future.result()
+
+
 def compute(
     ws: Workspace,
     today: date,
@@ -143,56 +277,44 @@ def compute(
     all_dormant: bool = False,
     progress: Callable[[str, float], None] | None = None,
     all_promotions: bool = False,
+    *,
+    known: dict[str, list[dict]] | None = None,
+    emit: Emit | None = None,
+    notes: list[str] | None = None,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
-    the promotions already reviewed too)."""
+    the promotions already reviewed too). ``known``: queues computed before (the cache);
+    ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
+    :class:`HealthDone`."""
     report = progress or (lambda stage, frac: None)
-    all_queues: dict[str, list[dict]] = {}
-    queues: dict[str, list[dict]] = {}
-    hidden: dict[str, int] = {}
-    # The slow queues (archived: mostly numpy and rapidfuzz work, which lets go of the GIL)
-    # run in a thread of their own while the other queues are computed (both cores).
-    units = registry.units()
-    computed: dict[str, list[dict]] = {}
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
-        slow = {u.name: pool.submit(u.detect, ws, today) for u in units if u.slow}
-        for k, unit in enumerate(units):
-            report(f"queue: {unit.name}", 0.9 + 0.08 * k / len(units))
-            if not unit.slow:
-                computed[unit.name] = unit.detect(ws, today)
-        report("health", 0.99)
-        health = compute_health(ws, today)
-        health["judge"] = _judge_card(ws)
-        for name, future in slow.items():
-            computed[name] = future.result()
-        if "promotions" in computed:
-            health["promotions"] = promotion_health(ws, computed["promotions"], today)
-    for unit in units:
-        name = unit.name
-        items = computed[name]
-        all_queues[name] = items
-        if all_promotions and name == "promotions":
-            shown = list(items)
-        else:
-            shown = [it for it in items if not state.is_hidden(it["id"], today)]
-        hidden[name] = len(items) - len(shown)
-        if unit.limit is not None and not all_dormant:
-            shown = shown[: unit.limit(ws.config)]
-        queues[name] = shown
-    result = ScanResult(
-        root=ws.root,
-        today=today,
-        workspace=ws,
-        queues=queues,
-        health=health,
-        missing=_missing(ws),
-        state=state,
-        hidden=hidden,
-        all_queues=all_queues,
-    )
+    result = new_result(ws, today, state, all_dormant, all_promotions)
+    result.notes = list(notes or ())
+    for name, items in (known or {}).items():
+        result.add_queue(name, items)
+    if emit is not None:
+        emit(Loaded(result))
+        result = result.copy()  # the one emitted is the receiver's now
+    for name, items in _detect_all(ws, today, sorted_pending(result), report):
+        result.add_queue(name, items)
+        if emit is not None:
+            emit(QueueDone(name, items))
+    report("health", 0.99)
+    health = compute_health(ws, today)
+    health["judge"] = _judge_card(ws)
+    if "promotions" in result.all_queues:
+        health["promotions"] = promotion_health(ws, result.all_queues["promotions"], today)
+    result.health = health
+    result.in_order()
+    if emit is not None:
+        emit(HealthDone(health))
     report("done", 1.0)
     return result
+
+
+def sorted_pending(result: ScanResult) -> list[str]:
+    """The pending queues, in the registry's order."""
+    return [n for n in registry.queue_names() if n in result.pending]
 
 
 def scan_workspace(
@@ -201,15 +323,95 @@ def scan_workspace(
     all_dormant: bool = False,
     progress: Callable[[str, float], None] | None = None,
     all_promotions: bool = False,
+    *,
+    cache: bool | None = None,
+    emit: Emit | None = None,
 ) -> ScanResult:
-    """Load the workspace at ``root`` and compute its queues (NotAWorkspace if it isn't one)."""
+    """Load the workspace at ``root`` and compute its queues (NotAWorkspace if it isn't one).
+
+    ``cache``: reuse (and update) the scan cache (``memreview.workspace.cache``; by default
+    unless ``$MEMREVIEW_NO_CACHE`` is set); ``emit``:
+    given the scan's events as they happen (:class:`Counts` when the cache knows the queues,
+    :class:`Loaded`, :class:`QueueDone`…, :class:`HealthDone`), for a screen that shows
+    them one by one."""
     root = check_workspace(Path(root))
-    ws = load_workspace(root, progress=progress)
+    sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
+    known: dict[str, list[dict]] = {}
+    if sc is not None and emit is not None:
+        _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
+    ws = load_workspace(root, progress=progress, cache=sc)
     day = review_date(ws, today)
     state = load_state(root, ws)
-    return compute(
-        ws, day, state, all_dormant=all_dormant, progress=progress, all_promotions=all_promotions
+    if sc is not None:
+        fp = sc.fingerprint(day.isoformat(), _outside(ws), os.environ, _detectors())
+        doc = sc.queues(fp)
+        known = (
+            {k: v for k, v in doc["queues"].items() if k in registry.queue_names()} if doc else {}
+        )
+    result = compute(
+        ws,
+        day,
+        state,
+        all_dormant=all_dormant,
+        progress=progress,
+        all_promotions=all_promotions,
+        known=known,
+        emit=emit,
+        notes=sc.problems if sc is not None else None,
     )
+    if sc is not None:
+        sc.save_files()
+        if not known and not sc.racy_inputs():
+            sc.save_queues(fp, _outside(ws), {"queues": _storable(result.all_queues)})
+    return result
+
+
+def _detectors() -> str:
+    """The queues and the function computing each (a test may register one of its own)."""
+    return ",".join(
+        f"{u.name}={getattr(u.detect, '__module__', '')}.{getattr(u.detect, '__qualname__', '')}"
+        for u in registry.units()
+    )
+
+
+def _outside(ws: Workspace) -> list[str]:
+    """Files outside the workspace the scan reads (OpenClaw's state database, wherever it
+    may be) and their ``-wal`` files."""
+    out = []
+    for p in state_db_candidates(ws.root, ws.config.openclaw_state_db, os.environ):
+        out += [str(p), f"{p}-wal"]
+    return out
+
+
+def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The queues whose items hold no credential (the secrets queue's are masked)."""
+    out = {}
+    for name, items in queues.items():
+        if name == "secrets" or not holds_secret([json.dumps(items, ensure_ascii=False)]):
+            out[name] = items
+    return out
+
+
+def _emit_cached_counts(
+    sc: ScanCache, root: Path, today: date | None, emit: Emit, show_all: tuple[bool, bool]
+) -> None:
+    """Emit the shown counts of the queues the cache holds for the workspace as it is now,
+    before reading it."""
+    ws = Workspace(root=root, config=Config())
+    raw = Reader(root, ws).read("memreview.yaml", CONFIG_LIMIT)
+    ws.config, _problems = load_config(raw)
+    day = review_date(ws, today)
+    fp = sc.fingerprint(day.isoformat(), sc.outside(), os.environ, _detectors())
+    doc = sc.queues(fp)
+    if doc is None:
+        return
+    state = load_state(root)
+    all_dormant, all_promotions = show_all
+    counts = {}
+    for name, items in doc["queues"].items():
+        visible = visible_items(name, items, state, day, all_promotions)
+        counts[name] = len(limited(name, visible, ws.config, all_dormant))
+    emit(Counts(counts))
 
 
 def _ref_keys(value: object) -> set[tuple]:

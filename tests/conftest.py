@@ -31,6 +31,23 @@ def write_workspace(root: Path, files: dict[str, object]) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _scan_cache_dir(tmp_path_factory):
+    """No scan cache in the tests (and the commands they run), but those that test it and
+    turn it on (``use_scan_cache``): a test that patches a queue's rules must not be given
+    what another test computed. Its directory is never the user's."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path_factory.mktemp("scan-cache")))
+        mp.setenv("MEMREVIEW_NO_CACHE", "1")
+        yield
+
+
+@pytest.fixture
+def use_scan_cache(monkeypatch):
+    """The scan cache on, as outside the tests."""
+    monkeypatch.delenv("MEMREVIEW_NO_CACHE", raising=False)
+
+
 @pytest.fixture
 def make_ws(tmp_path):
     """``make_ws({path: content})`` -> the loaded Workspace (MEMORY.md added if missing)."""

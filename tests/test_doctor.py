@@ -122,3 +122,209 @@ def test_a_live_lock_is_not_stale(tmp_path, capsys):
     files = {"MEMORY.md": "# M\n", "memory/.dreams/short-term-promotion.lock": f"{os.getpid()}\n"}
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
     assert "stale-lock" not in _alarm_ids(doc)
+
+
+# -- the deep report, OpenClaw's SQLite store and its lock row ------------------------------
+
+
+def _deep(day: str, ranked: int, promoted: int) -> str:
+    return (
+        "# Deep Sleep\n\n"
+        f"- Ranked {ranked} candidate(s) for durable promotion.\n"
+        f"- Promoted {promoted} candidate(s) into MEMORY.md.\n"
+    )
+
+
+def test_deep_reports_promoting_nothing_while_ranking_fire(tmp_path, capsys):
+    files = {"MEMORY.md": "# M\n", **_logs(range(20, 30))}
+    for d in (26, 27, 28, 29):
+        files[f"memory/dreaming/deep/2026-11-{d}.md"] = _deep(f"2026-11-{d}", 4, 0)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
+    alarm = next(a for a in doc["workspaces"][0]["alarms"] if a["id"] == "dreaming-promoted-none")
+    assert rc == 1 and "4 nights running" in alarm["title"] and "16 candidate" in alarm["title"]
+    # look-alikes: nothing ranked (starved, not this alarm); a night that promoted breaks the run
+    quiet = dict(files)
+    for d in (26, 27, 28, 29):
+        quiet[f"memory/dreaming/deep/2026-11-{d}.md"] = _deep("", 0, 0)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", quiet))
+    assert "dreaming-promoted-none" not in _alarm_ids(doc)
+    broken = dict(files)
+    broken["memory/dreaming/deep/2026-11-28.md"] = _deep("", 4, 2)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws3", broken))
+    assert "dreaming-promoted-none" not in _alarm_ids(doc)
+
+
+def test_deep_blocks_in_dreams_md_count_by_the_date_above_them(tmp_path, capsys):
+    block = (
+        "<!-- openclaw:dreaming:deep:start -->\n- Ranked 2 candidate(s) for durable promotion.\n"
+        "- Promoted 0 candidate(s) into MEMORY.md.\n<!-- openclaw:dreaming:deep:end -->\n"
+    )
+    dreams = "".join(
+        f"## 2026-11-{d}\n\nA dream.\n\n## Deep Sleep\n{block}\n" for d in (27, 28, 29)
+    )
+    files = {"MEMORY.md": "# M\n", "DREAMS.md": dreams, **_logs(range(20, 30))}
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
+    assert "dreaming-promoted-none" in _alarm_ids(doc)
+    # the threshold is a setting: four nights needed, three found
+    files["memreview.yaml"] = "alarms:\n  zero_promotion_nights: 4\n"
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
+    assert "dreaming-promoted-none" not in _alarm_ids(doc)
+
+
+def _state(db: Path, ws: Path, recall_rows: int, lock: dict | None) -> Path:
+    import hashlib
+    import sqlite3
+
+    db.parent.mkdir(parents=True, exist_ok=True)
+    con = sqlite3.connect(db)
+    con.execute(
+        "CREATE TABLE plugin_state_entries (plugin_id TEXT, namespace TEXT, entry_key TEXT, "
+        "value_json TEXT, created_at INTEGER, expires_at INTEGER)"
+    )
+    real = str(ws.resolve())
+    wkey = hashlib.sha256(real.encode()).hexdigest()
+    for k in range(recall_rows):
+        key = f"memory:memory/2026-11-{1 + k % 28:02d}.md:{k + 1}:{k + 1}"
+        value = {
+            "key": key,
+            "path": key.split(":")[1],
+            "startLine": k + 1,
+            "endLine": k + 1,
+            "snippet": f"fact {k}",
+            "recallCount": 5,
+            "totalScore": 4.5,
+            "userQueryHashes": ["a", "b", "c"],
+        }
+        doc = {"version": 1, "workspaceKey": wkey, "workspaceDir": real, "key": key, "value": value}
+        con.execute(
+            "INSERT INTO plugin_state_entries VALUES (?,?,?,?,?,?)",
+            ("memory-core", "short-term-recall", f"{wkey}:{k}", json.dumps(doc), 0, None),
+        )
+    # another workspace's rows never count
+    other = {"version": 1, "workspaceDir": "/elsewhere/workspace", "key": "k", "value": {}}
+    con.execute(
+        "INSERT INTO plugin_state_entries VALUES (?,?,?,?,?,?)",
+        ("memory-core", "short-term-recall", "x:y", json.dumps(other), 0, None),
+    )
+    if lock is not None:
+        doc = {
+            "version": 1,
+            "workspaceKey": wkey,
+            "workspaceDir": real,
+            "key": "promotion",
+            "value": lock,
+        }
+        con.execute(
+            "INSERT INTO plugin_state_entries VALUES (?,?,?,?,?,?)",
+            ("memory-core", "short-term-locks", wkey, json.dumps(doc), 0, None),
+        )
+    con.commit()
+    con.close()
+    return db
+
+
+def test_sqlite_store_at_its_cap_and_a_stale_lock_row(tmp_path, capsys):
+    import time
+
+    root = _ws(
+        tmp_path / "ws",
+        {"MEMORY.md": "# M\n", "memreview.yaml": "openclaw_state_db: state.sqlite\n"},
+    )
+    old = int(time.time() * 1000) - 3_600_000
+    _state(root / "state.sqlite", root, 512, {"owner": f"999999999:{old}", "acquiredAt": old})
+    rc, doc = _doctor(capsys, root)
+    w = doc["workspaces"][0]
+    cap = next(a for a in w["alarms"] if a["id"] == "recall-store-over-cap")
+    stale = next(a for a in w["alarms"] if a["id"] == "stale-lock")
+    assert rc == 1 and "512 entries" in cap["title"]
+    assert "999999999" in stale["title"] and "999999999:" in stale["evidence"][0]
+
+
+def test_a_store_under_its_cap_and_a_held_lock_row_are_quiet(tmp_path, capsys):
+    import time
+
+    root = _ws(
+        tmp_path / "ws",
+        {"MEMORY.md": "# M\n", "memreview.yaml": "openclaw_state_db: state.sqlite\n"},
+    )
+    now = int(time.time() * 1000)
+    # a row taken a minute ago by a live process, the form memory-core writes ("<pid>:<ms>")
+    _state(
+        root / "state.sqlite",
+        root,
+        511,
+        {"owner": f"{os.getpid()}:{now}", "acquiredAt": now - 120_000},
+    )
+    rc, doc = _doctor(capsys, root)
+    w = doc["workspaces"][0]
+    assert rc == 0 and w["alarms"] == []
+    assert any("promotion lock is held by process" in x for x in w["warnings"])
+
+
+def test_thresholds_come_from_memreview_yaml(tmp_path, capsys):
+    section = "## Promoted From Short-Term Memory (2026-11-20)\n\n" + "".join(
+        f"<!-- openclaw-memory-promotion:memory:memory/2026-11-10.md:{k}:{k} -->\n"
+        f"- promoted fact {k} [score=0.8 recalls=3 avg=0.7 source=memory/2026-11-10.md:{k}-{k}]\n"
+        for k in range(30)
+    )
+    files = {"MEMORY.md": "# Memory\n\n" + section}
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
+    assert "promotion-budget" not in _alarm_ids(doc)  # ~3,000 of 10,000 characters
+    files["memreview.yaml"] = "alarms:\n  promotion_budget: 3000\n  budget_warning_pct: 20\n"
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
+    assert "promotion-budget" in _alarm_ids(doc)
+    assert "of OpenClaw's 3,000-character" in doc["workspaces"][0]["alarms"][0]["title"]
+
+
+def test_secrets_in_the_state_database_snippets_and_in_git_history(tmp_path, capsys):
+    import subprocess
+
+    root = _ws(
+        tmp_path / "ws",
+        {"MEMORY.md": "# M\n- a rule\n", "memreview.yaml": "openclaw_state_db: s.sqlite\n"},
+    )
+    db = _state(root / "s.sqlite", root, 2, None)
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    row = con.execute("SELECT rowid, value_json FROM plugin_state_entries LIMIT 1").fetchone()
+    doc = json.loads(row[1])
+    doc["value"]["snippet"] = f"the CI token is {KEY}"
+    con.execute(
+        "UPDATE plugin_state_entries SET value_json = ? WHERE rowid = ?", (json.dumps(doc), row[0])
+    )
+    con.commit()
+    con.close()
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (root / "MEMORY.md").write_text(f"# M\n- a rule\n- token {KEY}\n")
+    subprocess.run([*git, "add", "MEMORY.md"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    (root / "MEMORY.md").write_text("# M\n- a rule\n- token kept in 1Password\n")
+    subprocess.run([*git, "commit", "-qam", "two"], check=True)
+    rc, doc = _doctor(capsys, root)
+    s = doc["workspaces"][0]["secrets"]
+    assert rc == 1 and s["count"] == 0  # the file itself is clean now
+    where = [(e["file"], e["line"]) for e in s["elsewhere"]]
+    assert (str(db), None) in where
+    [git_hit] = [e for e in s["elsewhere"] if e["file"].startswith("git ")]
+    assert git_hit["file"].endswith(" MEMORY.md") and git_hit["line"] == 3
+    assert KEY not in json.dumps(doc) and "ghp_…" in git_hit["text"]
+    rc = main(["doctor", str(root), "--today", TODAY])
+    text = capsys.readouterr().out
+    assert KEY not in text and "MEMORY.md:3" in text
+
+
+def test_git_history_without_a_secret_is_quiet(tmp_path, capsys):
+    import subprocess
+
+    root = _ws(
+        tmp_path / "ws",
+        {"MEMORY.md": "# M\n- the token lives in 1Password, see token=<your token>\n"},
+    )
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    rc, doc = _doctor(capsys, root)
+    assert rc == 0 and doc["workspaces"][0]["secrets"]["elsewhere"] == []

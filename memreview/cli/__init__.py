@@ -47,9 +47,16 @@ COMMANDS = {
 }
 
 
+def skip_cache(args) -> None:
+    """``--no-cache``: every scan of this process reads the workspace whole."""
+    if getattr(args, "no_cache", False):
+        os.environ["MEMREVIEW_NO_CACHE"] = "1"
+
+
 def run_command(argv: list[str]) -> int:
     """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
     args = build_parser().parse_args(argv)
+    skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 
     try:
@@ -78,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in COMMANDS:
         return run_command(argv)
     args = app_parser().parse_args(argv)
+    skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 
     try:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from memreview import __version__
+from memreview.i18n import _
 from memreview.workspace.dates import parse_date_arg
 
 DESCRIPTION = "Review what your agents propose to change in their memory."
@@ -24,6 +25,15 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2, no usage dump
         print(f"memreview: {message}", file=sys.stderr)
         raise SystemExit(2)
+
+
+def no_cache(p: argparse.ArgumentParser) -> None:
+    """``--no-cache``: read the workspace whole, neither using nor updating the scan cache."""
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=_("read every file again; neither use nor update the scan cache"),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="list every promotion, the ones reviewed before too",
     )
+    no_cache(s)
     from memreview.report import add_report_parser
 
     add_report_parser(sub)
@@ -89,5 +100,6 @@ def app_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     p.add_argument("--theme", help="theme name")
+    no_cache(p)
     p.add_argument("--version", action="version", version=f"memreview {__version__}")
     return p

@@ -51,6 +51,8 @@ def cmd_scan(args) -> int:
         all_dormant=args.all_dormant,
         all_promotions=args.all_promotions,
     )
+    for note in result.notes:  # about the cache: once, on stderr, never in the output
+        print(f"memreview: {note}", file=sys.stderr)
     if args.json:
         print_json(result.to_json())
         return 0

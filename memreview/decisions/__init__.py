@@ -13,19 +13,9 @@ write, record the hidden items, keep the failed decisions pending); what a scan 
 for it is :class:`~memreview.decisions.scanned.ScannedWorkspace`, a type of this floor.
 """
 
-from memreview.decisions.apply import (
-    ApplyOutcome,
-    DecisionProblem,
-    FinishOutcome,
-    UndoOutcome,
-    apply,
-    commit_message,
-    finish,
-    preview,
-    recovery_notice,
-    undo,
-)
+from memreview.decisions.apply import apply, commit_message, preview
 from memreview.decisions.model import Decision, DecisionError
+from memreview.decisions.outcome import ApplyOutcome, DecisionProblem, FinishOutcome, UndoOutcome
 from memreview.decisions.pending import (
     DecisionsFileError,
     load_pending,
@@ -40,6 +30,7 @@ from memreview.decisions.planner import (
     clash_of,
     seen_now,
 )
+from memreview.decisions.undo_finish import finish, recovery_notice, undo
 from memreview.decisions.units.skills import skill_slug
 
 __all__ = [

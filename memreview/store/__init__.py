@@ -7,21 +7,10 @@ never its modules (checked by the import contracts in pyproject.toml).
 
 from memreview.store.atomic import atomic_write
 from memreview.store.git import commit_batch, is_git_repo, run_git
-from memreview.store.journal import (
-    RECENT_DAYS,
-    BatchRecord,
-    InterruptedBatch,
-    InterruptedFile,
-    JournalFile,
-    JournalProblem,
-    batches,
-    failed_keys,
-    interrupted_batches,
-    journal_problems,
-    last_batch,
-    read_journal,
-    recent_decisions,
-)
+from memreview.store.interrupted import InterruptedBatch, InterruptedFile, interrupted_batches
+from memreview.store.journal import BatchRecord, JournalFile, batches, failed_keys, last_batch
+from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
+from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private

@@ -6,90 +6,54 @@ Since 2026.9 memory-core takes its short-term promotion lock as a row of
 from (``workspace.openclaw.find_state_db``: ``openclaw_state_db`` in memreview.yaml, the
 state directory the workspace lives in, ``$OPENCLAW_STATE_DIR``, the profile, ``~/.openclaw``). Before a batch writes MEMORY.md, the row is read (``mode=ro``,
 never written) and the batch waits, then refuses, while a live lock on this workspace holds:
-one that has not expired and whose process, when it names one, is alive.
+one that has not expired, and is younger than OpenClaw's 60 s or names a live process
+(memory-core writes ``owner: "<pid>:<token>"`` and ``acquiredAt``; older rows a ``pid``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import sqlite3
 import time
 from pathlib import Path
 
 from memreview.workspace.config import load_config
-from memreview.workspace.openclaw import find_state_db
+from memreview.workspace.openclaw import LOCK_NAMESPACE, LockRow, find_state_db, lock_states
 from memreview.workspace.paths import PathEscape, safe_read_bytes
-from memreview.workspace.process import pid_alive
 
-NAMESPACE = "short-term-locks"
+NAMESPACE = LOCK_NAMESPACE
 _POLL = 0.05
 
 
-def _state_db(root: Path) -> Path | None:
-    """The state database the workspace's settings and the environment point to, if any."""
+def _settings(root: Path) -> tuple[Path | None, int]:
+    """The state database the workspace's settings and the environment point to, if any,
+    and the age (ms) past which OpenClaw may take a lock row over."""
     try:
         data = safe_read_bytes(root, "memreview.yaml")
     except (OSError, PathEscape):
         data = None
-    setting = load_config(data)[0].openclaw_state_db
-    return find_state_db(root, setting, os.environ)
+    cfg = load_config(data)[0]
+    return find_state_db(
+        root, cfg.openclaw_state_db, os.environ
+    ), cfg.alarms_lock_stale_seconds * 1000
 
 
-def _rows(db: Path) -> list[tuple[str, str | None, int | None]]:
-    uri = db.resolve().as_uri() + "?mode=ro"
-    con = sqlite3.connect(uri, uri=True, timeout=0.5)
-    try:
-        return con.execute(
-            "SELECT entry_key, value_json, expires_at FROM plugin_state_entries "
-            "WHERE namespace = ?",
-            (NAMESPACE,),
-        ).fetchall()
-    finally:
-        con.close()
-
-
-def _pid(value: dict) -> int | None:
-    for holder in (value, value.get("value") if isinstance(value.get("value"), dict) else {}):
-        for key in ("pid", "ownerPid", "holderPid"):
-            if isinstance(holder.get(key), int):
-                return holder[key]
-    return None
+def lock_rows(root: Path | str, now_ms: int | None = None) -> list[tuple[LockRow, str]]:
+    """OpenClaw's promotion lock rows on ``root`` with their state now (``held``, ``stale``
+    or ``expired``); [] when there is no database or no row."""
+    real = Path(root).resolve()
+    db, stale_ms = _settings(real)
+    return [] if db is None else lock_states(db, real, stale_ms, now_ms)
 
 
 def lock_holder(root: Path | str, now_ms: int | None = None) -> str | None:
     """Why OpenClaw's promotion lock on ``root`` is held now, or None when it isn't (or the
-    database is missing, unreadable or has no such table)."""
-    real = Path(root).resolve()
-    db = _state_db(real)
-    if db is None:
-        return None
-    try:
-        rows = _rows(db)
-    except (sqlite3.Error, OSError):
-        return None
-    key = hashlib.sha256(str(real).encode("utf-8")).hexdigest()
-    now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-    for entry_key, value_json, expires_at in rows:
-        try:
-            value = json.loads(value_json) if value_json else {}
-        except ValueError:
-            value = {}
-        value = value if isinstance(value, dict) else {}
-        where = value.get("workspaceDir")
-        mine = str(entry_key).startswith(key) or (
-            isinstance(where, str) and Path(where).expanduser().resolve() == real
-        )
-        if not mine and (where or ":" in str(entry_key)):
-            continue  # another workspace's lock
-        if isinstance(expires_at, int | float) and expires_at <= now_ms:
+    database is missing, unreadable or has no such table). A row OpenClaw would take over
+    itself (older than its 60 s and its owner's process gone) does not hold."""
+    for row, state in lock_rows(root, now_ms):
+        if state != "held":
             continue
-        pid = _pid(value)
-        if pid is not None and not pid_alive(pid):
-            continue
-        who = f"process {pid}" if pid is not None else "OpenClaw"
-        return f"OpenClaw's promotion lock ({NAMESPACE} in {db}) is held by {who}"
+        who = f"process {row.pid}" if row.pid is not None else "OpenClaw"
+        return f"OpenClaw's promotion lock ({NAMESPACE} in {row.db}) is held by {who}"
     return None
 
 

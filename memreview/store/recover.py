@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from memreview.store.journal import BatchRecord, batches, interrupted_batches
+from memreview.store.interrupted import interrupted_batches
+from memreview.store.journal import BatchRecord, batches
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.paths import PathEscape, check_rel, resolve_inside
+from memreview.store.reverse import Refuse, reverse_patch, version_in
 from memreview.store.safewrite import Conflict, FileOutcome, run_batch
-from memreview.store.undo import UndoJobBase, _Refuse, reverse_patch, version_in
+from memreview.store.undo_jobs import UndoJobBase
 from memreview.workspace.textfile import TextFile, decode_bytes
 
 _TEMP = re.compile(r"^\.(.+)\.[0-9a-f]{8}\.tmp$")
@@ -89,7 +91,7 @@ class _FinishJob(UndoJobBase):
     def compute(self, current: TextFile | None) -> FileOutcome:
         try:
             return self._finish(current)
-        except _Refuse as refusal:
+        except Refuse as refusal:
             return FileOutcome(
                 None, conflicts=[Conflict(self.key, self.rel, refusal.reason, refusal.diff)]
             )
@@ -102,18 +104,18 @@ class _FinishJob(UndoJobBase):
         if jf.removed:
             if now_sha == jf.before:
                 return FileOutcome(None, applied=[self.key], remove=True)
-            raise _Refuse(f"{self.rel} changed since; it was to be removed")
+            raise Refuse(f"{self.rel} changed since; it was to be removed")
         if current is not None and jf.written:
             return FileOutcome(None, applied=[self.key])  # written, then changed by another
         after = self._stored(jf.after_copy, jf.after, "copy of the batch's version")
         if now_sha == jf.before:
             return FileOutcome(after, applied=[self.key])
         if current is None:
-            raise _Refuse(f"{self.rel} was removed since the batch was cut short")
+            raise Refuse(f"{self.rel} was removed since the batch was cut short")
         if jf.created:
             if current.data.startswith(after):  # written, then appended to
                 return FileOutcome(None, applied=[self.key])
-            raise _Refuse(f"{self.rel} changed since the batch was cut short")
+            raise Refuse(f"{self.rel} changed since the batch was cut short")
         before = self._before()
         if version_in(self.rel, before, after, current):  # the batch wrote it, then others
             return FileOutcome(None, applied=[self.key])
@@ -124,9 +126,9 @@ class _FinishJob(UndoJobBase):
                 decode_bytes(self.rel, before) if before is not None else None,
                 current,
             )
-        except _Refuse as refusal:
+        except Refuse as refusal:
             reason = f"{self.rel} changed since the batch was cut short and {refusal.reason}"
-            raise _Refuse(reason) from None
+            raise Refuse(reason) from None
         return FileOutcome(new, applied=[self.key])
 
 

@@ -11,7 +11,7 @@ For every file whose bytes change::
 
 and the journal (``.memreview/journal.jsonl``) gets an ``intent`` line before the first write,
 a ``file`` line after each file and a ``commit`` line at the end, so an apply cut short by a
-crash is recognised on the next start (see ``journal.interrupted_batches``).
+crash is recognised on the next start (see ``interrupted.interrupted_batches``).
 
 The batch is split along its phases: ``jobs`` (the types decision code and the writer speak),
 ``batchplan`` (reading each file and running its jobs, no writes), ``writer`` (the backup,

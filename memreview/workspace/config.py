@@ -67,6 +67,21 @@ class Config:
     stale_todo_days: int = 3
     untouched_days: int = 30
     max_markdown_mib: int = 32  # a Markdown file larger than this is skipped with a warning
+    # alarms (``memreview doctor``); also written as ``alarms: {silent_nights: 2, …}``.
+    # The defaults are OpenClaw's own figures (OPENCLAW.md).
+    alarms_silent_nights: int = 2  # daily logs without a dreaming trace
+    alarms_zero_promotion_nights: int = 3  # deep reports "Promoted 0" while some were ranked
+    alarms_promotion_budget: int = 10_000  # OpenClaw's MEMORY.md budget for promotion writes
+    alarms_budget_warning_pct: float = 10.0  # warn this close to the promotion budget
+    alarms_bootstrap_chars: int = 20_000  # OpenClaw's per-file bootstrap cap
+    alarms_legacy_store_mib: int = 16  # older OpenClaw refuses a larger legacy store
+    alarms_store_cap: int = 512  # entries OpenClaw's SQLite store keeps
+    alarms_runaway_size: float = 5.0  # a daily log this many times the median of 28
+    alarms_runaway_blocks: float = 3.0  # dreaming blocks this many times the median of 14
+    alarms_lock_stale_seconds: int = 60  # OpenClaw's lock row may be taken over after this
+    alarms_gate_score: float = 0.75  # OpenClaw's promotion gates
+    alarms_gate_recalls: int = 3
+    alarms_gate_queries: int = 3
     commit: bool = False
 
     @property
@@ -101,6 +116,19 @@ RANGES: dict[str, tuple[float, float]] = {
     "stale_todo_days": (0, _YEARS_100),
     "untouched_days": (0, _YEARS_100),
     "max_markdown_mib": (1, 4096),
+    "alarms_silent_nights": (1, _YEARS_100),
+    "alarms_zero_promotion_nights": (1, _YEARS_100),
+    "alarms_promotion_budget": (100, 100_000_000),
+    "alarms_budget_warning_pct": (0, 100),
+    "alarms_bootstrap_chars": (100, 100_000_000),
+    "alarms_legacy_store_mib": (1, 4096),
+    "alarms_store_cap": (1, 100_000_000),
+    "alarms_runaway_size": (1, 1_000),
+    "alarms_runaway_blocks": (1, 1_000),
+    "alarms_lock_stale_seconds": (1, 86_400 * 365),
+    "alarms_gate_score": (0, 1),
+    "alarms_gate_recalls": (0, 1_000_000),
+    "alarms_gate_queries": (0, 1_000_000),
 }
 
 
@@ -140,49 +168,65 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
         return cfg, [(1, "expected a mapping at the top; defaults used")]
     known = {f.name: f for f in fields(Config)}
     flat: dict = {}
+    lines: dict = {}  # a nested setting's own line and its name as written, for messages
+    names: dict = {}
+
+    def nested(section, prefix: str, shown: str) -> None:
+        for k, v in section.items():
+            if prefix == "alarms_" and k == "gates" and isinstance(v, dict):
+                nested(v, "alarms_gate_", "alarms.gates.")  # alarms: {gates: {score: 0.75, …}}
+                continue
+            flat[prefix + str(k)] = v
+            lines[prefix + str(k)] = _line_of(section, k)
+            names[prefix + str(k)] = shown + str(k)
+
     for key, value in doc.items():
         if isinstance(value, dict) and key in ("paths", "thresholds", "sections"):
-            flat.update(value)
-        elif isinstance(value, dict) and key == "duplicates":
-            flat.update({f"duplicates_{k}": v for k, v in value.items()})
+            nested(value, "", "")
+        elif isinstance(value, dict) and key in ("duplicates", "alarms"):
+            nested(value, f"{key}_", f"{key}.")
         else:
             flat[key] = value
-    for key, value in flat.items():
+
+    def at(key) -> int | None:
+        return lines.get(flat_key) or _line_of(doc, key)
+
+    for flat_key, value in flat.items():
+        key = flat_key
         name = _ALIASES.get(str(key), str(key).replace("-", "_"))
         if name not in known:
-            problems.append((_line_of(doc, key), f"unknown setting {key!r} ignored"))
+            problems.append((at(key), f"unknown setting {names.get(key, key)!r} ignored"))
             continue
         current = getattr(cfg, name)
+        key = names.get(key, key)
         if name == "review_date":
             parsed = value if isinstance(value, date) else parse_date(str(value))
             if parsed is None:
-                problems.append((_line_of(doc, key), f"review_date {value!r} is not a date"))
+                problems.append((at(key), f"review_date {value!r} is not a date"))
             else:
                 cfg.review_date = parsed
         elif isinstance(current, bool):
             if isinstance(value, bool):
                 setattr(cfg, name, value)
             else:
-                problems.append((_line_of(doc, key), f"{key} must be true or false"))
+                problems.append((at(key), f"{key} must be true or false"))
         elif isinstance(current, int | float):
             number, problem = _number(name, value, current)
             if problem is None:
                 setattr(cfg, name, number)
             else:
-                problems.append(
-                    (_line_of(doc, key), f"{key}: {problem}; the default {current} is used")
-                )
+                problems.append((at(key), f"{key}: {problem}; the default {current} is used"))
         elif isinstance(current, list):
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 setattr(cfg, name, [str(v) for v in value])
             elif isinstance(value, str):
                 setattr(cfg, name, [value])
             else:
-                problems.append((_line_of(doc, key), f"{key} must be a list of strings"))
+                problems.append((at(key), f"{key} must be a list of strings"))
         elif isinstance(value, str) and value:
             setattr(cfg, name, value)
         else:
-            problems.append((_line_of(doc, key), f"{key} must be a string"))
+            problems.append((at(key), f"{key} must be a string"))
     if cfg.duplicates_scope not in ("curated", "all"):
         problems.append(
             (

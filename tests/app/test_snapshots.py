@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_helpers import TODAY, FakeBackend, loaded
+from app_helpers import TODAY, FakeBackend, loaded, review
 from app_sample import write_sample
 
 from memreview.app import make_app
@@ -51,9 +51,17 @@ def settled(*keys: str):
         await loaded(app, pilot)
         for key in keys:
             await pilot.press(key)
-        await pilot.pause(0.2)  # the evidence's preview starts after a short delay
         await loaded(app, pilot)
+        evidence = review(app).evidence
+        for _ in range(100):  # the preview starts after the cursor rests a moment
+            key = evidence._preview_key
+            if key is None or evidence._preview_cache.get(key) is not None:
+                break
+            await pilot.pause(0.05)
+            await app.workers.wait_for_complete()
+        await pilot.pause()
         app.clear_notifications()
+        await pilot.pause()
 
     return run_before
 

@@ -116,3 +116,29 @@ def test_a_note_that_holds_a_secret_is_refused_and_nothing_written(tmp_path, cap
     assert PASSWORD not in err
     assert (root / "MEMORY.md").read_bytes() == before
     assert not (root / ".memreview" / "journal.jsonl").exists()
+
+
+def test_a_merge_text_holding_a_secret_is_journaled_masked_and_not_restaged(tmp_path, capsys):
+    from decisions_helpers import decide
+
+    from memreview.decisions import undo
+
+    root = write_files(
+        tmp_path / "ws",
+        {
+            "MEMORY.md": (
+                "# Memory\n\n## Lessons\n"
+                "- Galxe bounties need a day for review (2026-04-10)\n"
+                "- Galxe bounties need a day for review (2026-05-02)\n"
+            )
+        },
+    )
+    merged = f"- Galxe bounties need a day for review; the API key is {KEY}\n"
+    outcome = decide(root, "duplicates", "merge", {"kind": "fingerprint"}, keep=1, text=merged)
+    assert outcome.ok, outcome
+    assert KEY in (root / "MEMORY.md").read_text()  # the owner wrote it; the secrets queue has it
+    journal = (root / ".memreview/journal.jsonl").read_text()
+    assert KEY not in journal and "sk-or-v1-…" in journal and '"text_masked": true' in journal
+    result = undo(root)
+    assert result.ok and result.restaged == []  # the mask is never staged as the owner's text
+    assert KEY not in (root / ".memreview/journal.jsonl").read_text()

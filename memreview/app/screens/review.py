@@ -1,22 +1,23 @@
-"""The review screen: queues on the left, items in the middle, evidence on the right."""
+"""The review screen: queues on the left, items in the middle, evidence on the right.
+
+Here: the layout, loading, the queues, the highlighted item, the filter and which keys
+apply (``check_action``). Deciding, writing and undo are in ``review_decide``; why a key
+does nothing, and the footer's names for the keys, in ``review_keys``."""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from textual import events, on
-from textual.actions import parse as parse_action
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input
 
 from memreview.app.backend import Backend, make_decision
-from memreview.app.editor import editor_target, run_editor
 from memreview.app.keys import (
     HEALTH,
     act_for,
@@ -27,11 +28,11 @@ from memreview.app.keys import (
     review_bindings,
     verb_key,
 )
-from memreview.app.messages import LoadFailed, QueueChosen, UndoDone, WorkspaceLoaded
-from memreview.app.screens.apply import ApplyScreen, outcome_note
+from memreview.app.messages import LoadFailed, QueueChosen, WorkspaceLoaded
+from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
-from memreview.app.screens.merge import MergeEditor, merge_proposal
-from memreview.app.screens.undo import ask_undo, report_undo, start_undo
+from memreview.app.screens.review_decide import ReviewDecisions
+from memreview.app.screens.review_keys import ReviewKeys
 from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
@@ -40,13 +41,13 @@ from memreview.app.widgets.keybar import KeyBar
 from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueBar, QueueNav, TopBar
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
-from memreview.display import one_line, visible
+from memreview.display import one_line
 from memreview.i18n import _
 
 ScanFunction = Callable[..., object]
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
@@ -416,234 +417,6 @@ class ReviewScreen(Screen):
             return None if self.scanning else True
         return True
 
-    def why_not(self, action: str, parameters: tuple) -> str | None:
-        """Why ``action`` does nothing now, in words (None when it acts, or when a key doing
-        nothing needs no word: moving past the end of a list)."""
-        if self.scanning and action not in ("show_queue", "step_queue", "reload"):
-            return _("still loading the workspace")
-        title = queue_title(self.queue)
-        in_queue = self.queue != HEALTH
-        verb = None
-        if action == "decide":
-            verb = parameters[0]
-        elif action in ("keep_member", "pick_member"):
-            verb = MEMBER
-        elif action == "merge":
-            verb = MERGE
-        if verb is not None:
-            if not in_queue:
-                return _("the health view has nothing to decide: choose a queue (1–9)")
-            if act_for(self.queue, verb) is None:
-                return _("{key} does nothing in {queue}; here: {keys}").format(
-                    key=self._key_name(action, parameters), queue=title, keys=self._offered()
-                )
-            if self.items.current is None:
-                return _("{queue} has nothing to decide").format(queue=title)
-            return None
-        if action == "open_editor":
-            if not in_queue:
-                return _("the health view has no entry to open: choose a queue (1–9)")
-            return _("{queue} has no item to open").format(queue=title)
-        if action == "write":
-            return _("nothing is staged to write: decide an item first (its keys are below)")
-        if action == "unstage":
-            return _("nothing is staged to unstage")
-        if action == "filter" and not in_queue:
-            return _("the health view has no items to filter: choose a queue (1–9)")
-        if action == "bulk_archive":
-            return _("no flagged item in view to archive")
-        return None
-
-    def _key_name(self, action: str, parameters: tuple) -> str:
-        if action == "decide":
-            return verb_key(parameters[0], self.app.key_for)
-        if action == "merge":
-            return verb_key(MERGE, self.app.key_for)
-        return verb_key(MEMBER, self.app.key_for, members="#")
-
-    def _offered(self) -> str:
-        """The keys of this queue as the footer names them: ``a keep A · b keep B…``."""
-        return " · ".join(f"{key} {_(act.label)}" for key, act in self._hints())
-
-    def on_key(self, event: events.Key) -> None:
-        """Before the bindings: the digit after `#`, and the keys that can't act now,
-        which say why instead of doing nothing."""
-        if self.member_prompt:
-            self.member_prompt = False
-            event.stop()
-            event.prevent_default()
-            if event.character is not None and event.character in "123456789":
-                self.action_keep_member(int(event.character))
-            else:
-                self.notify(_("no member kept: # then a digit keeps one"), timeout=3)
-            return
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            _namespace, action, parameters = parse_action(binding.action)
-            if self.check_action(action, parameters) is True:
-                return
-            why = self.why_not(action, parameters)
-            if why:
-                event.stop()
-                event.prevent_default()
-                self.notify(why, markup=False, timeout=4)
-                self.app.key_done()
-                return
-
-    def _sync_bindings(self) -> None:
-        """Refresh the footer only when what applies has changed (it is rebuilt each time)."""
-        state = (
-            self.queue,
-            self.scanning,
-            self.items.current is not None,
-            bool(self.staging),
-            bool(self.items.filter_text),
-            self.pane.filtering,
-        )
-        if state != self._binding_state:
-            self._binding_state = state
-            self.refresh_bindings()
-
-    @property
-    def active_bindings(self):
-        """The footer's view of the bindings: decision keys named as this queue names them."""
-        bindings = super().active_bindings
-        acts = queue_acts(self.queue)
-        if not acts:
-            return bindings
-        order = {verb: k for k, verb in enumerate(acts)}
-        decide, rest = [], {}
-        for key, active in bindings.items():
-            bid = active.binding.id or ""
-            act = acts.get(bid.removeprefix("decide.")) if bid.startswith("decide.") else None
-            if act is None:
-                rest[key] = active
-                continue
-            renamed = active._replace(
-                binding=replace(active.binding, description=_(act.label)),
-                tooltip=f"{_(act.label)}: {_(act.effect)}",
-            )
-            decide.append((order[act.verb], key, renamed))
-        # the decision keys first, in the order the queue lists them (as in the evidence)
-        return {key: active for _n, key, active in sorted(decide)} | rest
-
-    # -- deciding ----------------------------------------------------------------------------
-    def _stage(self, act: Act, keep: int | None = None, text: str | None = None) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text)
-        problem = self.backend.check(self.queue, item, d)
-        if not problem and self.result is not None:
-            problem = self.backend.clash(self.result, self.staging.decisions(), d)
-        if problem:
-            self.notify(problem, title="Not staged", severity="warning", markup=False)
-            return
-        d = replace(d, seen=self.backend.seen(self.result, d))
-        self.changed.discard(d.item)  # decided again, on what the item reads now
-        old = self.staging.stage(d)
-        self._staging_changed(item["id"], {d.queue, old.queue if old else d.queue})
-        if self.items.cursor + 1 < self.items.count:
-            self.items.advance()
-        else:
-            self.items.refresh_item(item["id"])
-            self._show_current()
-            self._queue_done_note()
-
-    def _staging_changed(self, item_id: str | None = None, queues: Iterable | None = None) -> None:
-        """Redraw what shows the staged decisions (``queues``: those whose count changed)
-        and say so when they could not be saved."""
-        if self.staging.save_error:
-            self.notify(self.staging.save_error, severity="error", markup=False)
-        self._show_pending()
-        shown = queue_names()
-        for q in shown if queues is None else queues:
-            if q in shown:
-                self._show_nav_row(q)
-        if item_id is not None:
-            self.items.refresh_item(item_id)
-        self._sync_bindings()
-
-    def _show_pending(self) -> None:
-        self.query_one(PendingBar).show(self.staging.decisions(), self.staging.saved)
-        self._show_mark_width()
-
-    def _show_mark_width(self) -> None:
-        """The list's mark column as wide as the widest staged label of this queue (one
-        column when nothing is staged there: the titles get the room)."""
-        widest = max(
-            (len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
-            default=1,
-        )
-        self.items.set_mark_width(widest)
-
-    def action_decide(self, verb: str) -> None:
-        act = act_for(self.queue, verb)
-        if act is not None:
-            self._stage(act, keep=act.keep)
-        self.app.key_done()
-
-    def action_pick_member(self) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        members = len(item.get("refs") or [])
-        self.member_prompt = True
-        self.notify(
-            _("keep which member? press 1–{n} (any other key: none)").format(n=members),
-            markup=False,
-            timeout=3,
-        )
-        self.app.key_done()
-
-    def action_keep_member(self, n: int) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        members = len(item.get("refs") or [])
-        if n > members:
-            self.notify(
-                _("this group has {n} members: # then 1–{n} keeps one").format(n=members),
-                markup=False,
-            )
-            return
-        self._stage(act_for(self.queue, MEMBER), keep=n)
-        self.app.key_done()
-
-    def action_merge(self) -> None:
-        item = self.items.current
-        if item is None:
-            return
-        item_id, queue, act = item["id"], self.queue, act_for(self.queue, MERGE)
-
-        def done(text: str | None) -> None:
-            if text is None:
-                return
-            current = self.items.current
-            if current is None or current["id"] != item_id:
-                return
-            self._stage(act, text=text)
-
-        def check(text: str) -> str | None:
-            d = make_decision(item_id, act.action, queue, text=text)
-            return self.backend.check(queue, item, d)
-
-        title = f"Merge: {one_line(str(item.get('title', '')))}"
-        proposal = visible(merge_proposal(item, self.result.context))
-        self.app.push_screen(MergeEditor(title, proposal, check), done)
-
-    def action_unstage(self) -> None:
-        item = self.items.current
-        d = self.staging.for_item(item["id"]) if item is not None else None
-        d = d or self.staging.newest()  # not staged here: the decision staged last
-        if d is None:
-            return
-        self.staging.unstage(d.item)
-        self._staging_changed(d.item, (d.queue,))
-        if self.result is not None and d.queue == self.queue:
-            self._show_current()
-        self.notify(f"unstaged: {decision_label(d)[0]}", markup=False, timeout=2)
-        self.app.key_done()
-
     # -- filter ------------------------------------------------------------------------------
     def action_filter(self) -> None:
         self.pane.open_filter()
@@ -664,45 +437,3 @@ class ReviewScreen(Screen):
         self.pane.clear_filter()
         self._fit_list()
         self._sync_bindings()
-
-    # -- editor ------------------------------------------------------------------------------
-    def action_open_editor(self) -> None:
-        item = self.items.current
-        if item is None or self.result is None:
-            return
-        target = editor_target(self.root, self.queue, item, self.result)
-        if target is not None and run_editor(self.app, self.app.editor_command(), *target):
-            self.reload()
-
-    # -- writing -----------------------------------------------------------------------------
-    def action_write(self) -> None:
-        if not self.staging or self.result is None:
-            self.notify("nothing is staged")
-            return
-        screen = ApplyScreen(self.result, self.staging.decisions(), self.backend)
-        self.app.push_screen(screen, self._applied)
-        self.app.key_done()
-
-    def _applied(self, outcome) -> None:
-        if outcome is None:
-            return
-        self.staging.replace(outcome.keep_pending)
-        self._staging_changed()
-        msg, severity = outcome_note(outcome)
-        self.notify(msg, markup=False, severity=severity)
-        self.reload()
-
-    def action_undo(self) -> None:
-        nothing = self.backend.nothing_to_undo()
-        if nothing:  # said before asking, not after
-            self.notify(nothing, markup=False, timeout=4)
-            return
-        ask_undo(self.app, lambda: start_undo(self, self.backend))
-
-    def on_undo_done(self, message: UndoDone) -> None:
-        report_undo(self.app, message)
-        if message.ok:
-            if self.staging.saved:  # the undo staged the batch's decisions again on disk
-                self.staging.load()
-                self._staging_changed()
-            self.reload()

@@ -1,0 +1,184 @@
+"""Deciding on the review screen: staging a decision (a key, a member, a merge text),
+unstaging, opening the editor, writing the staged decisions and undoing the last batch.
+``ReviewDecisions`` is a mixin of ``ReviewScreen`` (it reads the screen's state)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from memreview.app.backend import make_decision
+from memreview.app.editor import editor_target, run_editor
+from memreview.app.keys import act_for, decision_label, queue_names
+from memreview.app.messages import UndoDone
+from memreview.app.screens.apply import ApplyScreen, outcome_note
+from memreview.app.screens.merge import MergeEditor, merge_proposal
+from memreview.app.screens.undo import ask_undo, report_undo, start_undo
+from memreview.app.widgets.panels import PendingBar
+from memreview.decisions.unit import MEMBER, MERGE, Act
+from memreview.display import one_line, visible
+from memreview.i18n import _
+
+
+class ReviewDecisions:
+    """Staging, unstaging, the editor, writing and undo."""
+
+    # -- deciding ----------------------------------------------------------------------------
+    def _stage(self, act: Act, keep: int | None = None, text: str | None = None) -> None:
+        item = self.items.current
+        if item is None:
+            return
+        d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text)
+        problem = self.backend.check(self.queue, item, d)
+        if not problem and self.result is not None:
+            problem = self.backend.clash(self.result, self.staging.decisions(), d)
+        if problem:
+            self.notify(problem, title="Not staged", severity="warning", markup=False)
+            return
+        d = replace(d, seen=self.backend.seen(self.result, d))
+        self.changed.discard(d.item)  # decided again, on what the item reads now
+        old = self.staging.stage(d)
+        self._staging_changed(item["id"], {d.queue, old.queue if old else d.queue})
+        if self.items.cursor + 1 < self.items.count:
+            self.items.advance()
+        else:
+            self.items.refresh_item(item["id"])
+            self._show_current()
+            self._queue_done_note()
+
+    def _staging_changed(self, item_id: str | None = None, queues: Iterable | None = None) -> None:
+        """Redraw what shows the staged decisions (``queues``: those whose count changed)
+        and say so when they could not be saved."""
+        if self.staging.save_error:
+            self.notify(self.staging.save_error, severity="error", markup=False)
+        self._show_pending()
+        shown = queue_names()
+        for q in shown if queues is None else queues:
+            if q in shown:
+                self._show_nav_row(q)
+        if item_id is not None:
+            self.items.refresh_item(item_id)
+        self._sync_bindings()
+
+    def _show_pending(self) -> None:
+        self.query_one(PendingBar).show(self.staging.decisions(), self.staging.saved)
+        self._show_mark_width()
+
+    def _show_mark_width(self) -> None:
+        """The list's mark column as wide as the widest staged label of this queue (one
+        column when nothing is staged there: the titles get the room)."""
+        widest = max(
+            (len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
+            default=1,
+        )
+        self.items.set_mark_width(widest)
+
+    def action_decide(self, verb: str) -> None:
+        act = act_for(self.queue, verb)
+        if act is not None:
+            self._stage(act, keep=act.keep)
+        self.app.key_done()
+
+    def action_pick_member(self) -> None:
+        item = self.items.current
+        if item is None:
+            return
+        members = len(item.get("refs") or [])
+        self.member_prompt = True
+        self.notify(
+            _("keep which member? press 1–{n} (any other key: none)").format(n=members),
+            markup=False,
+            timeout=3,
+        )
+        self.app.key_done()
+
+    def action_keep_member(self, n: int) -> None:
+        item = self.items.current
+        if item is None:
+            return
+        members = len(item.get("refs") or [])
+        if n > members:
+            self.notify(
+                _("this group has {n} members: # then 1–{n} keeps one").format(n=members),
+                markup=False,
+            )
+            return
+        self._stage(act_for(self.queue, MEMBER), keep=n)
+        self.app.key_done()
+
+    def action_merge(self) -> None:
+        item = self.items.current
+        if item is None:
+            return
+        item_id, queue, act = item["id"], self.queue, act_for(self.queue, MERGE)
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            current = self.items.current
+            if current is None or current["id"] != item_id:
+                return
+            self._stage(act, text=text)
+
+        def check(text: str) -> str | None:
+            d = make_decision(item_id, act.action, queue, text=text)
+            return self.backend.check(queue, item, d)
+
+        title = f"Merge: {one_line(str(item.get('title', '')))}"
+        proposal = visible(merge_proposal(item, self.result.context))
+        self.app.push_screen(MergeEditor(title, proposal, check), done)
+
+    def action_unstage(self) -> None:
+        item = self.items.current
+        d = self.staging.for_item(item["id"]) if item is not None else None
+        d = d or self.staging.newest()  # not staged here: the decision staged last
+        if d is None:
+            return
+        self.staging.unstage(d.item)
+        self._staging_changed(d.item, (d.queue,))
+        if self.result is not None and d.queue == self.queue:
+            self._show_current()
+        self.notify(f"unstaged: {decision_label(d)[0]}", markup=False, timeout=2)
+        self.app.key_done()
+
+    # -- editor ------------------------------------------------------------------------------
+    def action_open_editor(self) -> None:
+        item = self.items.current
+        if item is None or self.result is None:
+            return
+        target = editor_target(self.root, self.queue, item, self.result)
+        if target is not None and run_editor(self.app, self.app.editor_command(), *target):
+            self.reload()
+
+    # -- writing -----------------------------------------------------------------------------
+    def action_write(self) -> None:
+        if not self.staging or self.result is None:
+            self.notify("nothing is staged")
+            return
+        screen = ApplyScreen(self.result, self.staging.decisions(), self.backend)
+        self.app.push_screen(screen, self._applied)
+        self.app.key_done()
+
+    def _applied(self, outcome) -> None:
+        if outcome is None:
+            return
+        self.staging.replace(outcome.keep_pending)
+        self._staging_changed()
+        msg, severity = outcome_note(outcome)
+        self.notify(msg, markup=False, severity=severity)
+        self.reload()
+
+    def action_undo(self) -> None:
+        nothing = self.backend.nothing_to_undo()
+        if nothing:  # said before asking, not after
+            self.notify(nothing, markup=False, timeout=4)
+            return
+        ask_undo(self.app, lambda: start_undo(self, self.backend))
+
+    def on_undo_done(self, message: UndoDone) -> None:
+        report_undo(self.app, message)
+        if message.ok:
+            if self.staging.saved:  # the undo staged the batch's decisions again on disk
+                self.staging.load()
+                self._staging_changed()
+            self.reload()

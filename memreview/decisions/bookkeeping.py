@@ -1,0 +1,149 @@
+"""What a batch does besides its files: before it, the decisions an earlier batch already
+applied (a decision applies once); after it, the items it hides (``state.yaml``), the
+decisions left pending (``pending.yaml``) and the redacted secrets scrubbed from backups."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from memreview import store
+from memreview.decisions.model import Decision
+from memreview.decisions.outcome import ApplyOutcome
+from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
+from memreview.decisions.plan import EditPlan, PlannedDecision, RedactLines
+from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
+from memreview.secrets import find_secrets
+
+STATE_NAME = STATE_FILE.split("/", 1)[1]
+
+
+def applied_before(root: Path) -> dict[str, str]:
+    """{decision key: batch id} of the journal's apply batches not taken back by an undo
+    (an interrupted batch counts: what it wrote is on disk)."""
+    done: dict[str, str] = {}
+    try:
+        found = store.batches(root)
+    except (OSError, store.PathEscape):
+        return done
+    for batch in found:
+        if batch.kind != "apply" or batch.undone_by:
+            continue
+        keys = (
+            batch.applied
+            if batch.committed
+            else [d.get("key") for d in batch.decisions if isinstance(d, dict)]
+        )
+        for key in keys:
+            if isinstance(key, str):
+                done[key] = batch.batch_id
+    return done
+
+
+def skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcome) -> None:
+    """Take out of ``plan`` the decisions an earlier batch applied whose item it still hides
+    (a revive or a snooze applied twice): a decision applies once."""
+    if not done:
+        return
+    hidden = load_state(root).hidden
+    repeats = {
+        p.key
+        for p in plan.decisions
+        if p.key in done
+        and p.decision.item in hidden
+        and hidden[p.decision.item].batch == done[p.key]
+    }
+    if not repeats:
+        return
+    for p in plan.decisions:
+        if p.key in repeats:
+            outcome.skipped.append(p.decision)
+            outcome.messages.append(f"{p.key}: already applied (batch {done[p.key]}); skipped")
+    plan.decisions = [p for p in plan.decisions if p.key not in repeats]
+    for rel in list(plan.files):
+        plan.files[rel] = [op for op in plan.files[rel] if op.key not in repeats]
+        if not plan.files[rel]:
+            del plan.files[rel]
+
+
+def applied_hides(plan: EditPlan, outcome: ApplyOutcome) -> list[PlannedDecision]:
+    done = {d.key for d in outcome.applied}
+    return [p for p in plan.decisions if p.hide is not None and p.key in done]
+
+
+def state_with(root: Path, hides: list[PlannedDecision], batch: str) -> tuple[State, bytes | None]:
+    """The state with ``hides`` added under ``batch``, and the state file's bytes now."""
+    try:
+        before = store.read_private(root, STATE_NAME)
+    except (OSError, store.PathEscape):
+        before = None
+    state, _problem = parse_state(before)
+    for p in hides:
+        h = p.hide
+        assert h is not None
+        state.hidden[h.item] = Hidden(h.until, h.reason, batch)
+    return state, before
+
+
+def keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
+    """A state file that doesn't parse is copied aside before it is replaced."""
+    before = store.read_private(root, STATE_NAME)
+    if before and parse_state(before)[1]:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        name = f"{STATE_NAME}.broken-{stamp}"
+        store.write_private(root, name, before)
+        outcome.messages.append(
+            f"{STATE_FILE} did not parse; its old bytes are in .memreview/{name}"
+        )
+
+
+def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
+    """A redacted secret also leaves every backup memreview holds (secrets queue)."""
+    applied = {d.key for d in outcome.applied}
+    values: list[tuple[str, str]] = []
+    for ops in plan.files.values():
+        for op in ops:
+            if isinstance(op, RedactLines) and op.key in applied:
+                for s in find_secrets("\n".join(op.old)):
+                    values.append((s.value, f"[redacted {s.kind} {plan.today.isoformat()}]"))
+    if not values:
+        return
+    try:
+        changed = store.scrub_backups(root, values)
+    except (OSError, store.PathEscape) as exc:
+        outcome.messages.append(f"could not redact memreview's backups: {exc}")
+        return
+    outcome.messages.append(
+        f"redacted: the value is also replaced in {len(changed)} backup cop"
+        f"{'y' if len(changed) == 1 else 'ies'} under .memreview/backups (this can't be undone)"
+    )
+
+
+def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
+    """pending.yaml without this batch's decisions, except those that could not be written."""
+    existing, warnings = load_pending(root)
+    outcome.messages += warnings
+    batch_items = {_item_of(d) for d in decisions} - {None}
+    keep = [d for d in existing if d.item not in batch_items]
+    keep += [d for d in stay if d.item not in {k.item for k in keep}]
+    exists = False
+    try:
+        exists = store.read_private(root, PENDING_FILE) is not None
+    except (OSError, store.PathEscape):
+        pass
+    if keep != existing and (exists or keep):
+        try:
+            kept = save_pending(root, keep)
+            if kept:
+                outcome.messages.append(
+                    f".memreview/{PENDING_FILE} did not parse; its old bytes are in {kept}"
+                )
+        except (OSError, store.PathEscape) as exc:
+            outcome.messages.append(f"could not save .memreview/{PENDING_FILE}: {exc}")
+    return keep
+
+
+def _item_of(d: Decision | dict) -> str | None:
+    """The item id a raw decision names, when it is one (a malformed entry may hold a list)."""
+    item = d.get("item") if isinstance(d, dict) else getattr(d, "item", None)
+    return item if isinstance(item, str) else None

@@ -1,0 +1,110 @@
+"""What a batch of decisions did: ``ApplyOutcome`` (and ``DecisionProblem``, a decision not
+written), ``UndoOutcome`` and ``FinishOutcome``, as the app and the command line read them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from memreview import store
+from memreview.decisions.model import Decision
+from memreview.decisions.pending import PENDING_FILE
+
+
+@dataclass(frozen=True)
+class DecisionProblem:
+    """A decision that was not written, and why."""
+
+    decision: Decision
+    file: str | None
+    reason: str
+    stays_pending: bool = True  # False for a decision that can never apply as written
+
+
+@dataclass
+class ApplyOutcome:
+    """What a batch did (or, for a dry run, would do)."""
+
+    batch: str | None = None  # the journal's batch id; None when nothing was journaled
+    dry_run: bool = False
+    applied: list[Decision] = field(default_factory=list)
+    conflicts: list[DecisionProblem] = field(default_factory=list)
+    failures: list[DecisionProblem] = field(default_factory=list)
+    files: list[store.FileResult] = field(default_factory=list)
+    hidden: list[str] = field(default_factory=list)  # item ids now hidden by state.yaml
+    pending: list[Decision] = field(default_factory=list)  # still staged afterwards
+    skipped: list[Decision] = field(default_factory=list)  # applied by an earlier batch
+    state_diff: str = ""
+    messages: list[str] = field(default_factory=list)
+    # decisions that contradict each other: the whole batch is refused, nothing is written
+    refused: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Every decision written: no conflict, no failure, nothing refused."""
+        return not self.conflicts and not self.failures and not self.refused
+
+    @property
+    def exit_code(self) -> int:
+        """The command's exit status: 0 when every decision was written, 2 when the batch
+        was refused (decisions that contradict each other), else 1."""
+        if self.refused:
+            return 2
+        return 0 if self.ok else 1
+
+    @property
+    def diff(self) -> str:
+        """The unified diff of every file written, then of state.yaml."""
+        return "".join(f.diff for f in self.files) + self.state_diff
+
+
+@dataclass
+class UndoOutcome:
+    """What ``undo`` did: the store's result and the items shown again."""
+
+    result: store.UndoResult
+    unhidden: list[str] = field(default_factory=list)
+    restaged: list[Decision] = field(default_factory=list)  # the batch's decisions, pending again
+    restage_error: str | None = None  # why pending.yaml could not take them
+
+    @property
+    def ok(self) -> bool:
+        """The undo took back the whole batch."""
+        return self.result.ok
+
+    @property
+    def message(self) -> str:
+        """One line for the user: what was undone, and how many items show again."""
+        extra = f"; {len(self.unhidden)} item(s) show again" if self.unhidden else ""
+        if self.restaged:
+            extra += (
+                f"; its {len(self.restaged)} decision(s) are staged again "
+                f"(.memreview/{PENDING_FILE}): change what was wrong and write again"
+            )
+        if self.restage_error:
+            extra += f"; its decisions could not be staged again: {self.restage_error}"
+        return self.result.message + extra
+
+    @property
+    def files(self):
+        """The files the undo restored."""
+        return self.result.files
+
+    @property
+    def diff(self) -> str:
+        """The unified diff of the undo."""
+        return self.result.diff
+
+    @property
+    def exit_code(self) -> int:
+        """The command's exit status: 0 when the batch was undone, else 1."""
+        return 0 if self.ok else 1
+
+
+@dataclass
+class FinishOutcome:
+    """What finishing an interrupted batch did."""
+
+    ok: bool
+    message: str
+    batch: str | None = None
+    hidden: list[str] = field(default_factory=list)

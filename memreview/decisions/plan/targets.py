@@ -1,0 +1,70 @@
+"""Targets: an entry or anchor block as loaded, named by its content and its rank among
+identical twins, so that ``rewrite`` can find it again in the file as it is at write time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memreview.workspace.model import Anchor, Entry, MemoryFile
+
+
+@dataclass(frozen=True)
+class Target:
+    """An entry (or anchor block) as loaded: found again by its text.
+
+    ``copy`` is its rank among the loaded file's entries with the same text (``copies`` of
+    them): when the file now holds the same number of identical entries, the rank says which
+    one is meant; otherwise an identical twin makes the target ambiguous.
+    """
+
+    file: str
+    kind: str  # anchor | row | bullet (promoted entries count as bullets)
+    text: str
+    line: int
+    copy: int = 0
+    copies: int = 1
+    anchor: str | None = None
+
+    @property
+    def first_line(self) -> str:
+        """The target's first line (to name it in a message)."""
+        return self.text.split("\n", 1)[0]
+
+    @property
+    def last(self) -> int:
+        """The target's last line (1-based) when loaded."""
+        return self.line + self.text.count("\n")
+
+    def overlaps(self, other: Target) -> bool:
+        """Do the two targets share a line of the same file (an entry inside an anchor
+        block overlaps the block)?"""
+        return self.file == other.file and self.line <= other.last and other.line <= self.last
+
+    @property
+    def name(self) -> str:
+        """How a message names the target: ``anchor <id>`` or ``the entry '…' (file:line)``."""
+        if self.kind == "anchor" and self.anchor:
+            return f"anchor {self.anchor}"
+        first = self.first_line.strip()
+        first = first if len(first) <= 40 else first[:39] + "…"
+        return f"the entry {first!r} ({self.file}:{self.line})"
+
+
+def kind_group(kind: str) -> str:
+    """Promoted entries and numbered items are list items: found again as bullets are."""
+    return "bullet" if kind in ("promoted", "numbered") else kind
+
+
+def entry_target(mf: MemoryFile, entry: Entry) -> Target:
+    """The target of an entry of a loaded file, with its rank among identical twins."""
+    group = kind_group(entry.kind)
+    twins = [e for e in mf.entries if e.text == entry.text and kind_group(e.kind) == group]
+    rank = next(k for k, e in enumerate(twins) if e is entry)
+    return Target(mf.rel, group, entry.text, entry.line, rank, len(twins), entry.anchor)
+
+
+def anchor_target(mf: MemoryFile, anchor: Anchor) -> Target:
+    """The target of an anchor block of a loaded file, with its rank among identical twins."""
+    twins = [a for a in mf.anchors if a.text == anchor.text]
+    rank = next(k for k, a in enumerate(twins) if a is anchor)
+    return Target(mf.rel, "anchor", anchor.text, anchor.line, rank, len(twins), anchor.id)

@@ -1,0 +1,168 @@
+"""The duplicates detector itself: ``duplicates`` gathers every kind of duplicate item in
+order (chronicle, per-file fingerprint and near groups, cross-file copies, blocks, records,
+then the same fact in other dress), and the item builders they share."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+
+from memreview.queues.common import item_id, short
+from memreview.queues.duplicates.chronicle import chronicle_items
+from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
+from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
+from memreview.queues.duplicates.runs import blocks, records
+from memreview.queues.duplicates.scope import Scope, comparable
+from memreview.queues.sameness import comparison_form
+from memreview.workspace.fields import file_fields, wide_enough
+from memreview.workspace.model import Entry, Workspace
+
+
+def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=None) -> dict:
+    files = sorted({e.file for e in group})
+    if len(files) == 1:
+        ident = item_id("d", kind, files[0], *sorted(e.norm for e in group))
+    else:
+        ident = item_id("d", kind, *sorted(f"{e.file}\x1f{e.norm}" for e in group))
+    item = {
+        "id": ident,
+        "title": short(title or group[0].first_line),
+        "kind": kind,
+        "refs": [e.ref() for e in group],
+        "merged": None,
+        "score": score,
+    }
+    if extra:
+        item.update(extra)
+    return item
+
+
+def _span_ref(entries: list[Entry]) -> dict:
+    """One ref for a run of entries: the first one's, to the last one's end, with every
+    entry's line (a decision removes each)."""
+    ref = entries[0].ref()
+    ref["end_line"] = entries[-1].end_line
+    ref["lines"] = [e.line for e in entries]
+    return ref
+
+
+def _run_item(kind: str, runs: list[list[Entry]], scope: Scope, title: str) -> dict:
+    runs = sorted(runs, key=lambda r: (scope.rank(r[0]), r[0].file, r[0].line))
+    ident = item_id(
+        "d", kind, *sorted("\x1f".join([r[0].file, *(e.norm for e in r)]) for r in runs)
+    )
+    return {
+        "id": ident,
+        "title": short(title),
+        "kind": kind,
+        "refs": [_span_ref(r) for r in runs],
+        "merged": None,
+        "score": None,
+    }
+
+
+def duplicates(ws: Workspace, today: date) -> list[dict]:
+    """The groups of entries that say the same thing, as items (chronicle rows of one day,
+    same fingerprint, near-identical text, copied blocks)."""
+    cfg = ws.config
+    items = chronicle_items(ws)
+    scope = Scope(ws)
+    if not scope.all and not scope.curated:
+        return items
+    fields = {rel: file_fields(mf) for rel, mf in ws.files.items()}
+    canon: dict[int, str] = {}
+    units_by_file: dict[str, list[Entry]] = {}
+    for rel, mf in ws.files.items():
+        ff = fields[rel]
+        us = [e for e in mf.entries if comparable(e) and not ff.is_field(e)]
+        for e in us:
+            canon[id(e)] = comparison_form(e.norm)
+        units_by_file[rel] = us
+    for ff in fields.values():
+        for rec in ff.records:
+            for e in rec.entries:
+                canon.setdefault(id(e), comparison_form(e.norm))
+    min_w = cfg.duplicates_min_width
+
+    # runs of lines and whole records copied elsewhere: one item each, their lines taken
+    covered: set[int] = set()
+    block_items = []
+    for runs in blocks(ws, units_by_file, canon, scope, cfg):
+        title = f"{len(runs[0])} lines copied: {runs[0][0].first_line}"
+        block_items.append(_run_item("block", runs, scope, title))
+        covered.update(id(e) for r in runs for e in r)
+    record_items = []
+    for runs in records(ws, fields, canon, scope, cfg):
+        title = f"record {runs[0][0].heading_path[-1] if runs[0][0].heading_path else ''}"
+        record_items.append(_run_item("record", runs, scope, title))
+        covered.update(id(e) for r in runs for e in r)
+
+    # seed 002's fingerprint groups, in curated files
+    per_file: dict[str, list[dict]] = defaultdict(list)
+    in_group: dict[int, tuple[str, int]] = {}
+    pool: list[Entry] = []
+    for rel, us in units_by_file.items():
+        wide = [e for e in us if id(e) not in covered and wide_enough(e.norm, min_w)]
+        pool.extend(wide)
+        if not scope.allows(rel, rel):
+            continue
+        for g_no, group in enumerate(fingerprint_groups(wide, canon, cfg)):
+            for e in group:
+                in_group[id(e)] = (rel, g_no)
+            per_file[rel].append(_item("fingerprint", group, scope, None))
+
+    # the label lines of each record, so that two lines of records that disagree elsewhere
+    # (same e-mail, another plan) are not one fact
+    record_of: dict[int, dict[str, str]] = {}
+    for ff in fields.values():
+        for rec in ff.records:
+            values = {ff.labels[id(e)][0]: canon[id(e)] for e in rec.entries}
+            for e in rec.entries:
+                record_of[id(e)] = values
+
+    def disagree(a: Entry, b: Entry) -> bool:
+        ra, rb = record_of.get(id(a)), record_of.get(id(b))
+        if ra is None or rb is None or ra is rb:
+            return False
+        return any(rb.get(label, v) != v for label, v in ra.items())
+
+    # near pairs and copies, in one file or across files
+    edges = []
+    for i, j, sc in near_edges(pool, canon, scope, cfg):
+        gi, gj = in_group.get(id(pool[i])), in_group.get(id(pool[j]))
+        if (gi is None or gi != gj) and not disagree(pool[i], pool[j]):
+            edges.append((i, j, sc))
+    comps, low = connected_groups(len(pool), edges)
+    cross = []
+    for r, members in sorted(comps.items(), key=lambda kv: min(kv[1])):
+        group = [pool[i] for i in sorted(members)]
+        score = round(float(low[r]), 1)
+        if len({e.file for e in group}) == 1:
+            per_file[group[0].file].append(_item("near", group, scope, score))
+        else:
+            group.sort(key=scope.rank)  # stable: curated copies first, then file order
+            cross.append(_item("copy", group, scope, score))
+        covered.update(id(e) for e in group)
+    for rel in ws.files:
+        items.extend(per_file.get(rel, ()))
+    items.extend(cross)
+    items.extend(block_items)
+    items.extend(record_items)
+
+    # the same fact in other dress
+    def free(e: Entry) -> bool:
+        return id(e) not in covered and id(e) not in in_group
+
+    all_units = [e for us in units_by_file.values() for e in us]
+    for kind, pairs in (
+        ("value", value_pairs(ws, fields, lambda e: not fields[e.file].is_field(e), scope, cfg)),
+        ("row-bullet", row_bullet_pairs(all_units, canon, scope, cfg)),
+        ("dated-row", dated_rows(all_units, fields, scope, cfg)),
+    ):
+        for pair in pairs:
+            if not all(free(e) for e in pair) or disagree(*pair):
+                continue
+            pair.sort(key=scope.rank)
+            items.append(_item(kind, pair, scope, None))
+            covered.update(id(e) for e in pair)
+    return items

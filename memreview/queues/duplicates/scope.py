@@ -1,0 +1,45 @@
+"""Which entries are compared, and where a duplicate matters (DESIGN §1.5).
+
+Only entries that are facts on their own take part (``comparable``); a duplicate matters
+when one side is in a curated file (``curated_files``: ``MEMORY.md``, an anchor file, a
+``curated:`` glob), or everywhere with ``duplicates: {scope: all}`` (``Scope``).
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+
+from memreview.workspace.model import Entry, Workspace
+
+MAX_SAME = 8  # members of one identical text paired one by one with another text's
+MAIN_FILES = ("MEMORY.md", "memory/MEMORY.md", "memory.md")
+
+
+def comparable(e: Entry) -> bool:
+    """Whether an entry takes part in duplicate detection (a bullet or row of its own)."""
+    return e.kind != "anchor" and e.in_anchor is None and not e.in_chronicle and bool(e.norm)
+
+
+def curated_files(ws: Workspace) -> set[str]:
+    """MEMORY.md (root or memory/), anchor files and the config's ``curated`` globs."""
+    globs = ws.config.curated
+    return {
+        rel
+        for rel, mf in ws.files.items()
+        if rel in MAIN_FILES or mf.anchors or any(fnmatchcase(rel, g) for g in globs)
+    }
+
+
+class Scope:
+    """The files in which a duplicate matters, from the config's scope and curated files."""
+
+    def __init__(self, ws: Workspace):
+        self.all = str(ws.config.duplicates_scope).strip().lower() == "all"
+        self.curated = curated_files(ws)
+
+    def allows(self, a: str, b: str) -> bool:
+        """Whether a duplicate between files ``a`` and ``b`` (possibly the same) matters."""
+        return self.all or a in self.curated or b in self.curated
+
+    def rank(self, e: Entry) -> int:
+        return 0 if e.file in self.curated else 1

@@ -1,0 +1,292 @@
+"""The promotions queue itself: each promoted entry judged in the order it was made (the
+later copy is the duplicate), with its source lines and OpenClaw's store row as evidence."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from rapidfuzz import fuzz, process
+
+from memreview.queues.common import item_id, short
+from memreview.queues.duplicates import comparable, curated_files
+from memreview.queues.promotions.flags import (
+    FLAGS,
+    flag_command,
+    flag_flattened,
+    flag_half_sentence,
+    flag_scaffolding,
+    flag_snapshot,
+)
+from memreview.queues.promotions.found import (
+    MARKER_RE,
+    Promoted,
+    find_promoted,
+    split_tail,
+    strip_bullet,
+)
+from memreview.queues.sameness import comparison_form, same_fact
+from memreview.workspace.dates import parse_date
+from memreview.workspace.model import Entry, Workspace
+from memreview.workspace.normalize import normalize
+
+REJECTED_FILE = "memory/archive/rejected-promotions.md"
+
+
+@dataclass
+class _Context:
+    ws: Workspace
+    today: date
+    archived_keys: set[str]
+    archived_forms: dict[str, str]
+    curated: list[tuple[str, Entry]]  # comparison form and entry, outside promotion sections
+
+
+def _source_lines(ws: Workspace, path: str) -> list[str] | None:
+    """The lines of a workspace file that a promotion names as its source (None: missing)."""
+    mf = ws.files.get(path) or ws.archive_files.get(path)
+    if mf is not None:
+        return [ln.text for ln in mf.source.lines]
+    for log in ws.daily_logs:
+        if log.rel == path:
+            return log.text.split("\n") if log.text else [""] * log.lines
+    tf = ws.other_files.get(path)
+    if tf is not None:
+        return [ln.text for ln in tf.lines]
+    return None
+
+
+def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
+    if not lines:
+        return ()
+    out = []
+    for k in range(min(line, len(lines)) - 1, -1, -1):
+        m = re.match(r"^#{1,6}\s+(.*)$", lines[k])
+        if m:
+            out.append(m.group(1))
+            if lines[k].startswith("## ") or lines[k].startswith("# "):
+                break
+    return tuple(out)
+
+
+def _recalled_since(ws: Workspace, p: Promoted) -> int | None:
+    """Recalls of its source or its own lines in OpenClaw's usage since promotion (None: no
+    usage data)."""
+    usage = getattr(ws, "openclaw", None)
+    if usage is None:
+        return None
+    spans = [(p.entry.file, p.entry.line, p.entry.end_line)]
+    if p.source:
+        spans.append(p.source)
+    n = 0
+    for r in usage.recalls:
+        if p.day is not None and r.day < p.day:
+            continue
+        for path, a, b in spans:
+            if r.path == path and r.start <= b and a <= r.end:
+                n += 1
+                break
+    return n
+
+
+def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
+    """Marker keys and comparison forms of the entries archived in earlier reviews."""
+    keys: set[str] = set()
+    forms: dict[str, str] = {}
+    for v in ws.verdicts or []:
+        if v.relation == "promotion" and v.verdict == "archived":
+            keys.add(v.proposal)
+    mf = ws.archive_files.get(REJECTED_FILE)
+    day = ""
+    if mf is not None:
+        for ln in mf.source.lines:
+            m = MARKER_RE.search(ln.text)
+            if m:
+                keys.add(m.group(1))
+            dm = re.match(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})", ln.text)
+            if dm:
+                day = dm.group(1)
+        for e in mf.entries:
+            if e.kind in ("bullet", "promoted"):
+                text, _tail = split_tail(e.first_line)
+                forms.setdefault(comparison_form(_norm(strip_bullet(text))), day)
+    return keys, forms
+
+
+def _norm(text: str) -> str:
+    return normalize("- " + text, "bullet")
+
+
+def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted]) -> str | None:
+    earlier = seen.get(form)
+    if earlier is not None:
+        return f"the same text was promoted before, at {earlier.entry.file}:{earlier.entry.line}"
+    if len(form) < 8 or not ctx.curated:
+        return None
+    forms = [f for f, _e in ctx.curated]
+    for _choice, score, k in process.extract(
+        form, forms, scorer=fuzz.ratio, score_cutoff=ctx.ws.config.near_ratio, limit=5
+    ):
+        other = ctx.curated[k][1]
+        if score >= 100 or same_fact(form, forms[k]):
+            return f"the same fact already stands at {other.file}:{other.line}"
+    return None
+
+
+def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
+    ws = ctx.ws
+    flags: list[tuple[str, str]] = []
+    lines = _source_lines(ws, p.source[0]) if p.source else None
+    if p.recalls == 0:
+        flags.append(("never-recalled", "recalls=0 in its tail: promoted without one recall"))
+    else:
+        n = _recalled_since(ws, p)
+        if n == 0 and p.day is not None and (ctx.today - p.day).days >= 7:
+            flags.append(
+                (
+                    "never-recalled",
+                    f"no recall of it in OpenClaw's recall events or store since its "
+                    f"promotion on {p.day.isoformat()}",
+                )
+            )
+    for name, fn in (
+        (
+            "command",
+            lambda: flag_command(p, _source_headings(lines, p.source[1]) if p.source else ()),
+        ),
+        ("half-sentence", lambda: flag_half_sentence(p)),
+        ("flattened", lambda: flag_flattened(p)),
+        ("status-snapshot", lambda: flag_snapshot(p)),
+        ("scaffolding", lambda: flag_scaffolding(p)),
+    ):
+        why = fn()
+        if why:
+            flags.append((name, why))
+    if p.key in seen_keys:
+        flags.append(("duplicate", f"the same key was promoted before, at {seen_keys[p.key]}"))
+    else:
+        why = _duplicate(ctx, p, form, seen_forms)
+        if why:
+            flags.append(("duplicate", why))
+    if p.key in ctx.archived_keys:
+        flags.append(("came-back", "its key was archived in an earlier review"))
+    elif form in ctx.archived_forms:
+        when = ctx.archived_forms[form]
+        flags.append(
+            (
+                "came-back",
+                f"the same text was archived in an earlier review{' on ' + when if when else ''}",
+            )
+        )
+    # a workspace without a single daily log (MEMORY.md copied alone) can't tell a deleted
+    # source from one that was never copied: its sources are not judged
+    if p.source and ws.daily_logs:
+        path, a, b = p.source
+        if lines is None:
+            flags.append(("dangling-source", f"its source {path} no longer exists"))
+        elif b > len(lines) or (lines and not any(x.strip() for x in lines[a - 1 : b])):
+            flags.append(
+                (
+                    "dangling-source",
+                    f"lines {a}-{b} of {path} no longer exist (it has {len(lines)})",
+                )
+            )
+    return [{"flag": f, "label": FLAGS[f], "reason": r} for f, r in flags]
+
+
+def _curated(ws: Workspace, promoted_ids: set[int]) -> list[tuple[str, Entry]]:
+    out = []
+    for rel in sorted(curated_files(ws)):
+        mf = ws.files.get(rel)
+        if mf is None:
+            continue
+        for e in mf.entries:
+            if id(e) in promoted_ids or not comparable(e):
+                continue
+            out.append((comparison_form(e.norm), e))
+    return out
+
+
+def _context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
+    if lines is None:
+        return []
+    lo, hi = max(1, a - 2), min(len(lines), b + 2)
+    return [[k, lines[k - 1]] for k in range(lo, hi + 1)]
+
+
+def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
+    e = p.entry
+    source = None
+    if p.source:
+        path, a, b = p.source
+        lines = _source_lines(ws, path)
+        source = {
+            "file": path,
+            "start": a,
+            "end": b,
+            "missing": lines is None or b > len(lines),
+            "lines": _context_lines(lines, a, b),
+        }
+    store = None
+    usage = getattr(ws, "openclaw", None)
+    if usage is not None and p.origin == "openclaw":
+        from memreview.workspace.openclaw import store_key  # type: ignore[import-not-found]
+
+        row = usage.store.get(store_key(p.key))
+        if row is not None:
+            store = {
+                "recall_days": len(row.recall_days),
+                "last_recalled": row.last_recalled.isoformat() if row.last_recalled else None,
+                "promoted_at": row.promoted_at.isoformat() if row.promoted_at else None,
+            }
+    return {
+        "id": item_id("pm", e.file, p.key),
+        "title": f"{'⚑ ' if flags else ''}{p.day.isoformat() if p.day else '?'}  {short(p.body, 70)}",
+        "origin": p.origin,
+        "key": p.key,
+        "ref": e.ref(),
+        "marker_line": p.marker_line,
+        "promoted": p.day.isoformat() if p.day else None,
+        "group": p.group,
+        "text": p.body,
+        "tail": p.tail,
+        "score": p.score,
+        "signals": p.signals,
+        "recalls": p.recalls,
+        "avg": p.avg,
+        "importance": p.importance,
+        "trigger": p.trigger,
+        "source": source,
+        "store": store,
+        "flags": flags,
+    }
+
+
+def promotions(ws: Workspace, today: date) -> list[dict]:
+    """Every promoted entry with its junk flags: flagged first, then newest first."""
+    found = find_promoted(ws)
+    if not found:
+        return []
+    keys, forms = _archived(ws)
+    ctx = _Context(ws, today, keys, forms, _curated(ws, {id(p.entry) for p in found}))
+    # promotions are judged in the order they were made: the later copy is the duplicate
+    order = sorted(found, key=lambda p: (p.day or date.min, p.entry.file, p.entry.line))
+    seen_forms: dict[str, Promoted] = {}
+    seen_keys: dict[str, str] = {}
+    items = []
+    for p in order:
+        form = comparison_form(p.entry.norm)
+        flags = _flags(ctx, p, form, seen_forms, seen_keys)
+        seen_forms.setdefault(form, p)
+        seen_keys.setdefault(p.key, f"{p.entry.file}:{p.entry.line}")
+        items.append(_item(p, flags, ws))
+    items.sort(
+        key=lambda it: (
+            not it["flags"],
+            -(parse_date(it["promoted"] or "") or date.min).toordinal(),
+            it["ref"]["file"],
+            it["ref"]["line"],
+        )
+    )
+    return items

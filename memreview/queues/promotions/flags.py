@@ -1,0 +1,175 @@
+"""The junk flags of a promoted entry: deterministic text rules, one function each, returning
+the reason it fires (or None); and ``stripped_body``, the text without leaked scaffolding."""
+
+from __future__ import annotations
+
+import re
+
+from memreview.queues.common import short
+from memreview.queues.promotions.found import ANY_TAIL_RE, Promoted
+
+FLAGS: dict[str, str] = {
+    "never-recalled": "never recalled",
+    "command": "shell command or code",
+    "half-sentence": "half sentence",
+    "flattened": "flattened document",
+    "status-snapshot": "status snapshot",
+    "scaffolding": "pipeline scaffolding leaked",
+    "duplicate": "duplicate",
+    "came-back": "came back",
+    "dangling-source": "dangling source",
+}
+
+COMMAND_WORDS = frozenset(
+    "sudo apt apt-get brew pip pip3 pipx npm npx pnpm yarn git cmake make docker docker-compose "
+    "kubectl systemctl journalctl curl wget cd ls rm mv cp chmod chown ssh scp rsync python "
+    "python3 node cargo go export source openclaw tar mkdir echo cat grep sed awk ffmpeg uv "
+    "conda winget choco scoop powershell pwsh crontab ln find tail head kill pkill service "
+    "dnf yum pacman snap flatpak gh helm terraform ansible".split()
+)
+_ARGISH = re.compile(r"^(?:-{1,2}\S|[~./$]|\S*[/=]\S*|\$\(|\S+\.\S+$|[a-z][a-z0-9_-]*$)")
+_PROSE_LINK = re.compile(
+    r"\b(because|so that|to avoid|otherwise|instead|unless|when|whenever|after|before|"
+    r"never|always|only|must|should|works|fails|breaks|needs?)\b|因为|否则|以免|避免|如果|之前|之后|"
+    r"必须|不要|才能|就会|会导致",
+    re.I,
+)
+COMMAND_HEADINGS = re.compile(r"command|cheat ?sheet|snippet|shell|命令|指令|脚本", re.I)
+_HEADING_IN_TEXT = re.compile(r"(?:^|\s)#{1,6}\s+\S")
+_TABLE_SEP = re.compile(r"\|\s*:?-{3,}:?\s*\|")
+_BOLD_LABEL_ONLY = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?\s*$|^\*\*[^*]+[:：]\s*\*\*\s*$")
+_SNAPSHOT_STRONG = re.compile(
+    r"HEARTBEAT_OK|system is operational|all systems (?:normal|operational|green)|"
+    r"no new action|nothing (?:new )?to report|no action (?:needed|required)|"
+    r"无新(?:动作|操作|事项)|系统运行正常|一切正常|无需(?:处理|操作)",
+    re.I,
+)
+_STATUS_EMOJI = re.compile(r"⚠️|⚠|🔴|🟢|🟡|🟠|⬛|⬜|✅|❌|🆗")
+_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*%")
+_RESOURCE = re.compile(
+    r"\b(disk|swap|cpu|mem|memory|ram|load|uptime|inode|usage|used|free|up|down)\b|"
+    r"磁盘|内存|交换|负载|占用|使用率|在线|离线",
+    re.I,
+)
+_SCAFFOLD = (
+    (re.compile(r"(?:^|\n)\s*(?:-\s*)?Candidate:\s", re.I), "a light-sleep 'Candidate:' line"),
+    (
+        re.compile(r"(?:^|\n|\s)(?:-\s*)?(?:confidence:\s*[\d.]+|evidence:\s*\S+\.\w+:\d+)", re.I),
+        "a candidate's confidence/evidence line",
+    ),
+    (re.compile(r"(?:^|\n)\s*(?:-\s*)?recalls:\s*\d+", re.I), "a candidate's 'recalls:' line"),
+    (re.compile(r"status:\s*staged", re.I), "'status: staged'"),
+    (re.compile(r"<!--\s*openclaw:dreaming:"), "an <!-- openclaw:dreaming:… --> marker"),
+    (
+        re.compile(r"Theme:\s*`[^`]*`\s*kept surfacing across\s*\d+\s*memories", re.I),
+        "a REM reflection ('Theme: … kept surfacing')",
+    ),
+    (re.compile(r"@@ -\d+(?:,\d+)? (?:\+\d+(?:,\d+)? )?@@"), "a diff hunk header"),
+    (
+        re.compile(r"A memory trace surfaced, but details were unavailable in this run", re.I),
+        "the fallback line 'A memory trace surfaced…'",
+    ),
+)
+
+
+def flag_command(p: Promoted, source_headings: tuple[str, ...] = ()) -> str | None:
+    """Mostly a command line, a config fragment or a path list (not when the owner keeps it
+    under a commands heading, here or in its source)."""
+    if any(COMMAND_HEADINGS.search(h) for h in (*p.entry.heading_path, *source_headings)):
+        return None
+    body = p.body.strip()
+    if "\n" in body or not body:
+        return None
+    plain = body.strip("`").strip()
+    plain = re.sub(r"^\$\s+", "", plain)
+    words = plain.split()
+    if words and words[0].lower() in COMMAND_WORDS:
+        if len(words) == 1 or _ARGISH.match(words[1]):
+            if not _PROSE_LINK.search(plain):
+                return f"reads as a command line ({short(plain, 50)!r})"
+    if (plain.startswith("{") and plain.endswith("}") and '":' in plain) or re.fullmatch(
+        r"(?:[\w.-]+\s*=\s*\S+\s*){2,}", plain
+    ):
+        return "a config fragment"
+    paths = [w for w in words if re.match(r"^[~.]?/|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+$", w)]
+    if len(paths) >= 2 and len(paths) >= 0.6 * len(words):
+        return f"a list of {len(paths)} paths"
+    return None
+
+
+def flag_half_sentence(p: Promoted) -> str | None:
+    """Ends with a colon, is a heading turned into a bullet, or a bold label alone."""
+    body = p.body.strip()
+    if not body:
+        return "empty bullet"
+    if re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
+        return "a heading turned into a bullet, with no body"
+    if _BOLD_LABEL_ONLY.match(body):
+        return "a bold label with nothing after it"
+    if body.endswith((":", "：")):
+        return "ends with a colon: the rest of the sentence was left behind"
+    return None
+
+
+def flag_flattened(p: Promoted) -> str | None:
+    """Several headings, or a whole table, squeezed into one bullet."""
+    body = p.body
+    heads = len(_HEADING_IN_TEXT.findall(body))
+    if heads >= 2:
+        return f"{heads} headings squeezed into one bullet"
+    if _TABLE_SEP.search(body) or body.count("|") >= 6:
+        return "a table squeezed into one bullet"
+    return None
+
+
+def flag_snapshot(p: Promoted) -> str | None:
+    """A monitoring or heartbeat report: a moment's figures, not a lasting fact."""
+    body = p.body
+    m = _SNAPSHOT_STRONG.search(body)
+    if m:
+        return f"a heartbeat/status report ({m.group(0)!r})"
+    emoji = len(_STATUS_EMOJI.findall(body))
+    if emoji >= 2:
+        return f"{emoji} host/status emoji: a status board"
+    pct = len(_PERCENT.findall(body))
+    if pct >= 2 and _RESOURCE.search(body):
+        return f"{pct} percentages of resources: a monitoring snapshot"
+    return None
+
+
+def flag_scaffolding(p: Promoted) -> str | None:
+    """The pipeline's own lines leaked into the entry."""
+    text = p.body
+    if ANY_TAIL_RE.search(text):
+        return "a second [score=…] tail inside the text"
+    for rx, what in _SCAFFOLD:
+        if rx.search(text):
+            return what
+    return None
+
+
+STRIP_LINE_RE = re.compile(
+    r"^\s*(?:-\s*)?(?:Candidate:|confidence:|evidence:|recalls:\s*\d|status:\s*staged)", re.I
+)
+
+
+def stripped_body(body: str) -> str:
+    """The entry's text without leaked scaffolding: score tails inside it,
+    ``<!-- openclaw:dreaming:… -->`` markers, ``Candidate:``/``confidence:``/``evidence:``/
+    ``recalls:``/``status: staged`` lines (a ``Candidate:`` label keeps its text)."""
+    text = ANY_TAIL_RE.sub("", body)
+    text = re.sub(r"<!--\s*openclaw:dreaming:[^>]*-->", "", text)
+    kept = []
+    for ln in text.split("\n"):
+        cm = re.match(r"^(\s*(?:-\s*)?)Candidate:\s*(.*)$", ln, re.I)
+        if cm:
+            kept.append(cm.group(1) + cm.group(2))
+            continue
+        if STRIP_LINE_RE.match(ln):
+            continue
+        kept.append(ln)
+    out = "\n".join(kept)
+    out = re.sub(r"[ \t]*(?:-\s*)?(?:confidence:\s*[\d.]+|evidence:\s*\S+:\d+(?:-\d+)?)", "", out)
+    out = re.sub(r"[ \t]*status:\s*staged", "", out, flags=re.I)
+    out = re.sub(r"[ \t]{2,}", " ", out)
+    return "\n".join(ln.rstrip() for ln in out.split("\n")).strip()

@@ -1,0 +1,113 @@
+"""What OpenClaw did, as the loader reads it: its recall events and short-term store (where
+there is no recall log), the files its dreaming runs leave, and its line recalls as recalls
+of the anchors and projects the lines hold."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from memreview.workspace.config import Config
+from memreview.workspace.dates import parse_date
+from memreview.workspace.model import Recall, Workspace
+from memreview.workspace.openclaw import (
+    LineRecall,
+    Usage,
+    find_state_db,
+    parse_events,
+    parse_store_json,
+    read_state_db,
+)
+from memreview.workspace.reader import Reader
+
+
+def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None:
+    """OpenClaw's recall events and short-term store, read only where there is no recall
+    log (with one, the recall log is the usage data)."""
+    usage = Usage()
+    store_rel = cfg.short_term_recall
+    data = rd.read(store_rel)
+    store_doc = None
+    if data is not None:
+        try:
+            store_doc = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            ws.warn(store_rel, None, "not valid JSON")
+    if ws.recalls is not None:
+        return
+    rows = rd.jsonl(cfg.recall_events)
+    if rows is not None:
+        recalls, bad = parse_events(rows, rd.root)
+        usage.recalls.extend(recalls)
+        usage.sources.append(cfg.recall_events)
+        if bad:
+            ws.warn(cfg.recall_events, None, f"{bad} recall event(s) without a date or results")
+    if store_doc is not None:
+        entries = parse_store_json(store_doc, rd.root)
+        if entries is None:
+            ws.warn(store_rel, None, 'expected an object with "entries"; recall store not read')
+        else:
+            usage.add_store(entries)
+            usage.sources.append(store_rel)
+    db = find_state_db(rd.root, cfg.openclaw_state_db, environ)  # the first found is OpenClaw's
+    if db is not None:
+        entries, problem = read_state_db(db, rd.root)
+        if problem:
+            ws.warn(str(db), None, problem)
+        elif entries:
+            usage.add_store(entries)
+            usage.sources.append(str(db))
+    if usage.sources:
+        ws.openclaw = usage
+
+
+DREAMING_DIRS = ("dream-diary", "memory/dream-diary", "memory/dreaming")
+DATED_NAME_RE = re.compile(r"(\d{4}-\d{2}-\d{2})")
+
+
+def find_dreaming_runs(root: Path, ws: Workspace) -> None:
+    """Files a dreaming run leaves, dated by their names: ``dream-diary/…``,
+    ``memory/dreaming/<phase>/YYYY-MM-DD.md`` (their content is not read)."""
+    for top in DREAMING_DIRS:
+        d = root / top
+        if d.is_symlink() or not d.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(d, followlinks=False):
+            dirnames[:] = sorted(n for n in dirnames if not (Path(dirpath) / n).is_symlink())
+            for name in sorted(filenames):
+                m = DATED_NAME_RE.search(name)
+                day = parse_date(m.group(1)) if m else None
+                if day is not None:
+                    ws.dreaming_runs.append(
+                        (day, (Path(dirpath) / name).relative_to(root).as_posix())
+                    )
+
+
+def recalls_of_entries(ws: Workspace, line_recalls: list[LineRecall]) -> list[Recall]:
+    """OpenClaw's line recalls as recalls of what the lines hold: an anchor whose block they
+    overlap (by its id), a project whose file they are in (by its key)."""
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    for a in ws.all_anchors():
+        if not a.archived:
+            spans.setdefault(a.file, []).append((a.line, a.end_line, a.id))
+    project_of: dict[str, str] = {}
+    prefix = ws.config.projects_dir.rstrip("/") + "/"
+    for p in ws.projects.values():
+        if p.file:
+            project_of[p.file] = p.key
+            folder = p.file.rsplit("/", 1)[0] + "/"
+            if folder != prefix:
+                for rel in ws.files:
+                    if rel.startswith(folder):
+                        project_of.setdefault(rel, p.key)
+    out: list[Recall] = []
+    for r in line_recalls:
+        for start, end, aid in spans.get(r.path, ()):
+            if start <= r.end and r.start <= end:
+                out.append(Recall(r.day, aid, "openclaw", r.query))
+        key = project_of.get(r.path)
+        if key is not None:
+            out.append(Recall(r.day, key, "openclaw", r.query))
+    return out

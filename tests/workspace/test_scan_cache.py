@@ -1,0 +1,266 @@
+"""The scan cache: the same result with and without it, only changed files read again, never
+a secret stored, a damaged or foreign cache ignored with one warning."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from memreview.scan import Counts, scan_workspace
+from memreview.workspace import loader
+from memreview.workspace.cache import ScanCache, snapshot
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
+TODAY = date(2026, 11, 29)
+SECRET = "3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"  # in memory/accounts.md
+HOLDS_SECRET = "memory/accounts.md"  # never cached: parsed at every open
+
+
+def age(root: Path, seconds: float = 600) -> None:
+    """Every file of ``root`` last changed ``seconds`` ago (older than the racy window)."""
+    then = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(dirpath, name), (then, then))
+
+
+@pytest.fixture
+def ws(tmp_path, monkeypatch, use_scan_cache):
+    root = tmp_path / "ws"
+    shutil.copytree(SAMPLE, root)
+    age(root)
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path / "cache"))
+    return root.resolve()
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """The memory files and daily logs parsed (not taken from the cache), by name."""
+    seen: list[str] = []
+    parse, daily = loader._parse, loader._read_daily
+
+    def spy_parse(rd, ws, rel, archived):
+        seen.append(rel)
+        return parse(rd, ws, rel, archived)
+
+    def spy_daily(rd, ws, rel, day):
+        seen.append(rel)
+        return daily(rd, ws, rel, day)
+
+    monkeypatch.setattr(loader, "_parse", spy_parse)
+    monkeypatch.setattr(loader, "_read_daily", spy_daily)
+    return seen
+
+
+def doc(result) -> dict:
+    return json.loads(json.dumps(result.to_json(), ensure_ascii=False, default=str))
+
+
+def test_a_second_open_reads_nothing_and_gives_the_same_result(ws, reads):
+    cold = doc(scan_workspace(ws, today=TODAY, cache=False))
+    first = doc(scan_workspace(ws, today=TODAY))
+    n = len(reads)
+    assert n > 10
+    reads.clear()
+    events: list = []
+    second = scan_workspace(ws, today=TODAY, emit=events.append)
+    assert reads == [HOLDS_SECRET]  # every other file from the cache
+    assert doc(second) == first == cold
+    counts = [e for e in events if isinstance(e, Counts)]
+    assert counts and counts[0].counts == second.counts  # known before reading anything
+
+
+def test_after_two_appended_daily_logs_only_those_are_read_again(ws, reads):
+    scan_workspace(ws, today=TODAY)
+    logs = sorted((ws / "memory").glob("2026-11-2*.md"))[:2]
+    for p in logs:
+        with open(p, "a", encoding="utf-8") as f:
+            f.write("- the agent wrote one more line about the NAS\n")
+        then = time.time() - 300  # …a while ago
+        os.utime(p, (then, then))
+    reads.clear()
+    warm = scan_workspace(ws, today=TODAY)
+    assert sorted(reads) == sorted([HOLDS_SECRET, *(p.relative_to(ws).as_posix() for p in logs)])
+    assert doc(warm) == doc(scan_workspace(ws, today=TODAY, cache=False))
+
+
+def test_a_file_changed_just_now_is_not_trusted_to_its_key(ws, reads):
+    scan_workspace(ws, today=TODAY)
+    p = ws / "MEMORY.md"
+    text = p.read_text(encoding="utf-8")
+    p.write_text(
+        text.replace("Raspberry Pi 5", "Raspberry Pi 4"), encoding="utf-8"
+    )  # the same size
+    st = p.stat()
+    scan_workspace(ws, today=TODAY)  # racy: read, not stored
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    reads.clear()
+    again = scan_workspace(ws, today=TODAY)
+    assert "MEMORY.md" in reads
+    assert "Raspberry Pi 4" in "\n".join(again.workspace.files["MEMORY.md"].source.texts)
+
+
+def test_no_secret_value_is_ever_written_to_the_cache(ws, tmp_path):
+    result = scan_workspace(ws, today=TODAY)
+    assert result.counts["secrets"] == 1
+    files = list((tmp_path / "cache").rglob("*"))
+    assert any(f.name == "files.pickle" for f in files)
+    for f in files:
+        if f.is_file():
+            assert SECRET.encode() not in f.read_bytes(), f
+
+
+def test_the_cache_lives_outside_the_workspace_and_changes_nothing_in_it(ws, tmp_path):
+    before = snapshot(ws)
+    scan_workspace(ws, today=TODAY)
+    assert snapshot(ws) == before
+    assert (tmp_path / "cache").is_dir()
+    modes = {f.stat().st_mode & 0o777 for f in (tmp_path / "cache").rglob("*.pickle")}
+    assert modes == {0o600}
+
+
+def test_no_cache_neither_reads_nor_writes_it(ws, tmp_path, reads):
+    scan_workspace(ws, today=TODAY, cache=False)
+    assert not (tmp_path / "cache").exists()
+    scan_workspace(ws, today=TODAY)
+    reads.clear()
+    scan_workspace(ws, today=TODAY, cache=False)
+    assert len(reads) > 10
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"not a pickle at all",
+        pickle.dumps({"format": 1, "root": "/somewhere/else", "files": {}}),
+        pickle.dumps({"format": 999}),
+        pickle.dumps({"format": 1, "root": None, "files": []})[:-5],
+    ],
+)
+def test_a_damaged_or_foreign_cache_is_ignored_with_one_warning(ws, damage, reads):
+    good = doc(scan_workspace(ws, today=TODAY, cache=False))
+    scan_workspace(ws, today=TODAY)
+    cache = ScanCache(ws)
+    for name in ("files.pickle", "queues.pickle"):
+        (cache.dir / name).write_bytes(damage)
+    reads.clear()
+    result = scan_workspace(ws, today=TODAY)
+    assert len(reads) > 10  # read again, not trusted
+    assert doc(result) == good
+    assert len(result.notes) == 1 and "ignored the cache" in result.notes[0]
+    reads.clear()
+    scan_workspace(ws, today=TODAY)  # written again, whole: trusted from now on
+    assert reads == [HOLDS_SECRET]
+
+
+def test_a_pickle_that_would_run_code_is_refused(ws, tmp_path):
+    scan_workspace(ws, today=TODAY)
+    marker = tmp_path / "ran"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    cache = ScanCache(ws)
+    evil = pickle.dumps({"format": 1, "root": str(ws), "files": {("md", "MEMORY.md"): Evil()}})
+    (cache.dir / "files.pickle").write_bytes(evil)
+    result = scan_workspace(ws, today=TODAY)
+    assert not marker.exists()
+    assert "ignored the cache" in result.notes[0]
+
+
+def test_the_command_warns_once_on_stderr_and_no_cache_bypasses(ws, tmp_path):
+    env = {**os.environ, "MEMREVIEW_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("MEMREVIEW_NO_CACHE", None)
+    cmd = [sys.executable, "-m", "memreview", "scan", str(ws), "--json", "--today", "2026-11-29"]
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    for f in (tmp_path / "cache").rglob("*.pickle"):
+        f.write_bytes(b"garbage")
+    second = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    assert second.stdout == first.stdout
+    assert second.stderr.count("ignored the cache") == 1
+    shutil.rmtree(tmp_path / "cache")
+    third = subprocess.run([*cmd, "--no-cache"], capture_output=True, text=True, env=env)
+    assert third.returncode == 0 and third.stdout == first.stdout
+    assert not (tmp_path / "cache").exists()
+
+
+# -- property: whatever changed between two opens, the cache changes nothing ---------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FILES = (
+    "MEMORY.md",
+    "memory/notes.md",
+    "memory/projects/nas.md",
+    "memory/2026-11-27.md",
+    "memory/2026-11-28.md",
+    "memory/archive/2026-10.md",
+)
+LINES = st.sampled_from(
+    [
+        "- the NAS scrub runs every Sunday at 03:00",
+        "- the nas scrub runs every sunday at 03:00",
+        "## [KNOWLEDGE:nas-scrub]\nAdded: 2026-11-01\nSummary: NAS scrub weekly\n---",
+        "## [PROJECT:nas]\nAdded: 2026-09-01\nStatus: active\n---",
+        "- worked on [[nas]] today",
+        "- key: sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d",
+        "| 2026-11-20 | moved the backups |",
+        "# Heading",
+        "Status: done",
+    ]
+)
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["append", "rewrite", "delete", "touch"]), st.sampled_from(FILES), LINES
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+def _apply(root: Path, edits, when: float) -> None:
+    for op, rel, line in edits:
+        p = root / rel
+        if op == "delete":
+            if rel != "MEMORY.md":
+                p.unlink(missing_ok=True)
+            continue
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if op == "append":
+            with open(p, "a", encoding="utf-8") as f:
+                f.write(line + "\n")
+        elif op == "rewrite":
+            p.write_text(f"# {rel}\n{line}\n", encoding="utf-8")
+        elif op == "touch" and not p.exists():
+            continue
+        os.utime(p, (when, when))  # each round a distinct time, past the racy window
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(rounds=st.lists(EDITS, min_size=1, max_size=3))
+def test_random_edits_between_opens_give_the_result_of_no_cache(tmp_path_factory, rounds):
+    base = tmp_path_factory.mktemp("prop")
+    root = (base / "ws").resolve()
+    root.mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMREVIEW_CACHE_DIR", str(base / "cache"))
+        mp.delenv("MEMREVIEW_NO_CACHE", raising=False)
+        _apply(root, [("rewrite", rel, "- first line") for rel in FILES], time.time() - 1000)
+        scan_workspace(root, today=TODAY)
+        for k, edits in enumerate(rounds):
+            _apply(root, edits, time.time() - 900 + 10 * k)
+            cached = doc(scan_workspace(root, today=TODAY))
+            assert cached == doc(scan_workspace(root, today=TODAY, cache=False))
