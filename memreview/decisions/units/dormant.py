@@ -38,6 +38,17 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         )
 
 
+def check(item: dict, d: Decision) -> None:
+    """archive and done set the project's Status: a project known only from markers has no
+    Status line to set, so they are refused when decided (not failed when written)."""
+    if d.action in ("archive", "done") and item.get("source") == "marker":
+        raise DecisionError(
+            f"{d.action} sets a project's Status, and {item.get('project')!r} is only known "
+            "from <!-- project: --> markers (no project file or PROJECT anchor holds one): "
+            "snooze hides it, revive adds a todo"
+        )
+
+
 def evidence(item: dict) -> list:
     """When the project was last mentioned, and where it is defined."""
     days = item.get("days_dormant")
@@ -109,4 +120,5 @@ UNIT = QueueUnit(
     note=note,
     missing=missing,
     limit=limit,
+    check=check,
 )
