@@ -14,13 +14,16 @@ import json
 import os
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from memreview.i18n import _, ngettext
 from memreview.workspace.dates import DATE_RE, parse_date
+from memreview.workspace.markdown import MARKER_KEY_RE
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import LockRow, find_state_db, lock_states, store_values
-from memreview.workspace.paths import safe_read_bytes
+from memreview.workspace.paths import safe_open_read, safe_read_bytes
 from memreview.workspace.process import pid_alive
 
 # The thresholds are settings (``alarms:`` in memreview.yaml, ``Config.alarms_*``); their
@@ -66,14 +69,20 @@ class Alarm:
         }
 
 
-def alarms(ws: Workspace, today: date) -> list[Alarm]:
-    """Every alarm that fires for ``ws`` on the review date ``today``."""
-    out: list[Alarm] = []
+def alarms(
+    ws: Workspace,
+    today: date,
+    seen: dict | None = None,
+    from_backup: Callable[[str, str], str | None] | None = None,
+) -> list[Alarm]:
+    """Every alarm that fires for ``ws`` on the review date ``today``. ``seen`` is what the
+    store remembers of the promotion keys the owner reviewed (``store.read_seen``) and
+    ``from_backup(file, key)`` the bullet as memreview's newest backup holds it."""
+    out: list[Alarm] = _budget_deleted(ws, seen, from_backup) if seen and seen.get("keys") else []
     checks = (
         _dreaming_silent,
         _promoted_none,
-        _recall_store,
-        _state_store,
+        _stores,
         _bootstrap,
         _promotion_budget,
         _runaway,
@@ -104,6 +113,8 @@ def dreaming_dates(ws: Workspace, today: date) -> list[date]:
             found.add(log.date)
     for mf in ws.files.values():
         for _line, _level, text in mf.headings:
+            if "short-term" not in text.lower():
+                continue
             m = PROMOTED_RE.match("## " + text) or PROMOTED_RE.match(text)
             if m:
                 d = parse_date(m.group(1))
@@ -135,13 +146,19 @@ def _dreaming_silent(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "dreaming-silent",
-            f"dreaming silent for {nights} nights while daily logs kept arriving",
-            (
-                f"last dreaming trace: {last_run.isoformat()}",
-                f"{len(newer)} daily log(s) since, the newest {last_log.isoformat()}",
+            _("dreaming silent for {nights} nights while daily logs kept arriving").format(
+                nights=nights
             ),
-            "check the dreaming cron (openclaw memory status shows the schedule, not whether "
-            "it ran) and its log; a sweep that reports ok in milliseconds writes nothing",
+            (
+                _("last dreaming trace: {day}").format(day=last_run.isoformat()),
+                _("{count} daily log(s) since, the newest {day}").format(
+                    count=len(newer), day=last_log.isoformat()
+                ),
+            ),
+            _(
+                "check the dreaming cron (openclaw memory status shows the schedule, not whether "
+                "it ran) and its log; a sweep that reports ok in milliseconds writes nothing"
+            ),
         )
     ]
 
@@ -170,7 +187,7 @@ def deep_reports(ws: Workspace, today: date) -> dict[date, tuple[int, int, str]]
                 continue
             try:
                 data = safe_read_bytes(ws.root, f"{DEEP_DIR}/{path.name}")[:_DEEP_READ_CAP]
-            except OSError:
+            except (OSError, ValueError):
                 continue
             note(parse_date(m.group(0)), data.decode("utf-8", "replace"), f"{DEEP_DIR}/{path.name}")
     for log in ws.daily_logs:
@@ -203,16 +220,24 @@ def _promoted_none(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "dreaming-promoted-none",
-            f"dreaming promoted nothing {len(run)} nights running while {total} candidate(s) "
-            "were ranked",
+            _(
+                "dreaming promoted nothing {nights} nights running while {count} candidate(s) "
+                "were ranked"
+            ).format(nights=len(run), count=total),
             (
-                f"deep-sleep reports {run[0][0].isoformat()} – {run[-1][0].isoformat()}: "
-                "'Promoted 0 candidate(s)'",
-                *(f"{d.isoformat()}: ranked {r} ({w})" for d, r, w in run[-5:]),
+                _("deep-sleep reports {first} – {last}: 'Promoted 0 candidate(s)'").format(
+                    first=run[0][0].isoformat(), last=run[-1][0].isoformat()
+                ),
+                *(
+                    _("{day}: ranked {count} ({file})").format(day=d.isoformat(), count=r, file=w)
+                    for d, r, w in run[-5:]
+                ),
             ),
-            "the ranked candidates miss a promotion gate (score, recalls, unique queries): "
-            "`openclaw memory promote-explain` says which; recalls come only from memory "
-            "searches in sessions",
+            _(
+                "the ranked candidates miss a promotion gate (score, recalls, unique queries): "
+                "`openclaw memory promote-explain` says which; recalls come only from memory "
+                "searches in sessions"
+            ),
         )
     ]
 
@@ -220,22 +245,43 @@ def _promoted_none(ws: Workspace, today: date) -> list[Alarm]:
 # -- the recall store ------------------------------------------------------------------------
 
 
-def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
-    rel = ws.config.short_term_recall
-    path = ws.root / rel
+def _size(ws: Workspace, rel: str) -> int | None:
+    """The size of the regular file ``rel`` inside the workspace; None when there is none
+    (or the setting names a path outside it)."""
     try:
-        size = path.stat().st_size if path.is_file() and not path.is_symlink() else None
-    except OSError:
-        size = None
+        fd, st = safe_open_read(ws.root, rel)
+    except (OSError, ValueError):
+        return None
+    os.close(fd)
+    return st.st_size
+
+
+def _stores(ws: Workspace, today: date) -> list[Alarm]:
+    """The recall stores: the legacy file and OpenClaw's SQLite store. Promotion is judged
+    starved on the store current OpenClaw reads: the database when it holds rows for this
+    workspace, else the legacy file."""
+    db = _state_db(ws)
+    values = store_values(db, ws.root) if db is not None else []
+    out = _legacy_store(ws, starved=not values)
+    if db is not None:
+        out.extend(_state_store(ws, db, values))
+    return out
+
+
+def _legacy_store(ws: Workspace, starved: bool) -> list[Alarm]:
+    rel = ws.config.short_term_recall
+    size = _size(ws, rel)
     if size is None:
         return []
     out = [
         Alarm(
             "recall-store-legacy",
-            f"{rel} is the legacy recall store: current OpenClaw ignores it",
-            (f"{rel}: {size:,} bytes",),
-            "run `openclaw doctor --fix` once to migrate it into the state database "
-            "(until then `openclaw memory status` says 'Recall store: 0 entries')",
+            _("{file} is the legacy recall store: current OpenClaw ignores it").format(file=rel),
+            (_("{file}: {size} bytes").format(file=rel, size=f"{size:,}"),),
+            _(
+                "run `openclaw doctor --fix` once to migrate it into the state database "
+                "(until then `openclaw memory status` says 'Recall store: 0 entries')"
+            ),
         )
     ]
     limit = ws.config.alarms_legacy_store_mib << 20
@@ -243,14 +289,19 @@ def _recall_store(ws: Workspace, today: date) -> list[Alarm]:
         out.append(
             Alarm(
                 "recall-store-full",
-                f"{rel} is near OpenClaw's {ws.config.alarms_legacy_store_mib} MiB read limit",
-                (f"{size:,} of {limit:,} bytes",),
-                "past the limit promotion stops for good ('file exceeds limit of 16777216 "
-                "bytes'): migrate it or prune old entries",
+                _("{file} is near OpenClaw's {mib} MiB read limit").format(
+                    file=rel, mib=ws.config.alarms_legacy_store_mib
+                ),
+                (_("{size} of {limit} bytes").format(size=f"{size:,}", limit=f"{limit:,}"),),
+                _(
+                    "past the limit promotion stops for good ('file exceeds limit of {limit} "
+                    "bytes'): migrate it or prune old entries"
+                ).format(limit=limit),
             )
         )
         return out
-    out.extend(_starved(ws.config, rel, _store_entries(ws, rel)))
+    if starved:
+        out.extend(_starved(ws.config, rel, _store_entries(ws, rel)))
     return out
 
 
@@ -258,31 +309,34 @@ def _state_db(ws: Workspace):
     return find_state_db(ws.root, ws.config.openclaw_state_db, os.environ)
 
 
-def _state_store(ws: Workspace, today: date) -> list[Alarm]:
+def _state_store(ws: Workspace, db, values: list[dict]) -> list[Alarm]:
     """OpenClaw's SQLite store: entries at its cap (the oldest are evicted and may be
     promoted again) and starved promotion, as for the legacy file."""
-    db = _state_db(ws)
-    if db is None:
-        return []
-    values = store_values(db, ws.root)
     out: list[Alarm] = []
     cap = ws.config.alarms_store_cap
     if len(values) >= cap:
         out.append(
             Alarm(
                 "recall-store-over-cap",
-                f"OpenClaw's recall store holds {len(values):,} entries: its cap is {cap:,}",
-                (
-                    f"{db}: {len(values):,} short-term-recall rows for this workspace",
-                    "past the cap OpenClaw evicts the least recently recalled entries, and an "
-                    "evicted entry loses promotedAt: it can be promoted again",
+                _("OpenClaw's recall store holds {count} entries: its cap is {cap}").format(
+                    count=f"{len(values):,}", cap=f"{cap:,}"
                 ),
-                "review the promotions queue (archive or keep what was promoted) and check "
-                "that dreaming runs, so the store drains into MEMORY.md",
+                (
+                    _("{db}: {count} short-term-recall rows for this workspace").format(
+                        db=db, count=f"{len(values):,}"
+                    ),
+                    _(
+                        "past the cap OpenClaw evicts the least recently recalled entries, and "
+                        "an evicted entry loses promotedAt: it can be promoted again"
+                    ),
+                ),
+                _(
+                    "review the promotions queue (archive or keep what was promoted) and check "
+                    "that dreaming runs, so the store drains into MEMORY.md"
+                ),
             )
         )
-    if not ws.root.joinpath(ws.config.short_term_recall).is_file():
-        out.extend(_starved(ws.config, str(db), values))
+    out.extend(_starved(ws.config, str(db), values))
     return out
 
 
@@ -334,16 +388,26 @@ def _starved(cfg, rel: str, entries: list[dict]) -> list[Alarm]:
     return [
         Alarm(
             "promotion-starved",
-            f"promotion starved: none of {len(open_)} short-term entries reaches the gates",
-            (
-                f"gates: score {cfg.alarms_gate_score}, {cfg.alarms_gate_recalls} recalls, "
-                f"{cfg.alarms_gate_queries} unique queries",
-                f"{zero} entr{'y' if zero == 1 else 'ies'} never recalled, {single} with one "
-                "query or none",
-                f"store: {rel}",
+            _("promotion starved: none of {count} short-term entries reaches the gates").format(
+                count=len(open_)
             ),
-            "recalls come from memory searches during sessions: check that the agent searches "
-            "memory (recallCount stays 0 from daily ingestion alone)",
+            (
+                _("gates: score {score}, {recalls} recalls, {queries} unique queries").format(
+                    score=cfg.alarms_gate_score,
+                    recalls=cfg.alarms_gate_recalls,
+                    queries=cfg.alarms_gate_queries,
+                ),
+                ngettext(
+                    "{count} entry never recalled, {single} with one query or none",
+                    "{count} entries never recalled, {single} with one query or none",
+                    zero,
+                ).format(count=zero, single=single),
+                _("store: {file}").format(file=rel),
+            ),
+            _(
+                "recalls come from memory searches during sessions: check that the agent "
+                "searches memory (recallCount stays 0 from daily ingestion alone)"
+            ),
         )
     ]
 
@@ -381,12 +445,18 @@ def _bootstrap(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "memory-over-bootstrap",
-            f"{rel} is {total:,} characters: the agent never sees lines {first}–{last}",
-            (
-                f"OpenClaw loads {cap:,} characters: the first {head:,} and the last {tail:,}",
-                f"the gap: lines {first}–{last} ({gap_end - gap_start:,} characters)",
+            _("{file} is {total} characters: the agent never sees lines {first}–{last}").format(
+                file=rel, total=f"{total:,}", first=first, last=last
             ),
-            "move what the agent must always see above the cut, and demote or archive the rest",
+            (
+                _("OpenClaw loads {cap} characters: the first {head} and the last {tail}").format(
+                    cap=f"{cap:,}", head=f"{head:,}", tail=f"{tail:,}"
+                ),
+                _("the gap: lines {first}–{last} ({size} characters)").format(
+                    first=first, last=last, size=f"{gap_end - gap_start:,}"
+                ),
+            ),
+            _("move what the agent must always see above the cut, and demote or archive the rest"),
         )
     ]
 
@@ -405,10 +475,79 @@ def _promotion_budget(ws: Workspace, today: date) -> list[Alarm]:
     return [
         Alarm(
             "promotion-budget",
-            f"{rel} is at {total:,} of OpenClaw's {budget:,}-character promotion budget",
-            ("past it OpenClaw deletes the oldest promotion sections without saying which",),
-            "review the promotions queue now: archive what you don't want, so nothing you "
-            "kept is deleted by the budget",
+            (
+                _("{file} is past OpenClaw's {budget}-character promotion budget: {total}")
+                if total > budget
+                else _("{file} is at {total} of OpenClaw's {budget}-character promotion budget")
+            ).format(file=rel, budget=f"{budget:,}", total=f"{total:,}"),
+            (_("past it OpenClaw deletes the oldest promotion sections without saying which"),),
+            _(
+                "review the promotions queue now: archive what you don't want, so nothing you "
+                "kept is deleted by the budget"
+            ),
+        )
+    ]
+
+
+def promotion_bullets(lines: list[str]) -> dict[str, str]:
+    """Each promotion marker key in ``lines`` with the bullet under it ("" when none)."""
+    out: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if "openclaw-memory-promotion:" not in line:
+            continue
+        m = MARKER_KEY_RE.search(line)
+        if not m:
+            continue
+        after = next((ln for ln in lines[i + 1 : i + 4] if ln.strip()), "")
+        out.setdefault(m.group(1), "" if "openclaw-memory-promotion:" in after else after)
+    return out
+
+
+def present_promotions(ws: Workspace) -> dict[str, tuple[str, str]]:
+    """Every promotion marker key in the workspace's memory files: ``key → (file, bullet)``."""
+    out: dict[str, tuple[str, str]] = {}
+    for rel in sorted(ws.files):
+        for key, bullet in promotion_bullets(ws.files[rel].source.texts).items():
+            out.setdefault(key, (rel, bullet))
+    return out
+
+
+def _budget_deleted(ws: Workspace, seen: dict, from_backup) -> list[Alarm]:
+    """Promotion keys the owner reviewed that no memory file holds any more: deleted outside
+    memreview, most likely by OpenClaw's budget compaction (it prints nothing)."""
+    present = present_promotions(ws)
+    gone = sorted(
+        (rec.get("file") or "?", key, rec)
+        for key, rec in seen.get("keys", {}).items()
+        if key not in present
+    )
+    if not gone:
+        return []
+    evidence = []
+    for rel, key, rec in gone[:20]:
+        text = str(rec.get("text") or "")
+        if (not text or text.endswith("…")) and from_backup is not None:
+            text = from_backup(rel, key) or text
+        evidence.append(
+            _("{file}: {key} — {text}").format(
+                file=rel, key=key, text=text or _("(no text remembered)")
+            )
+        )
+    if len(gone) > 20:
+        evidence.append(_("… and {count} more").format(count=len(gone) - 20))
+    reviewed = seen.get("reviewed") or _("the last review")
+    return [
+        Alarm(
+            "promotions-deleted",
+            _("{count} promotion(s) you reviewed on {day} are gone from memory files").format(
+                count=len(gone), day=reviewed
+            ),
+            tuple(evidence),
+            _(
+                "OpenClaw deletes the oldest promotion sections when MEMORY.md passes its "
+                "promotion budget, without saying which: put back what you want to keep (the "
+                "text is above), and archive promotions you don't need so the budget holds"
+            ),
         )
     ]
 
@@ -431,12 +570,16 @@ def _runaway(ws: Workspace, today: date) -> list[Alarm]:
             out.append(
                 Alarm(
                     "runaway-write",
-                    f"{log.rel} is {sizes[k] / median:.0f}× the median daily log",
-                    (
-                        f"{sizes[k]:,} characters against a median of {median:,.0f} "
-                        f"over the previous {len(before)} logs",
+                    _("{file} is {times}× the median daily log").format(
+                        file=log.rel, times=f"{sizes[k] / median:.0f}"
                     ),
-                    "look for a loop writing into the log (dreaming fragments, a heartbeat)",
+                    (
+                        _(
+                            "{size} characters against a median of {median} over the previous "
+                            "{count} logs"
+                        ).format(size=f"{sizes[k]:,}", median=f"{median:,.0f}", count=len(before)),
+                    ),
+                    _("look for a loop writing into the log (dreaming fragments, a heartbeat)"),
                 )
             )
     out.extend(_runaway_blocks(ws, today, logs))
@@ -465,13 +608,19 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
             out.append(
                 Alarm(
                     "runaway-write",
-                    f"{log.rel}: its dreaming blocks are {blocks[k] / median:.0f}× the median",
-                    (
-                        f"{blocks[k]:,} characters in openclaw:dreaming blocks against a median "
-                        f"of {median:,.0f} over the previous {len(before)} logs with blocks",
+                    _("{file}: its dreaming blocks are {times}× the median").format(
+                        file=log.rel, times=f"{blocks[k] / median:.0f}"
                     ),
-                    "a dreaming phase wrote far more than usual: look at the log for "
-                    "repeated fragments and at the dreaming cron's log",
+                    (
+                        _(
+                            "{size} characters in openclaw:dreaming blocks against a median of "
+                            "{median} over the previous {count} logs with blocks"
+                        ).format(size=f"{blocks[k]:,}", median=f"{median:,.0f}", count=len(before)),
+                    ),
+                    _(
+                        "a dreaming phase wrote far more than usual: look at the log for "
+                        "repeated fragments and at the dreaming cron's log"
+                    ),
                 )
             )
     return out
@@ -480,26 +629,42 @@ def _runaway_blocks(ws: Workspace, today: date, logs: list) -> list[Alarm]:
 # -- locks -----------------------------------------------------------------------------------
 
 
-def _lock(ws: Workspace, today: date) -> list[Alarm]:
-    out: list[Alarm] = []
+def _lock_files(ws: Workspace) -> list[tuple[str, int | None, bytes]]:
+    """Each pipeline lock file present: (path, the pid it names or None, its first bytes)."""
+    out = []
     for rel in ws.config.lock_files:
-        path = ws.root / rel
+        if _size(ws, rel) is None:
+            continue
         try:
-            if not path.is_file() or path.is_symlink():
-                continue
             data = safe_read_bytes(ws.root, rel)[:200]
-        except OSError:
+        except (OSError, ValueError):
             continue
         m = re.search(rb"\d+", data)
         pid = int(m.group(0)) if m else None
-        if pid is not None and pid > 0 and not pid_alive(pid):
+        out.append((rel, pid if pid is not None and pid > 0 else None, data))
+    return out
+
+
+def held_lock_files(ws: Workspace) -> list[tuple[str, int]]:
+    """The pipeline lock files whose process is running: (path, pid)."""
+    return [(rel, pid) for rel, pid, _data in _lock_files(ws) if pid and pid_alive(pid)]
+
+
+def _lock(ws: Workspace, today: date) -> list[Alarm]:
+    out: list[Alarm] = []
+    for rel, pid, data in _lock_files(ws):
+        if pid is not None and not pid_alive(pid):
             out.append(
                 Alarm(
                     "stale-lock",
-                    f"{rel} is held by process {pid}, which is no longer running",
+                    _("{file} is held by process {pid}, which is no longer running").format(
+                        file=rel, pid=pid
+                    ),
                     (f"{rel}: {data.decode('utf-8', 'replace').strip()[:60]}",),
-                    "the pipeline that took it crashed: remove the lock file so promotion "
-                    "can run again",
+                    _(
+                        "the pipeline that took it crashed: remove the lock file so promotion "
+                        "can run again"
+                    ),
                 )
             )
     return out
@@ -519,22 +684,29 @@ def _lock_rows(ws: Workspace, today: date) -> list[Alarm]:
     for row, state in openclaw_locks(ws):
         if state != "stale":
             continue
-        who = f"process {row.pid}, which is no longer running" if row.pid else "no process"
+        who = (
+            _("process {pid}, which is no longer running").format(pid=row.pid)
+            if row.pid
+            else _("no process")
+        )
         since = (
             datetime.fromtimestamp(row.acquired_ms / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
             if row.acquired_ms
-            else "an unknown time"
+            else _("an unknown time")
         )
         out.append(
             Alarm(
                 "stale-lock",
-                f"OpenClaw's promotion lock row is held by {who}",
+                _("OpenClaw's promotion lock row is held by {who}").format(who=who),
                 (
-                    f"{row.db}: short-term-locks row {row.entry_key[:24]}…, owner "
-                    f"{row.owner or '?'}, taken {since}",
+                    _("{db}: short-term-locks row {key}…, owner {owner}, taken {since}").format(
+                        db=row.db, key=row.entry_key[:24], owner=row.owner or "?", since=since
+                    ),
                 ),
-                "the run that took it died; OpenClaw takes such a row over on its next "
-                "promotion: if promotion still does not run, check the gateway's log",
+                _(
+                    "the run that took it died; OpenClaw takes such a row over on its next "
+                    "promotion: if promotion still does not run, check the gateway's log"
+                ),
             )
         )
     return out

@@ -18,10 +18,12 @@ from datetime import date
 from pathlib import Path
 
 from memreview import store
-from memreview.alarms import alarms, openclaw_locks
+from memreview.alarms import held_lock_files, openclaw_locks
+from memreview.decisions.reviewed import workspace_alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
+from memreview.i18n import _
 from memreview.queues.secrets import secrets
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
 from memreview.workspace.loader import load_workspace, review_date
@@ -178,7 +180,7 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
     """The doctor's findings for one workspace, JSON-shaped."""
     ws = load_workspace(root)
     day = review_date(ws, today)
-    found = alarms(ws, day)
+    found = workspace_alarms(ws, day)
     items = secrets(ws, day)
     return {
         "workspace": str(root),
@@ -202,15 +204,23 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
 
 
 def _held_locks(ws: Workspace) -> list[str]:
-    """OpenClaw's promotion lock rows that hold now: shown, not an alarm (a run in progress
-    holds one; a stale one is the stale-lock alarm)."""
+    """Pipeline lock files and OpenClaw's promotion lock rows that hold now: shown, not an
+    alarm (a run in progress holds one; a stale one is the stale-lock alarm)."""
     out = []
+    for rel, pid in held_lock_files(ws):
+        out.append(
+            _("{file} is held by process {pid}, which is running: a pipeline is at work").format(
+                file=rel, pid=pid
+            )
+        )
     for row, state in openclaw_locks(ws):
         if state == "held":
-            who = f"process {row.pid}" if row.pid else "OpenClaw"
+            who = _("process {pid}").format(pid=row.pid) if row.pid else "OpenClaw"
             out.append(
-                f"OpenClaw's promotion lock is held by {who} ({row.db}); memreview waits "
-                "for it before writing MEMORY.md"
+                _(
+                    "OpenClaw's promotion lock is held by {who} ({db}); memreview waits for it "
+                    "before writing MEMORY.md"
+                ).format(who=who, db=row.db)
             )
     return out
 
@@ -234,12 +244,12 @@ def cmd_doctor(args) -> int:
     for r in reports:
         print(visible(f"{r['agent']}  {r['workspace']}  ({r['today']})"))
         if not r["alarms"] and not r["secrets"]["count"] and not r["secrets"]["elsewhere"]:
-            print("  ok: no alarm, no secret")
+            print("  " + _("ok: no alarm, no secret"))
         for a in r["alarms"]:
             print(visible(f"  ALARM {a['id']}: {a['title']}"))
             for e in a["evidence"]:
                 print(visible(f"      {e}"))
-            print(visible(f"      what to do: {a['todo']}"))
+            print(visible("      " + _("what to do: {todo}").format(todo=a["todo"])))
         s = r["secrets"]
         for it in s["items"]:
             print(
@@ -252,10 +262,12 @@ def cmd_doctor(args) -> int:
             where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]
             print(
                 visible(
-                    f"  SECRET {where} ({', '.join(it['kinds'])}, not rewritten by "
-                    f"memreview): {it['text'].strip()[:120]}"
+                    "  SECRET "
+                    + _("{where} ({kinds}, not rewritten by memreview): {text}").format(
+                        where=where, kinds=", ".join(it["kinds"]), text=it["text"].strip()[:120]
+                    )
                 )
             )
         for w in r["warnings"]:
-            print(visible(f"  warning: {w}"))
+            print(visible("  " + _("warning: {text}").format(text=w)))
     return 1 if fired else 0

@@ -32,6 +32,7 @@ from memreview.judge_card import merge_cards, report_card
 from memreview.report_sections import (
     TOTAL_LABELS,
     md_text,
+    render_alarms,
     render_decisions,
     render_growth,
     render_health,
@@ -115,6 +116,7 @@ def _render_queues(r: AgentReport, h: str) -> list[str]:
 def _render_agent(r: AgentReport, level: int) -> list[str]:
     h = "#" * level
     out: list[str] = []
+    out += render_alarms(r.scan.health, h)
     out += _render_queues(r, h)
     out += render_health(r.scan.health, r.scan.workspace.config, h)
     out += render_growth(r.scan.health["growth"], r.git, h)
@@ -145,8 +147,18 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
     h = "#" * level
     names = [md_text(r.name, 30) for r in reports]
     counts = sum_counts(r.scan.counts for r in reports)
+    fired = [(r.name, a) for r in reports for a in r.scan.health.get("alarms") or []]
     out = [
         f"{h} Total",
+        "",
+        f"Alarms: {len(fired)}"
+        + (
+            " ("
+            + ", ".join(f"{md_text(n, 30)}: {md_text(a.get('id', ''))}" for n, a in fired)
+            + ")."
+            if fired
+            else "."
+        ),
         "",
         "| queue | " + " | ".join(names) + " | total |",
         "|---|" + "---:|" * (len(reports) + 1),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from memreview.display import one_line, plural, sparkline
+from memreview.i18n import _
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct, promotion_lines
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
@@ -300,3 +301,18 @@ def render_warnings(warnings: list[dict], h: str) -> list[str]:
     out += more_lines(warnings)
     out.append("")
     return out
+
+
+def render_alarms(health: dict, h: str) -> list[str]:
+    """The alarms first (``health["alarms"]``): each with its evidence and what to do; one
+    line saying none fired otherwise."""
+    alarms = health.get("alarms") or []
+    out = [f"{h} " + _("Alarms") + f" ({len(alarms)})", ""]
+    if not alarms:
+        return out + [_("No alarm fired."), ""]
+    for a in alarms:
+        out.append(f"- **{md_text(a.get('id', ''))}**: {md_text(a.get('title', ''))}")
+        for line in a.get("evidence") or ():
+            out.append(f"  - {md_text(line)}")
+        out.append("  - " + _("what to do: ") + md_text(a.get("todo", "")))
+    return out + [""]

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from memreview.decisions import registry
+from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
@@ -302,6 +303,7 @@ def compute(
     report("health", 0.99)
     health = compute_health(ws, today)
     health["judge"] = _judge_card(ws)
+    health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
     if "promotions" in result.all_queues:
         health["promotions"] = promotion_health(ws, result.all_queues["promotions"], today)
     result.health = health

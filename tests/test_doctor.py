@@ -122,6 +122,11 @@ def test_a_live_lock_is_not_stale(tmp_path, capsys):
     files = {"MEMORY.md": "# M\n", "memory/.dreams/short-term-promotion.lock": f"{os.getpid()}\n"}
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
     assert "stale-lock" not in _alarm_ids(doc)
+    # but the doctor says it is in use
+    assert rc == 0 and any(
+        f"short-term-promotion.lock is held by process {os.getpid()}, which is running" in w
+        for w in doc["workspaces"][0]["warnings"]
+    )
 
 
 # -- the deep report, OpenClaw's SQLite store and its lock row ------------------------------
@@ -273,7 +278,9 @@ def test_thresholds_come_from_memreview_yaml(tmp_path, capsys):
     files["memreview.yaml"] = "alarms:\n  promotion_budget: 3000\n  budget_warning_pct: 20\n"
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
     assert "promotion-budget" in _alarm_ids(doc)
-    assert "of OpenClaw's 3,000-character" in doc["workspaces"][0]["alarms"][0]["title"]
+    assert (
+        "OpenClaw's 3,000-character promotion budget" in doc["workspaces"][0]["alarms"][0]["title"]
+    )
 
 
 def test_secrets_in_the_state_database_snippets_and_in_git_history(tmp_path, capsys):
@@ -328,3 +335,27 @@ def test_git_history_without_a_secret_is_quiet(tmp_path, capsys):
     subprocess.run([*git, "commit", "-qm", "one"], check=True)
     rc, doc = _doctor(capsys, root)
     assert rc == 0 and doc["workspaces"][0]["secrets"]["elsewhere"] == []
+
+
+def _blocks(n: int) -> str:
+    return (
+        "<!-- openclaw:dreaming:light:start -->\n"
+        + "".join(f"- staged: the NAS note {k}\n" for k in range(n))
+        + "<!-- openclaw:dreaming:light:end -->\n"
+    )
+
+
+def test_dreaming_blocks_far_past_their_median_are_a_runaway_write(tmp_path, capsys):
+    # every log carries much text of its own, so the log as a whole stays under 5x
+    own = "# log\n" + "- worked on the garden and the roses all day long\n" * 60
+    files = {"MEMORY.md": "# M\n"}
+    for d in range(14, 30):
+        files[f"memory/2026-11-{d:02d}.md"] = own + _blocks(4)
+    files["memory/2026-11-29.md"] = own + _blocks(40)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
+    titles = [a["title"] for a in doc["workspaces"][0]["alarms"] if a["id"] == "runaway-write"]
+    assert rc == 1 and titles == ["memory/2026-11-29.md: its dreaming blocks are 6× the median"]
+    # twice the usual blocks is a busy night, not a runaway
+    files["memory/2026-11-29.md"] = own + _blocks(8)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
+    assert "runaway-write" not in _alarm_ids(doc)

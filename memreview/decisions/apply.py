@@ -32,6 +32,7 @@ from memreview.decisions.model import Decision
 from memreview.decisions.outcome import ApplyOutcome, DecisionProblem
 from memreview.decisions.plan import EditPlan, PlannedDecision
 from memreview.decisions.planner import build_plan, describe
+from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE
 from memreview.secrets import mask_in
@@ -193,6 +194,8 @@ def apply(
     if dry_run:
         return outcome
     scrub_redacted(root, plan, outcome)
+    written = {f.rel for f in batch.files if f.written} if batch is not None else set()
+    remember_reviewed(root, result.workspace, written, plan.today)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config

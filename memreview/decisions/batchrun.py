@@ -25,6 +25,7 @@ class PlanJob:
         self.loses_text = any(isinstance(op, _LOSING) for op in run.plan.files[rel])
 
     def compute(self, current: TextFile | None) -> store.FileOutcome:
+        """The file's new bytes and decisions, computed with the rest of the batch."""
         return self.run.compute(self.rel, current)
 
 
@@ -90,6 +91,8 @@ class BatchRun:
                 return
 
     def compute(self, rel: str, current: TextFile | None) -> store.FileOutcome:
+        """File ``rel`` rewritten on ``current`` without the decisions blocked anywhere in
+        the batch; its conflicts are the blocked decisions whose problem is in this file."""
         if not self.prepared:
             self.prepare()
         result = self._rewrite(rel, current, set(self.problems))

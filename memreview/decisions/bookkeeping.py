@@ -67,6 +67,7 @@ def skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcom
 
 
 def applied_hides(plan: EditPlan, outcome: ApplyOutcome) -> list[PlannedDecision]:
+    """The applied decisions that hide their item (their state entries to record)."""
     done = {d.key for d in outcome.applied}
     return [p for p in plan.decisions if p.hide is not None and p.key in done]
 

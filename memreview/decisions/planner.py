@@ -2,7 +2,7 @@
 the unit's own builder (DESIGN §3).
 
 Pure: nothing here reads or writes the disk. The queues, their actions and their builders
-come from ``registry.py``; the operations and building blocks from ``plan.py``.
+come from ``registry.py``; the operations and building blocks from the ``plan`` package.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ the planner (actions, option checks, plan builders), the app (sidebar, keys, foo
 help, evidence) and the weekly report (notes). Nothing else lists the queues.
 
 Where it sits: a unit joins a detector (``queues/``, below) with a plan builder that uses
-``decisions/plan.py``'s building blocks, so the units and this table live on the decisions
-floor, above ``plan.py`` and below ``planner.py`` (``build_plan``, ``check_decision``), which
+``decisions/plan``'s building blocks, so the units and this table live on the decisions
+floor, above ``plan`` and below ``planner.py`` (``build_plan``, ``check_decision``), which
 reads them: ``queues`` → ``plan`` → ``units`` → ``registry`` → ``planner`` → ``apply``, with
 no cycle. A unit can't hold a Rich renderer (nothing under ``decisions/`` imports Textual or
 Rich): its evidence is a list of plain blocks (``unit.Facts``, ``RefBlock``…) that

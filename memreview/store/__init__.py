@@ -28,9 +28,14 @@ from memreview.store.safewrite import (
     unified_diff,
 )
 from memreview.store.scrub import scrub_backups
+from memreview.store.seen import SEEN_FILE, bullet_in_backups, read_seen, remember_promotions
 from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_last
 
 __all__ = [
+    "SEEN_FILE",
+    "bullet_in_backups",
+    "read_seen",
+    "remember_promotions",
     "scrub_backups",
     "DEFAULT_LOCK_FILES",
     "RECENT_DAYS",

@@ -21,7 +21,9 @@ from memreview.scan import scan_workspace
 SOLIDIFY = [{"item": "k-51aade02df08", "action": "solidify"}]  # writes MEMORY.md
 
 
-def _state_db(base: Path, ws: Path, expires_at: int | None, pid: int | None) -> Path:
+def _state_db(
+    base: Path, ws: Path, expires_at: int | None, pid: int | None, value: dict | None = None
+) -> Path:
     db = base / "state" / "openclaw.sqlite"
     db.parent.mkdir(parents=True)
     con = sqlite3.connect(db)
@@ -35,7 +37,7 @@ def _state_db(base: Path, ws: Path, expires_at: int | None, pid: int | None) -> 
         "workspaceKey": wkey,
         "workspaceDir": str(ws.resolve()),
         "key": "promotion",
-        "value": {"pid": pid},
+        "value": {"pid": pid} if value is None else value,
     }
     con.execute(
         "INSERT INTO plugin_state_entries VALUES (?, ?, ?, ?, ?, ?)",
@@ -120,3 +122,29 @@ def test_the_lock_row_is_read_from_the_database_the_loader_reads(
     assert not outcome.applied
     assert any(f"promotion lock (short-term-locks in {db})" in f.reason for f in outcome.failures)
     assert (ws / "MEMORY.md").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("owner", "age_s", "blocks"),
+    [
+        ("sleeper", 600, True),  # memory-core's "<pid>:<token>", a live process: held
+        ("dead", 600, False),  # its process gone, older than OpenClaw's 60 s: stale
+        ("dead", 5, True),  # just taken: OpenClaw itself would not take it over yet
+        ("no-pid", 600, False),  # an owner naming no process, old: stale
+    ],
+)
+def test_a_lock_row_as_memory_core_writes_it_owner_and_acquired_at(
+    ws: Path, tmp_path: Path, monkeypatch, sleeper: int, owner: str, age_s: int, blocks: bool
+) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    ).stdout.strip()
+    pid = {"sleeper": str(sleeper), "dead": dead, "no-pid": "gateway"}[owner]
+    taken = int(time.time() * 1000) - age_s * 1000
+    value = {"owner": f"{pid}:{taken}", "acquiredAt": taken}
+    _state_db(tmp_path / "oc", ws, None, None, value)
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "oc"))
+    outcome = _solidify(ws)
+    assert bool(outcome.applied) is not blocks
+    if blocks:
+        assert any("promotion lock" in f.reason for f in outcome.failures)

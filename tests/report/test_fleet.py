@@ -112,3 +112,14 @@ def test_fleet_report_has_a_total_and_a_section_per_agent(fleet):
     gauss = report[report.index("## Agent: gauss") :]
     assert "### Queues" in gauss and "### Health" in gauss and "### Growth" in gauss
     assert "| 2026-06-30 | 2 |" in gauss
+
+
+def test_fleet_report_counts_each_agents_alarms_in_the_total(fleet):
+    body = "".join(f"- fact number {k} about the workspace and its habits\n" for k in range(600))
+    write_files(fleet / "gauss", {"MEMORY.md": "# Memory\n" + body})  # past the bootstrap cut
+    report = weekly_report([fleet], TODAY)
+    total = report[report.index("## Total") : report.index("## Agent: euler")]
+    assert "Alarms: 1 (gauss: memory-over-bootstrap)." in total
+    euler = report[report.index("## Agent: euler") : report.index("## Agent: gauss")]
+    assert "### Alarms (0)\n\nNo alarm fired." in euler
+    assert "### Alarms (1)" in report[report.index("## Agent: gauss") :]

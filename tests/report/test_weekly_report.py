@@ -31,6 +31,7 @@ def run_report(argv: list[str]) -> int:
 def test_report_has_every_section_in_order(report_ws):
     report = weekly_report(report_ws, TODAY)
     titles = [
+        "Alarms (",
         "Queues",
         "Health",
         "Growth",
@@ -233,3 +234,15 @@ def test_review_date_from_the_workspace_config_is_used(tmp_path):
         tmp_path / "ws", {"MEMORY.md": "# M\n", "memreview.yaml": "review_date: 2026-05-04\n"}
     )
     assert "Review date: 2026-05-04" in weekly_report(Path(root))
+
+
+def test_alarms_come_first_with_evidence_and_what_to_do(tmp_path):
+    body = "".join(f"- fact number {k} about the workspace and its habits\n" for k in range(600))
+    root = write_files(tmp_path / "ws", {"MEMORY.md": "# Memory\n" + body})
+    report = weekly_report(root, TODAY)
+    alarms = section(report, "Alarms (1)")
+    assert report.index("## Alarms (1)") < report.index("## Queues")
+    assert "- **memory-over-bootstrap**: MEMORY.md is" in alarms
+    assert "  - what to do: move what the agent must always see above the cut" in alarms
+    quiet = write_files(tmp_path / "quiet", {"MEMORY.md": "# Memory\n- a rule\n"})
+    assert "## Alarms (0)\n\nNo alarm fired." in weekly_report(quiet, TODAY)

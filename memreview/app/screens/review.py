@@ -38,7 +38,14 @@ from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
 from memreview.app.widgets.keybar import KeyBar
-from memreview.app.widgets.panels import LoadingPane, PendingBar, QueueBar, QueueNav, TopBar
+from memreview.app.widgets.panels import (
+    AlarmBanner,
+    LoadingPane,
+    PendingBar,
+    QueueBar,
+    QueueNav,
+    TopBar,
+)
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
@@ -74,6 +81,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield TopBar(id="topbar", markup=False)
+        yield AlarmBanner(id="alarms", markup=False)
         yield QueueBar(id="queuebar")
         with Horizontal(id="body"):
             yield QueueNav(id="nav")
@@ -165,6 +173,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
+        self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
         nav = self.query_one(QueueNav)
         for q in queue_names():
             self._show_nav_row(q)

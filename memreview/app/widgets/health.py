@@ -9,6 +9,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from memreview.app.widgets import theme_colour
 from memreview.display import one_line
+from memreview.i18n import _
 from memreview.judge_card import promotion_lines
 
 BAR_WIDTH = 40
@@ -31,6 +32,7 @@ class HealthView(VerticalScroll, can_focus=False):
 
     def compose(self) -> ComposeResult:
         yield Label("Health", classes="pane-title")
+        yield Static(id="health-alarms", markup=False)
         yield Static(id="health-budgets", markup=False)
         yield Label("Entries added per week (last 14 weeks)", classes="health-heading")
         yield Sparkline([], id="health-growth")
@@ -82,6 +84,25 @@ class HealthView(VerticalScroll, can_focus=False):
                 note.append("   ▲ accelerating", f"bold {over}")
         self.query_one("#health-growth-note", Static).update(note)
         self.query_one("#health-lists", Static).update(_lists(health, warnings, missing, over))
+        alarms = health.get("alarms") or []
+        self.query_one("#health-alarms", Static).update(_alarms(alarms, over))
+        self.query_one("#health-alarms", Static).display = bool(alarms)
+
+
+def _alarms(alarms: list[dict], alert: str) -> Text:
+    """Each alarm: its title, its evidence and what to do (texts quoting memory are made
+    visible and masked by ``one_line``)."""
+    t = Text(end="")
+    t.append(_("Alarms") + f"  {len(alarms)}", f"bold {alert}")
+    for alarm in alarms:
+        t.append("\n  ⚠ ", f"bold {alert}")
+        t.append(one_line(str(alarm.get("title", ""))), "bold")
+        for line in alarm.get("evidence") or ():
+            t.append(f"\n      {one_line(str(line))}", "dim")
+        t.append("\n      " + _("what to do: "), alert)
+        t.append(one_line(str(alarm.get("todo", ""))))
+    t.append("\n")
+    return t
 
 
 def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: str) -> Text:

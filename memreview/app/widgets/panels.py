@@ -225,3 +225,34 @@ class TopBar(Static):
             t.append("  " + _("loading…"), "dim")
         t.append(f"  {one_line(str(root))}", "dim")
         self.update(t, layout=False)
+
+
+class AlarmBanner(Static):
+    """Under the top bar when an alarm fires: one line per alarm (at most ``SHOWN``), and
+    ``h`` for the evidence and what to do. Hidden when nothing fires."""
+
+    SHOWN = 3
+
+    def show(self, alarms: list[dict]) -> None:
+        """``alarms``: ``result.health["alarms"]`` (titles may quote memory text: made
+        visible and masked by ``one_line``)."""
+        self.display = bool(alarms)
+        if not alarms:
+            return
+        alert = theme_colour(self.app, "budget-over", "red")
+        t = Text(end="", no_wrap=True, overflow="ellipsis")
+        for k, alarm in enumerate(alarms[: self.SHOWN]):
+            if k:
+                t.append("\n")
+            t.append(" ⚠ " + _("ALARM") + " ", f"bold reverse {alert}")
+            t.append(" " + one_line(str(alarm.get("title", ""))))
+        more = len(alarms) - self.SHOWN
+        t.append("\n " if len(alarms) > 1 or more > 0 else "   ")
+        if more > 0:
+            t.append(
+                ngettext("   … and {n} more alarm", "   … and {n} more alarms", more).format(n=more)
+                + "   ",
+                "bold",
+            )
+        t.append(_("h: the evidence and what to do"), "dim")
+        self.update(t)

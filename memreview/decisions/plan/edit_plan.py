@@ -37,6 +37,7 @@ class Claim:
 
     @property
     def stays(self) -> bool:
+        """The target stays where it is (kept, or edited in place)."""
         return self.fate in ("keep", "edit")
 
     def says(self) -> str:

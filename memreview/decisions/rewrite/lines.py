@@ -69,9 +69,11 @@ class LineFile:
 
     # -- helpers ---------------------------------------------------------------------------
     def line(self, text: str, ending: str | None = None) -> Line:
+        """A new line in the file's encoding (``ending``: its usual line ending)."""
         return self.base.make_line(text, ending)
 
     def parsed(self) -> MemoryFile:
+        """The current content parsed as a memory file (once)."""
         if self._parsed is None:
             assert self.cur is not None
             self._parsed, _ = parse_memory_file(self.cur, chronicle_words=self.chronicle_words)
@@ -93,6 +95,7 @@ class LineFile:
         return self._spans
 
     def need_file(self) -> None:
+        """Conflict when the file is gone."""
         if self.cur is None:
             raise Conflict(f"{self.rel} no longer exists")
 
@@ -112,6 +115,8 @@ class LineFile:
         return hits[t.copy]
 
     def region(self, t: Target, kind: str | None = None) -> Region:
+        """The region of the current file ``t`` is found in, claimed for a change (the same
+        region when claimed again; Conflict when it overlaps another)."""
         start, end, meta_last = self.locate(t)
         return self._region(start, end, kind or t.kind, meta_last)
 
@@ -132,6 +137,7 @@ class LineFile:
         return r
 
     def insert(self, boundary: int, lines: list[Line]) -> None:
+        """Insert ``lines`` before line index ``boundary`` (Conflict inside a region)."""
         for r in self.regions.values():
             if r.start < boundary <= r.end:
                 raise Conflict(f"{self.rel}:{boundary}: the place to insert is being changed")
@@ -167,6 +173,8 @@ class LineFile:
 
     # -- output ----------------------------------------------------------------------------
     def exports(self) -> dict[int, list[str] | None]:
+        """The blocks this file gives away, by move number, for the files receiving them
+        (None for a move whose block travels with another)."""
         out: dict[int, list[str] | None] = {}
         for r in self.regions.values():
             if r.fate == "move":
@@ -176,6 +184,8 @@ class LineFile:
         return out
 
     def render(self) -> bytes | None:
+        """The file's new bytes (regions, inserts, tombstones, the appended tail), or None
+        when nothing changes (or a missing file stays empty)."""
         out: list[Line] = []
         i, n = 0, self.n
         while i < n:

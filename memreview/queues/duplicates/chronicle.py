@@ -33,6 +33,8 @@ def chronicle_merge(rows: list[ChronicleRow]) -> tuple[ChronicleRow, str]:
 
 
 def chronicle_items(ws: Workspace) -> list[dict]:
+    """One item per day with two or more rows in a file's chronicle table, with the
+    merged row seed 002 proposes (``chronicle_merge``)."""
     items = []
     for mf in ws.files.values():
         by_date: dict[str, list[ChronicleRow]] = defaultdict(list)

@@ -42,4 +42,5 @@ class Scope:
         return self.all or a in self.curated or b in self.curated
 
     def rank(self, e: Entry) -> int:
+        """0 for an entry in a curated file, 1 otherwise: curated copies sort first."""
         return 0 if e.file in self.curated else 1

@@ -66,6 +66,7 @@ def split_tail(first_line: str) -> tuple[str, str]:
 
 
 def strip_bullet(line: str) -> str:
+    """The line without its ``- `` or ``* `` bullet."""
     for lead in ("- ", "* "):
         if line.startswith(lead):
             return line[len(lead) :]

@@ -1,0 +1,41 @@
+"""What the owner has reviewed: the promotion keys in memory files after a write from the app
+or ``apply`` (``store.remember_promotions``), so that a promotion deleted later outside
+memreview — OpenClaw's budget compaction — is an alarm (``alarms.promotions-deleted``)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from memreview import store
+from memreview.alarms import Alarm, alarms, present_promotions, promotion_bullets
+from memreview.workspace.model import Workspace
+from memreview.workspace.textfile import decode_bytes
+
+
+def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date) -> list[str]:
+    """Record the promotion keys the memory files hold now — the files in ``written`` read
+    again, the others as scanned; return the remembered keys that vanished before this review.
+    A failure to record is not the batch's failure: it returns []."""
+    present = present_promotions(ws)
+    for rel in sorted(written & set(ws.files)):
+        present = {k: v for k, v in present.items() if v[0] != rel}
+        try:
+            data = store.safe_read_bytes(root, rel)
+        except (OSError, store.PathEscape):
+            continue  # removed by the batch: its keys are gone with it
+        for key, bullet in promotion_bullets(decode_bytes(rel, data).texts).items():
+            present.setdefault(key, (rel, bullet))
+    try:
+        return store.remember_promotions(root, present, today)
+    except (OSError, store.PathEscape):
+        return []
+
+
+def workspace_alarms(ws: Workspace, today: date) -> list[Alarm]:
+    """Every alarm of ``ws``, with what the owner reviewed (deleted promotions) and
+    memreview's backups (their text) — what ``doctor``, ``scan`` and the app show."""
+    root = ws.root
+    return alarms(
+        ws, today, store.read_seen(root), lambda rel, key: store.bullet_in_backups(root, rel, key)
+    )

@@ -1,0 +1,116 @@
+"""The promotion keys the owner has seen: ``.memreview/promotions-seen.json`` (issue 14,
+"promotions deleted by the budget").
+
+OpenClaw's promoter deletes the oldest promotion sections of MEMORY.md once the file passes
+its promotion budget, without saying which. memreview remembers every promotion marker key it
+found when the owner reviewed (a write from the app, ``apply``) — never on ``scan`` or
+``doctor`` — as key, a hash of the bullet and a short excerpt (credentials masked). A key
+remembered here that no memory file holds any more (not even under "Removed promotions",
+where memreview's own decisions move markers) was deleted outside memreview: the alarm lists
+it with its excerpt, or the bullet as memreview's newest backup of that file holds it.
+
+At the next review the vanished keys move to ``gone`` (the owner has been shown them), so the
+alarm names each deletion once between two reviews.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import date
+from pathlib import Path
+
+from memreview.secrets import mask_secrets
+from memreview.store.paths import resolve_inside, safe_read_bytes
+from memreview.store.private import read_private, write_private
+
+SEEN_FILE = "promotions-seen.json"
+EXCERPT_CHARS = 160
+BACKUPS_REL = ".memreview/backups"
+
+
+def bullet_hash(text: str) -> str:
+    """A short hash of a promoted bullet, as remembered."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def excerpt(text: str) -> str:
+    """The bullet as remembered: credentials masked, cut to ``EXCERPT_CHARS``."""
+    text = mask_secrets(text.strip())
+    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
+
+
+def read_seen(root: Path | str) -> dict:
+    """``{"reviewed": date|None, "keys": {key: {file, hash, text, seen}}, "gone": {…}}``;
+    empty when the file is missing or unreadable (the alarm then stays silent)."""
+    out: dict = {"reviewed": None, "keys": {}, "gone": {}}
+    try:
+        data = read_private(root, SEEN_FILE)
+        doc = json.loads(data) if data else None
+    except (OSError, ValueError):
+        return out
+    if not isinstance(doc, dict):
+        return out
+    for part in ("keys", "gone"):
+        value = doc.get(part)
+        if isinstance(value, dict):
+            out[part] = {str(k): v for k, v in value.items() if isinstance(v, dict)}
+    if isinstance(doc.get("reviewed"), str):
+        out["reviewed"] = doc["reviewed"]
+    return out
+
+
+def remember_promotions(
+    root: Path | str, present: dict[str, tuple[str, str]], today: date
+) -> list[str]:
+    """Record the promotion keys present now (``key → (file, bullet text)``) as the owner
+    reviews; keys remembered before and absent now move to ``gone``. Returns those keys."""
+    seen = read_seen(root)
+    keys: dict = {}
+    for key, (rel, text) in sorted(present.items()):
+        old = seen["keys"].get(key) or {}
+        keys[key] = {
+            "file": rel,
+            "hash": bullet_hash(text),
+            "text": excerpt(text),
+            "seen": old.get("seen") or today.isoformat(),
+        }
+    vanished = sorted(k for k in seen["keys"] if k not in present)
+    gone = dict(seen["gone"])
+    for key in vanished:
+        gone[key] = {**seen["keys"][key], "gone": today.isoformat()}
+    for key in present:
+        gone.pop(key, None)  # came back (restored by the owner, or re-promoted)
+    doc = {"schema": 1, "reviewed": today.isoformat(), "keys": keys, "gone": gone}
+    data = json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    write_private(root, SEEN_FILE, data.encode("utf-8", "surrogatepass"))
+    return vanished
+
+
+def bullet_in_backups(root: Path | str, rel: str, key: str) -> str | None:
+    """The bullet under ``key``'s marker in memreview's newest backup of ``rel`` that holds
+    it (before- and after-copies of every batch), credentials masked; None when none does."""
+    root = Path(root)
+    try:
+        top = resolve_inside(root, BACKUPS_REL)
+        batches = sorted((p.name for p in top.iterdir() if p.is_dir()), reverse=True)
+    except (OSError, ValueError):
+        return None
+    needle = f"openclaw-memory-promotion:{key}"
+    for name in batches:
+        copy = f"{BACKUPS_REL}/{name}/{rel}"
+        if not os.path.isfile(root / copy) or os.path.islink(root / copy):
+            continue
+        try:
+            text = safe_read_bytes(root, copy).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            continue
+        if needle not in text:
+            continue
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if needle in line:
+                after = next((ln for ln in lines[i + 1 :] if ln.strip()), "")
+                return mask_secrets(after.strip()) or None
+    return None

@@ -1,0 +1,53 @@
+"""The alarms in the app: a banner under the top bar when one fires (memory text in it shown
+harmlessly, secrets masked), ``h`` lists each with its evidence and what to do; no banner on
+a workspace where nothing fires."""
+
+from __future__ import annotations
+
+import json
+
+from app_helpers import SIZE, loaded, screen_text
+
+KEY = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+HOSTILE = f"fact [bold]loud[/bold] \x1b]0;title\x07 with {KEY}"
+
+
+def _seen(ws, keys: dict[str, str]) -> None:
+    (ws / ".memreview").mkdir(exist_ok=True)
+    doc = {
+        "schema": 1,
+        "reviewed": "2026-11-22",
+        "keys": {
+            k: {"file": "MEMORY.md", "hash": "0", "text": t, "seen": "2026-11-22"}
+            for k, t in keys.items()
+        },
+        "gone": {},
+    }
+    (ws / ".memreview/promotions-seen.json").write_text(json.dumps(doc))
+
+
+async def test_a_banner_names_each_alarm_and_h_shows_the_evidence(make, ws):
+    _seen(ws, {"memory:memory/2026-11-01.md:3:3": HOSTILE})
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        banner = app.screen.query_one("#alarms")
+        assert banner.display
+        text = screen_text(app)
+        assert "⚠ ALARM" in text and "promotion(s) you reviewed on 2026-11-22 are gone" in text
+        assert "h: the evidence and what to do" in text
+        await pilot.press("h")
+        text = screen_text(app)
+        assert "Alarms" in text and "memory:memory/2026-11-01.md:3:3" in text
+        assert "fact [bold]loud[/bold] ␛]0;title␇ with ghp_…" in text
+        assert KEY not in text and "\x1b" not in text
+        assert "what to do: OpenClaw deletes the oldest promotion sections" in text
+
+
+async def test_no_banner_when_nothing_fires(make, ws):
+    (ws / "memory/.dreams/short-term-recall.json").unlink(missing_ok=True)
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert not app.screen.query_one("#alarms").display
+        assert "⚠ ALARM" not in screen_text(app)
