@@ -374,3 +374,30 @@ async def test_the_main_screen_at_160x48_reads_like_this(make):
             " a keep A  b keep B  k keep both  d defer  u unstage  o open  / filter  w write…"
         )
         assert lines[-1].rstrip().endswith("^p palette")
+
+
+async def test_the_key_bar_fits_the_width_and_a_click_presses_its_key(make, backend):
+    from memreview.app.screens.help import HelpScreen
+
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        bar = screen_text(app).splitlines()[-1]
+        assert bar.startswith(" a keep A  b keep B  k keep both  d defer")
+        assert bar.rstrip().endswith("? more  ^p palette")  # what doesn't fit is in the help
+        assert "w write…" not in bar
+        await pilot.click("#keybar", offset=(bar.index("d defer") + 1, 0))
+        [d] = backend.store["pending"]
+        assert d.action == "defer"
+        await pilot.click("#keybar", offset=(bar.index("? more") + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+    backend.store.clear()  # nothing staged on "disk"
+    async with make().run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await loaded(app, pilot)
+        bar = screen_text(app).splitlines()[-1]
+        assert "w write…" in bar and "q quit" in bar and bar.rstrip().endswith("? help  ^p palette")
+        await pilot.click("#keybar", offset=(bar.index("w write…") + 1, 0))  # greyed: says why
+        await pilot.pause()
+        assert "nothing is staged to write" in list(app._notifications)[-1].message

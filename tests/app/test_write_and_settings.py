@@ -30,6 +30,22 @@ async def test_write_shows_the_diff_and_escape_writes_nothing(make, backend):
         assert len(backend.store["pending"]) == 2
 
 
+async def test_y_on_the_result_screen_says_it_is_written_already(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "w")
+        await loaded(app, pilot)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        assert len(backend.applied) == 1
+        await pilot.press("y")  # written already: said, not written twice
+        await loaded(app, pilot)
+        assert len(backend.applied) == 1
+        assert "already written: escape goes back" in list(app._notifications)[-1].message
+        assert isinstance(app.screen, ApplyScreen)
+
+
 async def test_undo_asks_first_then_undoes_and_reloads(make, backend):
     app = make()
     async with app.run_test(size=SIZE) as pilot:
