@@ -70,3 +70,9 @@ def settled(*keys: str):
 @pytest.mark.parametrize("key", list(QUEUES), ids=list(QUEUES.values()))
 def test_each_queue_at_each_size(snap_compare, snap_app, key, size):
     assert snap_compare(snap_app(), terminal_size=size, run_before=settled(key))
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=[f"{w}x{h}" for w, h in SIZES[:2]])
+def test_the_diff_before_writing(snap_compare, snap_app, size):
+    # one line per staged decision at any width, the diff under them, the keys at the bottom
+    assert snap_compare(snap_app(), terminal_size=size, run_before=settled("1", "a", "7", "p", "w"))
