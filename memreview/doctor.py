@@ -76,12 +76,15 @@ def _snippets(where: str, entries) -> list[dict]:
     out = []
     for key, e in entries:
         snippet = e.get("snippet") if isinstance(e, dict) else None
-        if isinstance(snippet, str) and find_secrets(snippet):
+        if not isinstance(snippet, str) or not _could_hold(snippet):
+            continue
+        found = find_secrets(snippet)
+        if found:
             out.append(
                 {
                     "file": where,
                     "line": None,
-                    "kinds": sorted({s.kind for s in find_secrets(snippet)}),
+                    "kinds": sorted({s.kind for s in found}),
                     "text": mask_secrets(f"{key}: {snippet}"),
                 }
             )

@@ -3,6 +3,7 @@ or the app's libraries (issue: every command paid ~0.3 s of imports)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -52,3 +53,57 @@ def test_a_command_still_loads_what_it_uses(tmp_path):
     proc, imported = _run_fresh("scan", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stderr[-500:]
     assert "numpy" in imported and "rapidfuzz" in imported
+
+
+def test_help_lists_every_command_and_the_settings_file(monkeypatch, tmp_path):
+    from memreview.cli import COMMANDS
+
+    settings = tmp_path / "my-settings.yaml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "memreview", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "MEMREVIEW_CONFIG": str(settings)},
+    )
+    for name in COMMANDS:
+        assert re.search(rf"^  {name} +\S", proc.stdout, re.M), name
+    assert f"settings (theme, keys, editor): {settings}" in proc.stdout
+
+
+@pytest.mark.parametrize("typo, meant", [("sacn", "scan"), ("docter", "doctor"), ("dmeo", "demo")])
+def test_a_misspelt_command_gets_a_suggestion(capsys, monkeypatch, tmp_path, typo, meant):
+    from memreview.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([typo]) == 2
+    err = capsys.readouterr().err
+    assert f"did you mean `memreview {meant}`?" in err
+    assert err.count("\n") == 1
+
+
+def test_a_directory_named_like_a_command_is_still_opened_as_a_path(capsys, monkeypatch, tmp_path):
+    from memreview.cli import main
+
+    (tmp_path / "sacn").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["sacn"]) == 2
+    err = capsys.readouterr().err
+    assert "not a memory workspace" in err and "did you mean" not in err
+
+
+def test_outside_a_workspace_the_message_names_the_variable_and_the_demo(
+    capsys, monkeypatch, tmp_path
+):
+    from memreview.cli import main
+
+    for var in ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_WORKSPACE", "OPENCLAW_PROFILE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "no-state"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "not a memory workspace" in err
+    assert "OPENCLAW_WORKSPACE_DIR" in err and "`memreview demo`" in err
+    assert "Traceback" not in err

@@ -61,6 +61,8 @@ def test_memory_over_the_bootstrap_cut_names_the_lines_the_agent_never_sees(tmp_
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws", {"MEMORY.md": "# Memory\n" + body}))
     alarm = next(a for a in doc["workspaces"][0]["alarms"] if a["id"] == "memory-over-bootstrap")
     assert rc == 1 and "never sees lines" in alarm["title"]
+    # what lies in the gap: the section the gap starts in
+    assert alarm["evidence"][-1] == "in the gap: Memory (line 1)"
 
 
 def test_promotion_budget_and_runaway_log_and_stale_lock(tmp_path, capsys):
@@ -359,3 +361,65 @@ def test_dreaming_blocks_far_past_their_median_are_a_runaway_write(tmp_path, cap
     files["memory/2026-11-29.md"] = own + _blocks(8)
     rc, doc = _doctor(capsys, _ws(tmp_path / "ws2", files))
     assert "runaway-write" not in _alarm_ids(doc)
+
+
+def test_a_recall_store_updated_since_is_a_dreaming_trace(tmp_path, capsys):
+    files = {"MEMORY.md": "# Memory\n", "DREAMS.md": "# Dreams\n## 2026-11-20\n- a dream\n"}
+    files.update(_logs(range(18, 30)))
+    entries = {
+        "memory:memory/2026-11-20.md:1:1": {
+            "recallCount": 5,
+            "totalScore": 4.5,
+            "queryHashes": ["a", "b", "c"],
+        }
+    }
+    store = {"version": 1, "updatedAt": "2026-11-28T03:00:00Z", "entries": entries}
+    files["memory/.dreams/short-term-recall.json"] = json.dumps(store)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", files))
+    assert "dreaming-silent" not in _alarm_ids(doc)
+    # the same in the state database's short-term-meta rows
+    import hashlib
+    import sqlite3
+
+    del files["memory/.dreams/short-term-recall.json"]
+    files["memreview.yaml"] = "openclaw_state_db: s.sqlite\n"
+    root = _ws(tmp_path / "ws2", files)
+    rc, doc = _doctor(capsys, root)
+    assert "dreaming-silent" in _alarm_ids(doc)
+    db = _state(root / "s.sqlite", root, 1, None)
+    con = sqlite3.connect(db)
+    real = str(root.resolve())
+    meta = {
+        "version": 1,
+        "workspaceDir": real,
+        "key": "recall",
+        "value": {"updatedAt": "2026-11-29T03:00:05.120Z"},
+    }
+    con.execute(
+        "INSERT INTO plugin_state_entries VALUES (?,?,?,?,?,?)",
+        (
+            "memory-core",
+            "short-term-meta",
+            hashlib.sha256(real.encode()).hexdigest(),
+            json.dumps(meta),
+            0,
+            None,
+        ),
+    )
+    con.commit()
+    con.close()
+    rc, doc = _doctor(capsys, root)
+    assert "dreaming-silent" not in _alarm_ids(doc)
+
+
+def test_the_bootstrap_gap_names_the_sections_the_agent_never_sees(tmp_path, capsys):
+    def part(title: str, n: int) -> str:
+        return f"## {title}\n" + "".join(
+            f"- {title} fact {k} with a few more words\n" for k in range(n)
+        )
+
+    text = "# Memory\n" + part("Rules", 350) + part("Old projects", 100) + part("Contacts", 150)
+    rc, doc = _doctor(capsys, _ws(tmp_path / "ws", {"MEMORY.md": text}))
+    alarm = next(a for a in doc["workspaces"][0]["alarms"] if a["id"] == "memory-over-bootstrap")
+    # the gap starts inside "Old projects" and ends inside "Contacts"; "Rules" is seen
+    assert alarm["evidence"][-1] == "in the gap: Old projects (line 353); Contacts (line 454)"

@@ -82,7 +82,11 @@ def test_a_section_deleted_after_a_review_is_an_alarm_with_its_text(tmp_path, ca
     assert any(a["id"] == "promotions-deleted" for a in _scan(capsys, root)["health"]["alarms"])
     # the next review shows them once more and moves them to "gone": the alarm is answered
     doc = _scan(capsys, root)
-    _apply(capsys, root, tmp_path, f"- {{item: {_promotion(doc, 6)}, action: keep}}\n")
+    f = tmp_path / "d2.yaml"
+    f.write_text(f"- {{item: {_promotion(doc, 6)}, action: keep}}\n")
+    assert main(["apply", str(root), "--decisions", str(f), "--today", TODAY]) == 0
+    said = capsys.readouterr()
+    assert "2 promotions you reviewed before were deleted outside memreview" in said.out + said.err
     rc, w = _doctor(capsys, root)
     assert "promotions-deleted" not in [a["id"] for a in w["alarms"]]
     seen = json.loads((root / ".memreview/promotions-seen.json").read_text())
@@ -118,3 +122,15 @@ def test_a_long_bullet_comes_back_whole_from_memreviews_backup(tmp_path, capsys)
     rc, w = _doctor(capsys, root)
     alarm = next(a for a in w["alarms"] if a["id"] == "promotions-deleted")
     assert any("careful words ending here" in e for e in alarm["evidence"])
+
+
+def test_a_workspace_without_promotions_gets_no_file(tmp_path, capsys):
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    rule = "- Galxe bounties need a day for review before payout"
+    (root / "MEMORY.md").write_text(f"# Memory\n\n## Lessons\n{rule}\n{rule}\n")
+    doc = _scan(capsys, root)
+    item = doc["queues"]["duplicates"][0]["id"]
+    _apply(capsys, root, tmp_path, f"- {{item: {item}, action: keep, keep: 1}}\n")
+    assert (root / ".memreview/journal.jsonl").exists()
+    assert not (root / ".memreview/promotions-seen.json").exists()

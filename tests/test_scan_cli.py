@@ -449,6 +449,12 @@ def test_scan_table_on_the_sample_lists_each_queue_with_its_count(sample_scan, c
     for name in QUEUES:
         row = next(ln for ln in out.splitlines() if ln.startswith(name))
         assert int(row.split()[1]) == sample_scan["counts"][name]
+    # the alarms come first, one line each
+    alarms = [ln for ln in out.splitlines() if ln.startswith("ALARM ")]
+    assert [ln.split(":")[0] for ln in alarms] == [
+        f"ALARM {a['id']}" for a in sample_scan["health"]["alarms"]
+    ] and alarms
+    assert out.index("ALARM ") < out.index("contradictions")
 
 
 def test_utf8_bom_insert_helper_keeps_the_bom_first(tmp_path):

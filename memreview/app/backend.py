@@ -19,9 +19,14 @@ from memreview.i18n import _
 
 
 def make_decision(
-    item: str, action: str, queue: str, keep: int | None = None, text: str | None = None
+    item: str,
+    action: str,
+    queue: str,
+    keep: int | None = None,
+    text: str | None = None,
+    slug: str | None = None,
 ) -> Decision:
-    return Decision(item=item, action=action, keep=keep, text=text, queue=queue)
+    return Decision(item=item, action=action, keep=keep, text=text, queue=queue, slug=slug)
 
 
 @dataclass

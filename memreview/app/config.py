@@ -7,23 +7,19 @@
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from platformdirs import user_config_dir
 from ruamel.yaml import YAML
 
+from memreview.shipped import user_config_file
 from memreview.store import atomic_write
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
 
 
 def default_config_path() -> Path:
     """``$MEMREVIEW_CONFIG``, else ``config.yaml`` in the user's config directory."""
-    env = os.environ.get("MEMREVIEW_CONFIG")
-    if env:
-        return Path(env)
-    return Path(user_config_dir("memreview")) / "config.yaml"
+    return user_config_file()
 
 
 @dataclass

@@ -68,7 +68,10 @@ def decision_label(decision) -> tuple[str, Act | None]:
     act = act_by_action(decision.queue, decision.action)
     if act is not None and act.staged is not None:
         return act.staged.format(keep=decision.keep or 1), act
-    return (act.label if act else decision.action), act
+    label = act.label if act else decision.action
+    if getattr(decision, "slug", None):  # a skill's folder the owner named
+        label = f"{label} → {decision.slug}/"
+    return label, act
 
 
 def default_act(queue: str) -> Act | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from memreview.shipped import shipped_dir
 from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
 
 DEFAULT_THEME = "memreview-dark"
@@ -73,8 +74,8 @@ BUILTIN = (
 
 
 def themes_dir() -> Path:
-    """``themes/`` at the repository root, next to the package."""
-    return Path(__file__).resolve().parents[2] / "themes"
+    """The themes shipped with the package (memreview.shipped)."""
+    return shipped_dir("themes")
 
 
 _THEME_FIELDS = {f.name for f in fields(Theme)}

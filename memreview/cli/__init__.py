@@ -13,6 +13,7 @@ One module per command or group, each importing what it uses when it runs, so ``
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 
@@ -20,6 +21,7 @@ from memreview.cli import launch
 from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
 from memreview.cli.parser import UsageError, app_parser, build_parser
 from memreview.cli.scan import cmd_scan
+from memreview.i18n import _
 
 
 def cmd_doctor(args) -> int:
@@ -79,11 +81,26 @@ def run_command(argv: list[str]) -> int:
         return 2
 
 
+def misspelt_command(word: str) -> str | None:
+    """The command ``word`` looks like a typo of (``sacn`` → ``scan``), or None."""
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``memreview`` command: a command of ``COMMANDS``, else the app."""
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] in COMMANDS:
         return run_command(argv)
+    if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
+        guess = misspelt_command(argv[0])
+        if guess:
+            print(
+                _("memreview: {word!r} is neither a command nor a directory; did you mean "
+                  "`memreview {guess}`?").format(word=argv[0], guess=guess),
+                file=sys.stderr,
+            )
+            return 2
     args = app_parser().parse_args(argv)
     skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
@@ -92,4 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         return launch.open_app(args)
     except NotAWorkspace as exc:
         print(f"memreview: {exc}", file=sys.stderr)
+        print(
+            _("  open a workspace with `memreview PATH` or set OPENCLAW_WORKSPACE_DIR to it;\n"
+              "  `memreview demo` opens a copy of the sample workspace, `memreview --help` "
+              "lists the commands"),
+            file=sys.stderr,
+        )
         return 2

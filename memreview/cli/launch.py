@@ -21,8 +21,10 @@ def default_workspaces() -> tuple[list[tuple[str, Path]], str]:
 
 
 def sample_workspace() -> Path:
-    """The sample workspace shipped beside the package."""
-    return Path(__file__).resolve().parent.parent.parent / "sample_workspace"
+    """The sample workspace shipped with the package (memreview.shipped)."""
+    from memreview.shipped import shipped_dir
+
+    return shipped_dir("sample_workspace")
 
 
 def pick_agent(agents: list[tuple[str, Path]], where: str) -> Path | None:

@@ -11,10 +11,43 @@ import sys
 from pathlib import Path
 
 from memreview import __version__
-from memreview.i18n import _
+from memreview.i18n import N_, _
 from memreview.workspace.dates import parse_date_arg
 
 DESCRIPTION = "Review what your agents propose to change in their memory."
+
+
+# The commands and what each does, for ``memreview --help`` (their own parsers below use the
+# same words).
+COMMAND_HELP = (
+    ("scan", N_("print the review queues and health")),
+    ("report", N_("the weekly report as Markdown (queues, health, growth, the judge's report card)")),
+    ("demo", N_("open the app on a copy of the sample workspace")),
+    ("apply", N_("apply a file of decisions without the app")),
+    ("undo", N_("undo the last applied batch")),
+    ("recover", N_("list, finish or roll back a batch cut short by a crash")),
+    ("doctor", N_("alarms and secrets, for cron: exit 1 when one fires")),
+)
+
+
+def command_help(name: str) -> str:
+    """The one-line help of command ``name``."""
+    return _(dict(COMMAND_HELP)[name])
+
+
+def app_epilog() -> str:
+    """The end of ``memreview --help``: the commands, and where the settings are."""
+    from memreview.shipped import user_config_file
+
+    width = max(len(name) for name, _h in COMMAND_HELP)
+    lines = [_("commands (memreview COMMAND --help tells more):")]
+    lines += [f"  {name:<{width}}  {_(text)}" for name, text in COMMAND_HELP]
+    lines += [
+        "",
+        _("settings (theme, keys, editor): {path}").format(path=user_config_file()),
+        _("  (another file: set MEMREVIEW_CONFIG)"),
+    ]
+    return "\n".join(lines)
 
 
 class UsageError(Exception):
@@ -41,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="memreview", description=DESCRIPTION)
     sub = p.add_subparsers(dest="command")
 
-    s = sub.add_parser("scan", help="print the review queues and health")
+    s = sub.add_parser("scan", help=command_help("scan"))
     s.add_argument(
         "paths",
         nargs="*",
@@ -62,23 +95,23 @@ def build_parser() -> argparse.ArgumentParser:
     from memreview.report import add_report_parser
 
     add_report_parser(sub)
-    d = sub.add_parser("demo", help="open the app on a copy of the sample workspace")
+    d = sub.add_parser("demo", help=command_help("demo"))
     d.add_argument("--theme", help="theme name")
     d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
-    a = sub.add_parser("apply", help="apply a file of decisions without the app")
+    a = sub.add_parser("apply", help=command_help("apply"))
     a.add_argument("path", type=Path)
     a.add_argument("--decisions", type=Path, required=True, metavar="FILE.yaml")
     a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
     a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
     a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    u = sub.add_parser("undo", help="undo the last applied batch")
+    u = sub.add_parser("undo", help=command_help("undo"))
     u.add_argument("path", type=Path)
-    r = sub.add_parser("recover", help="list, finish or roll back a batch cut short by a crash")
+    r = sub.add_parser("recover", help=command_help("recover"))
     r.add_argument("path", type=Path)
     how = r.add_mutually_exclusive_group()
     how.add_argument("--finish", action="store_true", help="write what the batch did not")
     how.add_argument("--rollback", action="store_true", help="take the batch back (an undo)")
-    doc = sub.add_parser("doctor", help="alarms and secrets, for cron: exit 1 when one fires")
+    doc = sub.add_parser("doctor", help=command_help("doctor"))
     doc.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     doc.add_argument("--json", action="store_true", help="print one JSON object")
     doc.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
@@ -87,7 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def app_parser() -> argparse.ArgumentParser:
     """The parser of ``memreview [PATH]``: open the app."""
-    p = _Parser(prog="memreview", description=DESCRIPTION)
+    p = _Parser(
+        prog="memreview",
+        usage="memreview [PATH] [--today DATE] [--theme NAME] | memreview COMMAND ...",
+        description=DESCRIPTION,
+        epilog=app_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument(
         "path",
         nargs="?",
@@ -98,8 +137,10 @@ def app_parser() -> argparse.ArgumentParser:
             "~/.openclaw/workspace; asks which agent when there are several; else .)"
         ),
     )
-    p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    p.add_argument("--theme", help="theme name")
+    p.add_argument(
+        "--today", type=parse_date_arg, metavar="DATE", help=_("review date (YYYY-MM-DD)")
+    )
+    p.add_argument("--theme", metavar="NAME", help=_("theme name"))
     no_cache(p)
     p.add_argument("--version", action="version", version=f"memreview {__version__}")
     return p

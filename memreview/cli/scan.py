@@ -89,9 +89,15 @@ def print_scan(result) -> None:
     """One workspace's scan as text: each queue's count and first five titles, then the
     warnings."""
     from memreview.display import visible
+    from memreview.i18n import _
 
     out = sys.stdout
     out.write(f"workspace  {visible(str(result.root))}\nreview     {result.today.isoformat()}\n\n")
+    alarms = result.health.get("alarms") or []
+    for a in alarms:
+        out.write(visible(f"ALARM {a['id']}: {a['title']}") + "\n")
+    if alarms:
+        out.write(_("  (memreview doctor shows the evidence and what to do)") + "\n\n")
     for name, items in result.queues.items():
         note = result.missing.get(name)
         hidden = result.hidden.get(name)

@@ -195,7 +195,7 @@ def apply(
         return outcome
     scrub_redacted(root, plan, outcome)
     written = {f.rel for f in batch.files if f.written} if batch is not None else set()
-    remember_reviewed(root, result.workspace, written, plan.today)
+    outcome.messages.extend(remember_reviewed(root, result.workspace, written, plan.today))
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config

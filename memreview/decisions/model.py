@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from memreview.queues.skills import SLUG_MAX, SLUG_RE
+
 # Keys a decisions file may carry besides the decision itself (shown, never acted on).
 _INFORMATIONAL = ("queue", "title", "note")
 
@@ -30,6 +32,7 @@ class Decision:
     # what its targets read when it was decided (``planner.fingerprint``): a decision whose
     # targets read otherwise now is not written until the human decides again
     seen: str | None = None
+    slug: str | None = None  # the folder of a new skill, when the human chose it
 
     @property
     def key(self) -> str:
@@ -47,6 +50,8 @@ class Decision:
             out["queue"] = self.queue
         if self.seen is not None:
             out["seen"] = self.seen
+        if self.slug is not None:
+            out["slug"] = self.slug
         return out
 
     @classmethod
@@ -64,7 +69,7 @@ class Decision:
         if not isinstance(action, str) or not action.strip():
             raise DecisionError(f"decision on {item}: needs 'action'")
         unknown = sorted(
-            str(k) for k in data if k not in ("item", "action", "keep", "text", "seen")
+            str(k) for k in data if k not in ("item", "action", "keep", "text", "seen", "slug")
         )
         unknown = [k for k in unknown if k not in _INFORMATIONAL]
         if unknown:
@@ -78,6 +83,9 @@ class Decision:
         text = data.get("text")
         if text is not None and not isinstance(text, str):
             raise DecisionError(f"decision on {item}: 'text' must be a string")
+        slug = data.get("slug")
+        if slug is not None:
+            check_slug(item, slug)
         queue, seen = data.get("queue"), data.get("seen")
         if queue is not None and not isinstance(queue, str):
             raise DecisionError(f"decision on {item}: 'queue' must be a queue's name")
@@ -88,6 +96,18 @@ class Decision:
             text=text,
             queue=queue if isinstance(queue, str) else None,
             seen=seen if isinstance(seen, str) else None,
+            slug=slug,
+        )
+
+
+def check_slug(item: str, slug: object) -> None:
+    """A skill's folder name must be ``[a-z0-9]`` words joined by single ``-`` (no ``/``,
+    ``..``, spaces or capitals): it names a folder under the skills directory."""
+    if not isinstance(slug, str) or len(slug) > SLUG_MAX or not SLUG_RE.match(slug):
+        shown = slug if isinstance(slug, str) else _kind(slug)
+        raise DecisionError(
+            f"decision on {item}: slug {shown!r} can't name a skill's folder: use a-z, 0-9 "
+            f"and single '-' between them, at most {SLUG_MAX} characters (e.g. meiri-ribao-tuisong)"
         )
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from memreview.decisions import registry
-from memreview.decisions.model import Decision, DecisionError
+from memreview.decisions.model import Decision, DecisionError, check_slug
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.scanned import ScannedWorkspace
 
@@ -32,6 +33,10 @@ def check_decision(queue: str, item: dict, d: Decision) -> None:
         raise DecisionError(f"{d.item}: 'keep' only goes with {_taking('keep')}")
     if d.text is not None and "text" not in takes:
         raise DecisionError(f"{d.item}: 'text' only goes with {_taking('text')}")
+    if d.slug is not None and "slug" not in takes:
+        raise DecisionError(f"{d.item}: 'slug' only goes with {_taking('slug')}")
+    if d.slug is not None:
+        check_slug(d.item, d.slug)
     if unit.check is not None:
         unit.check(item, d)
 
@@ -105,7 +110,7 @@ def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
 
 
 def _with_queue(d: Decision, queue: str) -> Decision:
-    return Decision(d.item, d.action, d.keep, d.text, queue, d.seen)
+    return replace(d, queue=queue)
 
 
 def _placeholder(raw: object) -> Decision:
@@ -148,7 +153,7 @@ def fingerprint(pd: PlannedDecision) -> str | None:
 def seen_now(result: ScannedWorkspace, d: Decision) -> str | None:
     """The fingerprint ``d`` would carry if it were decided now (None: nothing to compare,
     or the decision is not valid)."""
-    plan = build_plan(result, [Decision(d.item, d.action, d.keep, d.text, d.queue)])
+    plan = build_plan(result, [replace(d, seen=None)])
     return fingerprint(plan.decisions[0]) if plan.decisions else None
 
 

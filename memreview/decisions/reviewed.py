@@ -9,14 +9,16 @@ from pathlib import Path
 
 from memreview import store
 from memreview.alarms import Alarm, alarms, present_promotions, promotion_bullets
+from memreview.i18n import ngettext
 from memreview.workspace.model import Workspace
 from memreview.workspace.textfile import decode_bytes
 
 
 def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date) -> list[str]:
     """Record the promotion keys the memory files hold now — the files in ``written`` read
-    again, the others as scanned; return the remembered keys that vanished before this review.
-    A failure to record is not the batch's failure: it returns []."""
+    again, the others as scanned. Returns the message for the owner naming the remembered
+    keys that vanished before this review (the alarm named them; from now on they are
+    ``gone``), or []. A failure to record is not the batch's failure: it returns []."""
     present = present_promotions(ws)
     for rel in sorted(written & set(ws.files)):
         present = {k: v for k, v in present.items() if v[0] != rel}
@@ -27,9 +29,21 @@ def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date)
         for key, bullet in promotion_bullets(decode_bytes(rel, data).texts).items():
             present.setdefault(key, (rel, bullet))
     try:
-        return store.remember_promotions(root, present, today)
+        vanished = store.remember_promotions(root, present, today)
     except (OSError, store.PathEscape):
         return []
+    if not vanished:
+        return []
+    keys = ", ".join(vanished[:5]) + ("…" if len(vanished) > 5 else "")
+    return [
+        ngettext(
+            "{count} promotion you reviewed before was deleted outside memreview (the "
+            "promotions-deleted alarm named it): {keys}",
+            "{count} promotions you reviewed before were deleted outside memreview (the "
+            "promotions-deleted alarm named them): {keys}",
+            len(vanished),
+        ).format(count=len(vanished), keys=keys)
+    ]
 
 
 def workspace_alarms(ws: Workspace, today: date) -> list[Alarm]:

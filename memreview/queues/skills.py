@@ -2,10 +2,59 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from datetime import date
 
 from memreview.queues.common import item_id, short
 from memreview.workspace.model import Workspace
+
+SLUG_MAX = 64  # characters of a skill's folder name
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# runs of ASCII letters and digits, and runs of Chinese characters
+_RUNS = re.compile(r"[A-Za-z0-9]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+def skill_slug(theme: str) -> str:
+    """A readable ASCII folder name for a skill (``[a-z0-9-]``, DESIGN §4): the theme's ASCII
+    words lower-cased and its Chinese words in pinyin, joined by ``-`` (``每日日报推送`` →
+    ``meiri-ribao-tuisong``, ``Windows UTF-8 启动`` → ``windows-utf-8-qidong``), at most
+    64 characters; a theme with neither gets ``skill-`` and 8 hex digits of its sha256."""
+    words: list[str] = []
+    for run in _RUNS.findall(theme):
+        words.extend([run.lower()] if run.isascii() else _pinyin_words(run))
+    slug = "-".join(w for w in words if w)
+    if len(slug) > SLUG_MAX:
+        slug = slug[: SLUG_MAX + 1].rsplit("-", 1)[0][:SLUG_MAX]
+    if slug:
+        return slug
+    return "skill-" + hashlib.sha256(theme.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def _pinyin_words(run: str) -> list[str]:
+    """The words of a run of Chinese characters in toneless pinyin: the words pypinyin's
+    dictionary knows, the characters between them two by two (``每日日报推送`` has none it
+    knows: ``meiri``, ``ribao``, ``tuisong``)."""
+    # pypinyin loads its dictionaries (~0.5 s) on first use: only for a Chinese theme
+    from pypinyin import lazy_pinyin
+    from pypinyin.seg.mmseg import seg
+
+    groups: list[str] = []
+    singles = ""
+    for word in seg.cut(run):
+        if len(word) == 1:
+            singles += word
+            continue
+        groups += [singles[k : k + 2] for k in range(0, len(singles), 2)]
+        singles = ""
+        groups.append(word)
+    groups += [singles[k : k + 2] for k in range(0, len(singles), 2)]
+    out = []
+    for g in groups:
+        word = re.sub(r"[^a-z0-9]", "", "".join(lazy_pinyin(g, errors="ignore")).lower())
+        if word:
+            out.append(word)
+    return out
 
 
 def skills(ws: Workspace, today: date) -> list[dict]:
@@ -15,6 +64,7 @@ def skills(ws: Workspace, today: date) -> list[dict]:
             "id": item_id("k", c.theme, c.content),
             "title": short(f"{c.theme}: {c.content}"),
             "theme": c.theme,
+            "slug": skill_slug(c.theme),
             "content": c.content,
             "count": c.count,
             "reason": c.reason,

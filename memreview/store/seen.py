@@ -67,6 +67,8 @@ def remember_promotions(
     """Record the promotion keys present now (``key → (file, bullet text)``) as the owner
     reviews; keys remembered before and absent now move to ``gone``. Returns those keys."""
     seen = read_seen(root)
+    if not present and not seen["keys"] and not seen["gone"]:
+        return []  # no promotions, none remembered: nothing to write
     keys: dict = {}
     for key, (rel, text) in sorted(present.items()):
         old = seen["keys"].get(key) or {}

@@ -220,15 +220,24 @@ def _connect_ro(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=0.5)
 
 
-def _mine(doc: Mapping, entry_key: str, root: Path) -> bool:
-    """Whether a row (``{workspaceDir, …}`` or an entry key starting with the sha256 of the
+class _Mine:
+    """Whether a row (``{workspaceDir, …}``, or an entry key starting with the sha256 of the
     workspace path) belongs to the workspace at ``root``."""
-    want = {str(root), os.path.realpath(root)}
-    where = doc.get("workspaceDir")
-    if isinstance(where, str):
-        return where in want or os.path.realpath(os.path.expanduser(where)) in want
-    keys = {hashlib.sha256(w.encode("utf-8")).hexdigest() for w in want}
-    return any(str(entry_key).startswith(k) for k in keys)
+
+    def __init__(self, root: Path) -> None:
+        self.want = {str(root), os.path.realpath(root)}
+        self.keys = tuple(hashlib.sha256(w.encode("utf-8")).hexdigest() for w in self.want)
+        self._seen: dict[str, bool] = {}
+
+    def __call__(self, doc: Mapping, entry_key: str) -> bool:
+        where = doc.get("workspaceDir")
+        if isinstance(where, str):
+            if where not in self._seen:  # one realpath per directory named, not per row
+                self._seen[where] = (
+                    where in self.want or os.path.realpath(os.path.expanduser(where)) in self.want
+                )
+            return self._seen[where]
+        return str(entry_key).startswith(self.keys)
 
 
 def read_state_rows(
@@ -252,12 +261,13 @@ def read_state_rows(
     finally:
         con.close()
     out = []
+    mine = _Mine(root)
     for entry_key, raw, created, expires in rows:
         try:
             doc = json.loads(raw) if raw else {}
         except (TypeError, ValueError):
             continue
-        if not isinstance(doc, dict) or not _mine(doc, str(entry_key), root):
+        if not isinstance(doc, dict) or not mine(doc, str(entry_key)):
             continue
         out.append((str(entry_key), doc, _ms(created), _ms(expires)))
     return out, None
@@ -355,13 +365,14 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
     except (sqlite3.Error, OSError, RuntimeError, ValueError):
         return []
     out = []
+    mine = _Mine(root)
     for entry_key, raw, expires in rows:
         try:
             doc = json.loads(raw) if raw else {}
         except (TypeError, ValueError):
             doc = {}
         doc = doc if isinstance(doc, dict) else {}
-        if not _mine(doc, str(entry_key), root) and (
+        if not mine(doc, str(entry_key)) and (
             "workspaceDir" in doc or ":" in str(entry_key)
         ):
             continue
@@ -387,3 +398,24 @@ def lock_states(
     or ``expired``, see :meth:`LockRow.state`), measured against the clock."""
     now_ms = int(time.time() * 1000) if now_ms is None else now_ms
     return [(row, row.state(now_ms, stale_ms, pid_alive)) for row in read_lock_rows(db, root)]
+
+
+META_NAMESPACE = "short-term-meta"
+
+
+def store_updated(path: Path, root: Path) -> list[date]:
+    """When OpenClaw last changed this workspace's short-term store: the ``updatedAt`` of its
+    ``short-term-meta`` rows (``recall``, ``phase``); [] when unknown."""
+    rows, _problem = read_state_rows(path, root, META_NAMESPACE)
+    out = []
+    for _key, doc, _created, _expires in rows or ():
+        value = doc.get("value") if isinstance(doc.get("value"), dict) else doc
+        day = _day(value.get("updatedAt"))
+        if day is not None:
+            out.append(day)
+    return out
+
+
+def legacy_updated(doc) -> date | None:
+    """The ``updatedAt`` of a legacy ``short-term-recall.json`` document."""
+    return _day(doc.get("updatedAt")) if isinstance(doc, dict) else None

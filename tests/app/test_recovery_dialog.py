@@ -64,7 +64,7 @@ async def test_a_batch_cut_short_is_offered_on_start_and_both_choices_work(
     assert "## [INFRA:pi-billing-subscription]" in original["memory/infra.md"].decode()
     if key == "f":
         assert "## [INFRA:pi-billing-subscription]" not in infra
-        assert "Revisit zora-airdrop" in (cut / "NOW.md").read_text()
+        assert "回顾 zora-airdrop" in (cut / "NOW.md").read_text()
     else:
         assert (cut / "memory/infra.md").read_bytes() == original["memory/infra.md"]
         assert (cut / "NOW.md").read_bytes() == original["NOW.md"]

@@ -318,8 +318,8 @@ def test_dormant_done_inserts_a_status_line_after_the_title(make_ws):
         ("**Status:** Planned", "**Status:** done (2026-11-29)"),
         ("**Status**: Planned", "**Status**: done (2026-11-29)"),
         ("- **Status:** Planned", "- **Status:** done (2026-11-29)"),
-        ("状态：进行中", "状态：已完成 (2026-11-29)"),
-        ("**状态**： 进行中", "**状态**： 已完成 (2026-11-29)"),
+        ("状态：进行中", "状态：已完成（2026-11-29）"),
+        ("**状态**： 进行中", "**状态**： 已完成（2026-11-29）"),
     ],
 )
 def test_dormant_done_rewrites_the_status_line_in_place_in_its_own_form(make_ws, before, after):

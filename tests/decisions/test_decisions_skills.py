@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from decisions_helpers import NOW, decide, only, scan, text
 
-from memreview.decisions import apply, skill_slug
+from memreview.cli import main
+from memreview.decisions import Decision, DecisionError, apply, skill_slug
 
 CANDIDATES = (
     "{\n"
@@ -92,8 +94,9 @@ def test_the_first_rules_heading_of_the_root_memory_file_is_used(make_ws):
 def test_create_skill_writes_skill_md_with_front_matter(make_ws):
     root = make_ws({"memory/skill_candidates.json": CANDIDATES})
     assert decide(root, "skills", "create-skill", {"theme": "Windows UTF-8 启动"}).ok
-    assert text(root, "skills/windows-utf-8/SKILL.md") == (
-        "---\nname: windows-utf-8\ndescription: Windows UTF-8 启动\n---\n\n先设 PYTHONUTF8=1\n"
+    assert text(root, "skills/windows-utf-8-qidong/SKILL.md") == (
+        "---\nname: windows-utf-8-qidong\ndescription: Windows UTF-8 启动\n---\n\n"
+        "先设 PYTHONUTF8=1\n"
     )
     doc = json.loads(text(root, "memory/skill_candidates.json"))
     assert len(doc["candidates"]) == 2
@@ -101,19 +104,30 @@ def test_create_skill_writes_skill_md_with_front_matter(make_ws):
 
 def test_create_skill_refuses_to_overwrite_an_existing_skill(make_ws):
     root = make_ws(
-        {"memory/skill_candidates.json": CANDIDATES, "skills/windows-utf-8/SKILL.md": "mine\n"}
+        {
+            "memory/skill_candidates.json": CANDIDATES,
+            "skills/windows-utf-8-qidong/SKILL.md": "mine\n",
+        }
     )
     outcome = decide(root, "skills", "create-skill", {"theme": "Windows UTF-8 启动"})
     assert outcome.exit_code == 1
     assert "already exists" in outcome.conflicts[0].reason
-    assert text(root, "skills/windows-utf-8/SKILL.md") == "mine\n"
+    assert text(root, "skills/windows-utf-8-qidong/SKILL.md") == "mine\n"
     assert text(root, "memory/skill_candidates.json") == CANDIDATES  # not half-done
 
 
-def test_skill_slug_keeps_ascii_runs_or_falls_back_to_a_hash():
-    assert skill_slug("Windows UTF-8 启动") == "windows-utf-8"
+def test_skill_slug_keeps_ascii_words_and_spells_chinese_in_pinyin():
+    assert skill_slug("Windows UTF-8 启动") == "windows-utf-8-qidong"
     assert skill_slug("  Galxe: deadline!! check ") == "galxe-deadline-check"
-    slug = skill_slug("日报推送")
+    assert skill_slug("每日日报推送") == "meiri-ribao-tuisong"
+    assert skill_slug("重庆银行") == "chongqing-yinhang"  # the dictionary's words, read right
+    assert skill_slug("绿色") == "lvse"  # ü as v: ASCII only
+    long = skill_slug("任务" * 60)
+    assert len(long) <= 64 and not long.endswith("-")
+
+
+def test_skill_slug_falls_back_to_a_hash_when_nothing_is_readable():
+    slug = skill_slug("ひらがな！")
     assert slug.startswith("skill-") and len(slug) == 14
     assert all(c in "0123456789abcdef" for c in slug[6:])
 
@@ -159,3 +173,55 @@ def test_json_that_cannot_be_cut_cleanly_is_rewritten_in_its_own_style(make_ws):
     assert text(root, "memory/skill_candidates.json") == (
         '{\n\t"candidates": [\n\t\t{\n\t\t\t"theme": "ü",\n\t\t\t"content": "d"\n\t\t}\n\t]\n}\n'
     )
+
+
+def test_the_scan_names_each_candidates_folder(make_ws):
+    root = make_ws({"memory/skill_candidates.json": CANDIDATES})
+    assert only(scan(root), "skills", theme="日报推送")["slug"] == "ribao-tuisong"
+
+
+def test_a_chinese_theme_gets_a_pinyin_folder_not_a_hash(make_ws):
+    root = make_ws({"memory/skill_candidates.json": CANDIDATES})
+    assert decide(root, "skills", "create-skill", {"theme": "日报推送"}).ok
+    assert text(root, "skills/ribao-tuisong/SKILL.md").startswith("---\nname: ribao-tuisong\n")
+
+
+def test_a_decisions_file_may_choose_the_folder(make_ws):
+    root = make_ws({"memory/skill_candidates.json": CANDIDATES})
+    outcome = decide(root, "skills", "create-skill", {"theme": "日报推送"}, slug="daily-digest")
+    assert outcome.ok, outcome
+    assert text(root, "skills/daily-digest/SKILL.md").startswith("---\nname: daily-digest\n")
+    assert not (root / "skills/ribao-tuisong").exists()
+
+
+@pytest.mark.parametrize(
+    "slug", ["../outside", "a/b", "/etc", "Daily", "daily digest", "-daily", "a--b", "", "x" * 65, 7]
+)
+def test_a_folder_name_that_could_leave_the_skills_folder_is_refused(slug):
+    raw = {"item": "k-1", "action": "create-skill", "slug": slug}
+    with pytest.raises(DecisionError, match="can't name a skill's folder: use a-z, 0-9"):
+        Decision.from_dict(raw)
+
+
+def test_a_decisions_file_with_a_path_trick_is_refused_whole(make_ws, tmp_path, capsys):
+    root = make_ws({"memory/skill_candidates.json": CANDIDATES})
+    item = only(scan(root), "skills", theme="日报推送")["id"]
+    other = only(scan(root), "skills", theme="Galxe 截止")["id"]
+    f = tmp_path / "decisions.yaml"
+    f.write_text(
+        f"- {{item: {other}, action: skip}}\n"
+        f"- {{item: {item}, action: create-skill, slug: ../../outside}}\n"
+    )
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert main(["apply", str(root), "--decisions", str(f), "--today", "2026-11-29"]) == 2
+    err = capsys.readouterr().err
+    assert "slug '../../outside' can't name a skill's folder" in err and "nothing written" in err
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
+    assert not (root.parent / "outside").exists()
+
+
+def test_a_slug_goes_only_with_create_skill(make_ws):
+    root = make_ws({"memory/skill_candidates.json": CANDIDATES})
+    outcome = decide(root, "skills", "solidify", {"theme": "日报推送"}, slug="daily")
+    assert not outcome.ok
+    assert "'slug' only goes with skills create-skill" in outcome.failures[0].reason

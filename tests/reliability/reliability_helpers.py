@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_workspace"
 TODAY = "2026-11-29"
 ANCHOR_RE = re.compile(r"^#{1,6}\s*\[[A-Z_-]+:([^\]\s]+)\]")
-BULLET_RE = re.compile(r"^\s*[-*]\s+(?!\[[ xX]\]\s+Revisit\b)(\S.*)$")
+BULLET_RE = re.compile(r"^\s*[-*]\s+(?!\[[ xX]\]\s+(?:Revisit\b|回顾 ))(\S.*)$")
 
 
 # Two moves (a supersede and a demotion), a delete, a todo, a new skill, two verdicts.

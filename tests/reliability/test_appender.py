@@ -49,7 +49,7 @@ def test_an_append_between_the_last_check_and_the_rename_is_carried_into_the_new
     assert fault.done, "the race window was never reached"
     text = (ws / NOW).read_text()
     assert line in text
-    assert "Revisit zora-airdrop" in text
+    assert "回顾 zora-airdrop" in text
     assert any("changed while writing" in m and NOW in m for m in outcome.messages)
 
 
@@ -79,7 +79,7 @@ def test_an_append_through_an_fd_opened_before_the_rename_is_carried_and_reporte
     outcome = _apply(ws, fault)
     assert procs and procs[0].returncode == 0, "the appender never ran"
     text = (ws / NOW).read_text()
-    assert line in text and "Revisit zora-airdrop" in text
+    assert line in text and "回顾 zora-airdrop" in text
     assert any("written through the old inode" in m for m in outcome.messages)
 
 

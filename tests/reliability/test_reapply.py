@@ -16,5 +16,5 @@ def test_applying_the_same_decisions_twice_writes_nothing_the_second_time(
     again = apply_cli(ws, dec)
     assert again.returncode == 0, again.stderr
     assert comparable(ws) == clean
-    assert (ws / "NOW.md").read_text().count("Revisit zora-airdrop") == 1
+    assert (ws / "NOW.md").read_text().count("回顾 zora-airdrop") == 1
     assert "already applied" in again.stderr

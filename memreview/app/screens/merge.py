@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
+from memreview.i18n import _
+
 
 def merge_proposal(item: dict, context) -> str:
     """The text a merge starts from: the group's proposed merge (a promoted entry: its text
@@ -39,25 +41,33 @@ class MergeEditor(ModalScreen[str | None]):
         Binding("escape", "cancel", "cancel", id="merge.cancel", tooltip="Leave without staging"),
     ]
 
-    def __init__(self, title: str, text: str, check=None) -> None:
-        """``check(text)`` says why a text can't be staged (None when it can)."""
+    def __init__(
+        self,
+        title: str,
+        text: str,
+        check=None,
+        detail: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        """``check(text)`` says why a text can't be staged (None when it can); ``detail``
+        and ``hint`` replace the merge's explanation and key hint (a skill's folder name)."""
         super().__init__(classes="dialog-screen")
         self.heading = title
         self.text = text
         self.check = check
+        self.detail = detail or _(
+            "The whole entry as it should read (keep its '- ' or pipes). "
+            "Control characters are shown as visible escapes and written as shown."
+        )
+        self.hint = hint or _("ctrl+s stage the merge   escape cancel")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog merge-dialog"):
             yield Label(self.heading, classes="dialog-question", markup=False)
-            yield Static(
-                "The whole entry as it should read (keep its '- ' or pipes). "
-                "Control characters are shown as visible escapes and written as shown.",
-                classes="dialog-detail",
-                markup=False,
-            )
+            yield Static(self.detail, classes="dialog-detail", markup=False)
             yield TextArea(self.text, id="merge-text", soft_wrap=True, show_line_numbers=True)
             yield Static("", id="merge-problem", markup=False)
-            yield Label("ctrl+s stage the merge   escape cancel", classes="dialog-hint")
+            yield Label(self.hint, classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()

@@ -24,11 +24,13 @@ class ReviewDecisions:
     """Staging, unstaging, the editor, writing and undo."""
 
     # -- deciding ----------------------------------------------------------------------------
-    def _stage(self, act: Act, keep: int | None = None, text: str | None = None) -> None:
+    def _stage(
+        self, act: Act, keep: int | None = None, text: str | None = None, slug: str | None = None
+    ) -> None:
         item = self.items.current
         if item is None:
             return
-        d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text)
+        d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text, slug=slug)
         problem = self.backend.check(self.queue, item, d)
         if not problem and self.result is not None:
             problem = self.backend.clash(self.result, self.staging.decisions(), d)
@@ -111,6 +113,9 @@ class ReviewDecisions:
         if item is None:
             return
         item_id, queue, act = item["id"], self.queue, act_for(self.queue, MERGE)
+        if act is not None and "slug" in act.takes:
+            self._edit_slug(item, act)
+            return
 
         def done(text: str | None) -> None:
             if text is None:
@@ -127,6 +132,35 @@ class ReviewDecisions:
         title = f"Merge: {one_line(str(item.get('title', '')))}"
         proposal = visible(merge_proposal(item, self.result.context))
         self.app.push_screen(MergeEditor(title, proposal, check), done)
+
+    def _edit_slug(self, item: dict, act: Act) -> None:
+        """``m`` in the skills queue: name the new skill's folder, then stage create-skill."""
+        item_id, queue = item["id"], self.queue
+
+        def done(text: str | None) -> None:
+            current = self.items.current
+            if text is not None and current is not None and current["id"] == item_id:
+                self._stage(act, slug=text.strip())
+
+        def check(text: str) -> str | None:
+            d = make_decision(item_id, act.action, queue, slug=text.strip())
+            return self.backend.check(queue, item, d)
+
+        title = _("Folder of the new skill: {theme}").format(
+            theme=one_line(visible(str(item.get("theme", ""))))
+        )
+        editor = MergeEditor(
+            title,
+            str(item.get("slug") or ""),
+            check,
+            detail=_(
+                "The new skill is written as SKILL.md in this folder of the skills directory. "
+                "A folder name is a-z, 0-9 and single '-' between them (pinyin for a Chinese "
+                "theme)."
+            ),
+            hint=_("ctrl+s stage create-skill into this folder   escape cancel"),
+        )
+        self.app.push_screen(editor, done)
 
     def action_unstage(self) -> None:
         item = self.items.current

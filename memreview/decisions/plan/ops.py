@@ -88,18 +88,23 @@ class InsertRule:
 
 @dataclass(frozen=True)
 class AddTodo:
-    """Add ``line`` to NOW.md's todo block (created, with NOW.md, when missing)."""
+    """Add a todo to revisit ``title`` (dated ``day``) to NOW.md's todo block (created, with
+    NOW.md, when missing), in the file's language: ``- [ ] Revisit <title> (day)`` or
+    ``- [ ] 回顾 <title>（day）``."""
 
     key: str
-    line: str
+    title: str
+    day: str
 
 
 @dataclass(frozen=True)
 class SetStatus:
-    """Replace a project file's first ``Status:`` line, or insert one after its title."""
+    """Replace a project file's first ``Status:`` line, or insert one after its title:
+    ``status`` is ``done`` or ``archived``, dated ``day``, written in the file's language."""
 
     key: str
-    value: str
+    status: str
+    day: str
 
 
 @dataclass(frozen=True)

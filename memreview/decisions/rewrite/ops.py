@@ -25,6 +25,7 @@ from memreview.decisions.plan import (
 )
 from memreview.decisions.rewrite.lines import HEADING_LINE_RE, LineFile, Region
 from memreview.decisions.rewrite.result import Conflict
+from memreview.workspace.language import mostly_cjk
 from memreview.workspace.markdown import (
     META_RE,
     PROMOTION_RE,
@@ -37,6 +38,19 @@ TODO_HEADING_RE = re.compile(r"^#{1,6}[ \t]+(todo|待办)[ \t]*[:：]?[ \t]*$", 
 _SEP_AFTER = re.compile(r"[ \t]*[,，、;；][ \t]*")
 _SEP_BEFORE = re.compile(r"[ \t]*[,，、;；][ \t]*$")
 CHINESE_STATUS = {"done": "已完成", "archived": "归档"}  # a ``状态：`` line gets its own words
+
+
+def todo_line(title: str, day: str, chinese: bool) -> str:
+    """The todo a revive writes: ``- [ ] Revisit <title> (day)``, in a Chinese file
+    ``- [ ] 回顾 <title>（day）``."""
+    return f"- [ ] 回顾 {title}（{day}）" if chinese else f"- [ ] Revisit {title} ({day})"
+
+
+def status_value(status: str, day: str, chinese: bool) -> str:
+    """A status as a rewrite writes it: ``done (day)``, in Chinese ``已完成（day）``."""
+    if chinese:
+        return f"{CHINESE_STATUS.get(status, status)}（{day}）"
+    return f"{status} ({day})"
 
 
 class LineEdit(LineFile):
@@ -271,10 +285,11 @@ class LineEdit(LineFile):
         self.insert(max(ends) if ends else h_line, [new])
 
     def _AddTodo(self, op: AddTodo, _imports) -> None:
-        head = op.line.rsplit(" (", 1)[0] + " ("  # "- [ ] Revisit <title> (", any date
-        if any(ln.text.strip().startswith(head) for ln in self.lines):
-            return  # an open todo for it is there already
-        new = self.line(op.line)
+        # an open todo for it is there already, in either language and of any date
+        heads = (f"- [ ] Revisit {op.title} (", f"- [ ] 回顾 {op.title}（")
+        if any(ln.text.strip().startswith(heads) for ln in self.lines):
+            return
+        new = self.line(todo_line(op.title, op.day, mostly_cjk(self.base.texts)))
         if self._todo_tail is not None:
             self._todo_tail.append(new)
             return
@@ -311,14 +326,15 @@ class LineEdit(LineFile):
         i = find_status_line([ln.text for ln in self.lines])
         if i is None:
             title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
-            self.insert(title, [self.line(f"Status: {op.value}")])
+            if mostly_cjk(self.base.texts):
+                text = f"状态：{status_value(op.status, op.day, True)}"
+            else:
+                text = f"Status: {status_value(op.status, op.day, False)}"
+            self.insert(title, [self.line(text)])
             return
         ln = self.lines[i]
         m = STATUS_LINE_RE.match(ln.text)
-        value = op.value
-        if m.group("label") == "状态":
-            word, _, rest = value.partition(" ")
-            value = " ".join(filter(None, (CHINESE_STATUS.get(word, word), rest)))
+        value = status_value(op.status, op.day, m.group("label") == "状态")
         text = m.group("head") + value + m.group("tail")
         r = self._region(i, i, "line")
         if r.fate == "replace" and r.replacement[0].text == text:

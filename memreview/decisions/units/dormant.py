@@ -18,19 +18,18 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     if d.action in ("snooze", "revive"):
         if d.action == "revive":
             title = " ".join(str(item.get("title") or item.get("project")).split())
-            line = f"- [ ] Revisit {title} ({b.day})"
-            b.plan.add(b.cfg.now, AddTodo(pd.key, line), pd)
+            b.plan.add(b.cfg.now, AddTodo(pd.key, title, b.day), pd)
         b.hide(pd, "snoozed" if d.action == "snooze" else "revived", b.cfg.snooze_days)
         return
-    value = f"{'archived' if d.action == 'archive' else 'done'} ({b.day})"
+    status = "archived" if d.action == "archive" else "done"
     project = b.ws.projects.get(str(item.get("project")))
     if project is None:
         raise DecisionError(f"project {item.get('project')!r} is not in the loaded workspace")
     if project.file:
-        b.plan.add(project.file, SetStatus(pd.key, value), pd)
+        b.plan.add(project.file, SetStatus(pd.key, status, b.day), pd)
     elif project.anchor:
         target = b.anchor(project.ref)
-        b.plan.add(target.file, SetMeta(pd.key, target, "Status", value), pd)
+        b.plan.add(target.file, SetMeta(pd.key, target, "Status", f"{status} ({b.day})"), pd)
     else:
         raise DecisionError(
             f"project {project.key!r} is only known from <!-- project: --> markers; it has no "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import re
 
@@ -17,19 +16,10 @@ from memreview.decisions.plan import (
     PlannedDecision,
     RemoveCandidate,
 )
-from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, judge_note
-from memreview.queues.skills import skills
+from memreview.decisions.unit import DEFER, MERGE, Act, Facts, Passage, QueueUnit, judge_note
+from memreview.queues.skills import skill_slug, skills
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
-
-
-def skill_slug(theme: str) -> str:
-    """The theme's ASCII letters and digits, lower-cased, runs joined by ``-``; else
-    ``skill-`` and the first 8 hex digits of the theme's sha256."""
-    runs = re.findall(r"[A-Za-z0-9]+", theme)
-    if runs:
-        return "-".join(runs).lower()
-    return "skill-" + hashlib.sha256(theme.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
 def skill_file(theme: str, content: str, slug: str) -> str:
@@ -70,7 +60,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         line = "- " + content.replace("\r\n", " ").replace("\n", " ").strip()
         b.plan.add(main, InsertRule(pd.key, line, tuple(b.cfg.rules_headings)), pd)
     elif d.action == "create-skill":
-        slug = skill_slug(theme)
+        slug = d.slug or str(item.get("slug") or "") or skill_slug(theme)
         rel = f"{b.cfg.skills_dir.rstrip('/')}/{slug}/SKILL.md"
         b.plan.add(rel, CreateFile(pd.key, skill_file(theme, content, slug)), pd)
     # Identical candidates share one item id: the decision takes the first of them.
@@ -88,6 +78,7 @@ def evidence(item: dict) -> list:
         Facts(
             (
                 ("theme", item.get("theme")),
+                ("folder", f"{item['slug']}/" if item.get("slug") else None),
                 ("seen", item.get("count")),
                 ("reason", item.get("reason")),
             )
@@ -119,7 +110,22 @@ UNIT = QueueUnit(
     detect=skills,
     acts=(
         Act("approve", "solidify", "solidify", "approve", "a bullet under the Rules heading"),
-        Act("skill", "create-skill", "create skill", "approve", "a new skills/<slug>/SKILL.md"),
+        Act(
+            "skill",
+            "create-skill",
+            "create-skill",
+            "approve",
+            "a new SKILL.md under skills/, in the folder named above (m names another)",
+            takes=("slug",),
+        ),
+        Act(
+            MERGE,
+            "create-skill",
+            "edit folder",
+            "approve",
+            "create-skill into the folder you name",
+            takes=("slug",),
+        ),
         Act("reject", "skip", "skip", "reject", "the candidate leaves skill_candidates.json"),
         DEFER,
     ),
