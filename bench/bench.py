@@ -4,11 +4,18 @@
 
 For each scale it generates a workspace with ``memreview.synth`` (cached under bench/out/),
 then, each in a fresh process:
-- ``memreview scan --json`` wall time (the whole command, interpreter start included);
+- start-up: ``memreview --version`` wall time;
+- ``memreview scan --json --no-cache`` wall time (the whole command, interpreter start
+  included: a cold scan);
 - in-process: load, queues, time per queue, peak memory, and the floor — merely reading,
   decoding and splitting the same files — with the ratio scan / floor;
-- the app (Pilot): time to the first screen with counts, and the app's own per-key latency
-  (timed inside the app, key arrival to refresh) on a 10,000-item queue and a 100-item one.
+- the app (Pilot), cold: time to the first queue's items and to every count, and the app's
+  own per-key latency (timed inside the app, key arrival to refresh) on a 10,000-item queue
+  and a 100-item one;
+- on a throwaway copy, the scan cache on (in a cache directory of the bench's own): the first
+  open (which writes the cache), a warm open of the unchanged copy (time to the counts and
+  to the end), an open after appending to two daily logs, and the rescan after a batch of
+  7 decisions (bench/rescan_once.py).
 """
 
 from __future__ import annotations
@@ -16,9 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,22 +62,66 @@ def ensure_workspace(scale: float, seed: int = 0) -> Path:
     return dest
 
 
-def run_json(args: list[str]) -> dict:
-    proc = subprocess.run(args, check=True, capture_output=True, text=True)
+def run_json(args: list[str], env: dict | None = None) -> dict:
+    proc = subprocess.run(args, check=True, capture_output=True, text=True, env=env)
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def scan_command_seconds(ws: Path, runs: int = 3) -> float:
-    best = float("inf")
+def scan_command_seconds(ws: Path, runs: int = 3) -> tuple[float, float]:
+    """The cold ``scan --json`` command (no scan cache), best of ``runs``: wall, CPU."""
+    args = [sys.executable, "-m", "memreview", "scan", str(ws), "--json", "--no-cache"]
+    return best_run(args, runs)
+
+
+def best_wall(args: list[str], runs: int = 3, env: dict | None = None) -> float:
+    return best_run(args, runs, env)[0]
+
+
+def best_run(args: list[str], runs: int = 3, env: dict | None = None) -> tuple[float, float]:
+    """The best wall time of ``runs`` runs of the command, and the least CPU time (user +
+    system) one of them used: about the wall time of an idle machine, whatever the load."""
+    wall = cpu = float("inf")
     for _ in range(runs):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "memreview", "scan", str(ws), "--json"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        best = min(best, time.perf_counter() - t0)
-    return best
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, env=env)
+        wall = min(wall, time.perf_counter() - t0)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = min(cpu, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return wall, cpu
+
+
+def open_once(ws: Path, env: dict) -> dict:
+    """One open in a fresh process (bench/open_once.py), timed from before its start."""
+    args = [sys.executable, str(HERE / "open_once.py"), str(ws)]
+    proc = subprocess.run(
+        [*args, repr(time.time())], check=True, capture_output=True, text=True, env=env
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def warm_figures(ws: Path) -> dict:
+    """First open, warm open, open after two appended daily logs, rescan after a batch: on a
+    copy of ``ws`` (mtimes kept) with a cache directory of its own."""
+    tmp = Path(tempfile.mkdtemp(prefix="memreview-bench-"))
+    try:
+        copy = tmp / "ws"
+        shutil.copytree(ws, copy, copy_function=shutil.copy2)
+        env = {**os.environ, "MEMREVIEW_CACHE_DIR": str(tmp / "cache")}
+        env.pop("MEMREVIEW_NO_CACHE", None)
+        out = {"first_open": open_once(copy, env)}
+        out["warm"] = min((open_once(copy, env) for _ in range(3)), key=lambda r: r["all_s"])
+        logs = sorted((copy / "memory").glob("[0-9][0-9][0-9][0-9]-*.md"))[-2:]
+        then = time.time() - 60  # an agent wrote them a minute ago
+        for p in logs:
+            with open(p, "a", encoding="utf-8") as f:
+                f.write("- 14:02 the agent appended one more line\n")
+            os.utime(p, (then, then))
+        out["two_logs"] = open_once(copy, env)
+        out["rescan"] = run_json([sys.executable, str(HERE / "rescan_once.py"), str(copy)], env=env)
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def ms(values: list[float]) -> dict:
@@ -86,6 +140,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--no-app", action="store_true")
     args = ap.parse_args()
+    load = os.getloadavg()
     scales = [float(s) for s in args.scales.split(",")]
     OUT.mkdir(exist_ok=True)
     rows = []
@@ -95,33 +150,65 @@ def main() -> int:
         row = {
             "scale": scale,
             "entries": inproc["entries"],
-            "scan_cmd_s": round(scan_command_seconds(ws), 3),
-            **{k: inproc[k] for k in ("load_s", "scan_s", "floor_s", "peak_rss_mb")},
+            **dict(
+                zip(
+                    ("scan_cmd_s", "scan_cmd_cpu_s"), map(_r, scan_command_seconds(ws)), strict=True
+                )
+            ),
+            **{
+                k: inproc[k]
+                for k in ("load_s", "scan_s", "scan_cpu_s", "floor_s", "floor_cpu_s", "peak_rss_mb")
+            },
+            "ratio_cpu": round(inproc["scan_cpu_s"] / inproc["floor_cpu_s"], 1),
             "ratio": round(inproc["scan_s"] / inproc["floor_s"], 1),
             "per_queue_s": {k: round(v, 3) for k, v in inproc["per_queue_s"].items()},
             "counts": inproc["counts"],
         }
+        version = best_run([sys.executable, "-m", "memreview", "--version"])
+        row["startup_s"], row["startup_cpu_s"] = map(_r, version)
         if not args.no_app:
-            row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)])
+            cold = {**os.environ, "MEMREVIEW_NO_CACHE": "1"}
+            row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)], env=cold)
+        row.update(warm_figures(ws))
         rows.append(row)
         print(f"scale {scale:g} done", file=sys.stderr)
     args.out.write_text(
         json.dumps(
-            {"machine": os.uname().machine, "cpus": os.cpu_count(), "rows": rows},
+            {
+                "machine": os.uname().machine,
+                "cpus": os.cpu_count(),
+                "load_before": [round(x, 2) for x in load],
+                "load_after": [round(x, 2) for x in os.getloadavg()],
+                "rows": rows,
+            },
             indent=1,
             ensure_ascii=False,
         )
         + "\n"
     )
     print_table(rows)
+    print(
+        f"\nload average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f} ({os.cpu_count()} cpus)"
+    )
     return 0
 
 
+def _r(value: float) -> float:
+    return round(value, 3)
+
+
+def _s(value) -> str:
+    return f"{value:.2f}s" if isinstance(value, int | float) else "—"
+
+
 def print_table(rows: list[dict]) -> None:
+    nan = float("nan")
     head = (
         f"{'scale':>6} {'entries':>8} {'scan cmd':>9} {'in-proc':>8} {'floor':>7} "
-        f"{'ratio':>6} {'peak MB':>8} {'1st screen':>10} {'key 10k':>8} {'key 100':>8}"
+        f"{'ratio':>6} {'peak MB':>8} {'1st items':>9} {'1st screen':>10} {'key 10k':>8} "
+        f"{'key 100':>8}"
     )
+    print("cold (no scan cache)")
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -129,12 +216,52 @@ def print_table(rows: list[dict]) -> None:
         print(
             f"{r['scale']:>6g} {r['entries']:>8} {r['scan_cmd_s']:>8.2f}s {r['scan_s']:>7.2f}s "
             f"{r['floor_s']:>6.2f}s {r['ratio']:>5.1f}x {r['peak_rss_mb']:>8.0f} "
-            f"{app.get('first_screen_s', float('nan')):>9.2f}s "
-            f"{app.get('key_10k', {}).get('median_ms', float('nan')):>6.1f}ms "
-            f"{app.get('key_100', {}).get('median_ms', float('nan')):>6.1f}ms"
+            f"{_s(app.get('first_items_s')):>9} {_s(app.get('first_screen_s')):>10} "
+            f"{app.get('key_10k', {}).get('median_ms', nan):>6.1f}ms "
+            f"{app.get('key_100', {}).get('median_ms', nan):>6.1f}ms"
+        )
+    head = (
+        f"{'scale':>6} {'start-up':>9} {'1st open':>9} {'warm cnt':>9} {'warm all':>9} "
+        f"{'2 logs cnt':>10} {'2 logs all':>10} {'rescan 1st':>10} {'rescan cnt':>10} "
+        f"{'rescan all':>10}"
+    )
+    print()
+    print("scan cache on (counts: time to every queue's count; 1st: the first queue computed)")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        first, warm, two, re_ = (
+            r.get(k) or {} for k in ("first_open", "warm", "two_logs", "rescan")
+        )
+        print(
+            f"{r['scale']:>6g} {_s(r.get('startup_s')):>9} {_s(first.get('all_s')):>9} "
+            f"{_s(warm.get('counts_s')):>9} {_s(warm.get('all_s')):>9} "
+            f"{_s(two.get('counts_s')):>10} {_s(two.get('all_s')):>10} "
+            f"{_s(re_.get('first_queue_s')):>10} {_s(re_.get('counts_s')):>10} "
+            f"{_s(re_.get('all_s')):>10}"
+        )
+    head = (
+        f"{'scale':>6} {'start-up':>9} {'scan cmd':>9} {'in-proc':>8} {'floor':>7} {'ratio':>6} "
+        f"{'warm cnt':>9} {'warm all':>9} {'2 logs cnt':>10} {'rescan 1st':>10} "
+        f"{'rescan cnt':>10}"
+    )
+    print()
+    print("CPU seconds (user + system; about an idle machine's wall time, whatever the load)")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        warm, two, re_ = (r.get(k) or {} for k in ("warm", "two_logs", "rescan"))
+        print(
+            f"{r['scale']:>6g} {_s(r.get('startup_cpu_s')):>9} {_s(r.get('scan_cmd_cpu_s')):>9} "
+            f"{_s(r.get('scan_cpu_s')):>8} {_s(r.get('floor_cpu_s')):>7} "
+            f"{r.get('ratio_cpu', nan):>5.1f}x "
+            f"{_s(warm.get('counts_cpu_s')):>9} {_s(warm.get('all_cpu_s')):>9} "
+            f"{_s(two.get('counts_cpu_s')):>10} {_s(re_.get('first_queue_cpu_s')):>10} "
+            f"{_s(re_.get('counts_cpu_s')):>10}"
         )
     print()
     queues = list(rows[0]["per_queue_s"]) if rows else []
+    print("time per queue, each on its own (cold)")
     print(f"{'scale':>6} " + " ".join(f"{q[:11]:>11}" for q in queues))
     for r in rows:
         print(f"{r['scale']:>6g} " + " ".join(f"{r['per_queue_s'][q]:>10.3f}s" for q in queues))

@@ -46,8 +46,12 @@ async def timed(app, pilot, *keys: str) -> float:
 async def main(rounds: int, size: tuple[int, int]) -> int:
     tmp = Path(tempfile.mkdtemp())
     ws = tmp / "ws"
-    shutil.copytree(ROOT / "memreview" / "sample_workspace" if (
-        ROOT / "memreview" / "sample_workspace").is_dir() else ROOT / "sample_workspace", ws)
+    shutil.copytree(
+        ROOT / "memreview" / "sample_workspace"
+        if (ROOT / "memreview" / "sample_workspace").is_dir()
+        else ROOT / "sample_workspace",
+        ws,
+    )
     app = make_app(ws, today=date(2026, 11, 29), config_path=tmp / "config.yaml")
     times: dict[str, list[float]] = {}
     t0 = time.perf_counter()

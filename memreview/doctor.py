@@ -2,9 +2,11 @@
 
 Exit 0 when nothing fires, 1 when an alarm fires or a credential is found, 2 on a usage
 error. Fast: it loads the workspace and computes the alarms and the secrets queue only (no
-near-duplicate or fragment matching). Secrets are always shown masked. The health figures
-(budgets in lines and tokens, missing logs, stale todos) are listed as warnings: shown, never
-failing.
+near-duplicate or fragment matching), then looks for credentials where memreview does not
+rewrite: daily logs, the recall store's snippets (legacy file, state database) and the lines
+added in the workspace's git history. Secrets are always shown masked. The health figures
+(budgets in lines and tokens, missing logs, stale todos) and the locks in use are listed as
+warnings: shown, never failing.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from memreview.decisions.reviewed import workspace_alarms
 from memreview.display import visible
 from memreview.fleet import expand_fleet
 from memreview.health import health
-from memreview.i18n import _
+from memreview.i18n import _, ngettext, use_language
 from memreview.queues.secrets import secrets
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
 from memreview.workspace.loader import load_workspace, review_date
@@ -166,16 +168,29 @@ def _warnings(h: dict) -> list[str]:
     out = []
     mem = h.get("memory")
     if mem and mem["lines"] > mem["max_lines"]:
-        out.append(f"{mem['file']}: {mem['lines']} lines, budget {mem['max_lines']}")
+        out.append(
+            _("{file}: {lines} lines, budget {budget}").format(
+                file=mem["file"], lines=mem["lines"], budget=mem["max_lines"]
+            )
+        )
     if mem and mem["tokens"] > mem["max_tokens"]:
-        out.append(f"{mem['file']}: ~{mem['tokens']:,} tokens, budget {mem['max_tokens']:,}")
+        out.append(
+            _("{file}: ~{tokens} tokens, budget {budget}").format(
+                file=mem["file"], tokens=f"{mem['tokens']:,}", budget=f"{mem['max_tokens']:,}"
+            )
+        )
     logs = h.get("daily_logs") or {}
     if logs.get("missing"):
-        out.append(f"daily logs missing: {', '.join(logs['missing'])}")
+        out.append(_("daily logs missing: {dates}").format(dates=", ".join(logs["missing"])))
     if logs.get("empty"):
-        out.append(f"empty daily logs: {', '.join(logs['empty'])}")
+        out.append(_("empty daily logs: {dates}").format(dates=", ".join(logs["empty"])))
     if h.get("stale_todos"):
-        out.append(f"{len(h['stale_todos'])} stale todo(s) in NOW.md")
+        count = len(h["stale_todos"])
+        out.append(
+            ngettext("{count} stale todo in NOW.md", "{count} stale todos in NOW.md", count).format(
+                count=count
+            )
+        )
     return out
 
 
@@ -230,6 +245,8 @@ def _held_locks(ws: Workspace) -> list[str]:
 
 def cmd_doctor(args) -> int:
     """Run the doctor over every workspace the paths name; exit 1 when anything fires."""
+    if args.json:  # a script's interface: English whatever the interface's language
+        use_language("en")
     agents = expand_fleet(args.paths)
     reports = []
     for name, root in agents:

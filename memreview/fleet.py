@@ -11,6 +11,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview.decisions import registry
+from memreview.i18n import _
 from memreview.scan import SCHEMA, scan_workspace
 from memreview.workspace.loader import NotAWorkspace, check_workspace, is_workspace
 
@@ -47,13 +48,17 @@ def expand_fleet(paths: Iterable[Path | str]) -> list[tuple[str, Path]]:
         try:
             resolved = path.expanduser().resolve()
         except (OSError, RuntimeError) as exc:
-            raise NotAWorkspace(f"{path}: cannot resolve path ({exc})") from None
+            raise NotAWorkspace(
+                _("{path}: cannot resolve path ({reason})").format(path=path, reason=exc)
+            ) from None
         if resolved.is_dir() and not is_workspace(resolved):
             agents = _agents_under(resolved)
             if not agents:
                 raise NotAWorkspace(
-                    f"{path}: not a memory workspace (no MEMORY.md at its root or under "
-                    "memory/) and no subdirectory is one"
+                    _(
+                        "{path}: not a memory workspace (no MEMORY.md at its root or under "
+                        "memory/) and no subdirectory is one"
+                    ).format(path=path)
                 )
             found.extend(agents)
         else:

@@ -16,6 +16,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from memreview.health import GROWTH_WEEKS, summarize_weeks, week_starts
+from memreview.i18n import _
 from memreview.store import run_git
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date_prefix
@@ -112,7 +113,7 @@ def git_growth(
         if probe.returncode != 0 or probe.stdout.strip() != b"true":
             err = probe.stderr.decode("utf-8", "replace").strip().split("\n")[0]
             if not err or "not a git repository" in err:
-                err = "not a git repository"
+                err = _("not a git repository")
             return {**unavailable, "reason": err}
         since = (first - timedelta(days=1)).isoformat()
         log = run_git(
@@ -134,16 +135,19 @@ def git_growth(
             text=False,
         )
     except FileNotFoundError:
-        return {**unavailable, "reason": "git is not installed"}
+        return {**unavailable, "reason": _("git is not installed")}
     except subprocess.TimeoutExpired:
-        return {**unavailable, "reason": f"git log took longer than {timeout:g} s"}
+        reason = _("git log took longer than {seconds} s").format(seconds=f"{timeout:g}")
+        return {**unavailable, "reason": reason}
     except OSError as exc:
-        return {**unavailable, "reason": f"cannot run git: {exc.strerror or exc}"}
+        reason = _("cannot run git: {error}").format(error=exc.strerror or exc)
+        return {**unavailable, "reason": reason}
     if log.returncode != 0:
         err = log.stderr.decode("utf-8", "replace").strip().split("\n")[0]
         if "does not have any commits" in err:
-            err = "no commits yet"
-        return {**unavailable, "reason": err or f"git log failed ({log.returncode})"}
+            err = _("no commits yet")
+        reason = err or _("git log failed ({code})").format(code=log.returncode)
+        return {**unavailable, "reason": reason}
     weeks = [0] * GROWTH_WEEKS
     commits = 0
     for day, n in _parse_git_log(log.stdout, cfg or Config()):

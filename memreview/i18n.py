@@ -1,8 +1,12 @@
 """Every user-visible string goes through `_()` (and `ngettext()` for counts).
 
-Today the interface is English and `_()` hands the text back unchanged; the catalogues of
-other languages plug in here (`set_translations`), so translating memreview is catalogue
-work, not a hunt through the code. Rules for callers:
+The interface speaks English or Simplified Chinese. The catalogues are gettext `.po` files in
+`memreview/locale/<code>/LC_MESSAGES/memreview.po` (the template `memreview/locale/
+memreview.pot` is what Babel extracts from the code); an install compiles them to `.mo`, and
+where there is no `.mo` (an editable install, a checkout) the `.po` is read with Babel. The
+language is chosen once, before any text is made (`choose_language`, then `use_language`).
+
+Rules for callers:
 
 - whole sentences, with named fields: `_("{count} items left").format(count=n)`, never
   pieces glued together (word order differs between languages);
@@ -17,8 +21,25 @@ The lowest floor: imports nothing of memreview, so every layer may use it.
 from __future__ import annotations
 
 import gettext as _gettext
+import io
+from collections.abc import Mapping
+from pathlib import Path
+
+DOMAIN = "memreview"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+# the languages of the interface: the short name the owner gives -> the catalogue's code
+LANGUAGES = {"en": None, "zh": "zh_CN"}
+# each language named in itself (the palette offers the other one by this name)
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
+# the locale variables, strongest first (as the C library reads them for messages)
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
+_language = "en"
+
+
+class UnknownLanguage(ValueError):
+    """A language memreview does not speak (the message names the ones it does)."""
 
 
 def set_translations(translations: _gettext.NullTranslations | None) -> None:
@@ -40,3 +61,78 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 def N_(message: str) -> str:
     """Mark a text in a table for translation; it is translated where it is shown."""
     return message
+
+
+def language_of(value: str | None) -> str | None:
+    """The interface language named by `value` (`zh`, `zh_CN.UTF-8`, `zh-TW`, `en_GB`, `C`),
+    or None when it names none memreview speaks."""
+    if not value:
+        return None
+    code = value.strip().split(".")[0].split("@")[0].replace("-", "_").lower()
+    if code in ("c", "posix"):
+        return "en"
+    short = code.split("_")[0]
+    return short if short in LANGUAGES else None
+
+
+def choose_language(
+    flag: str | None = None,
+    workspace: str | None = None,
+    user: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> str:
+    """The interface language: `--lang`, else the workspace's `memreview.yaml` `lang:`, else
+    the user config's `lang:`, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
+
+    A value naming no language memreview speaks is passed over (the caller reports a bad
+    `--lang` or setting before it gets here)."""
+    for value in (flag, workspace, user):
+        lang = language_of(value)
+        if lang is not None:
+            return lang
+    for name in LOCALE_VARIABLES:
+        value = (environ or {}).get(name)
+        if value:  # the first one set decides, as in the C library
+            return language_of(value) or "en"
+    return "en"
+
+
+def load_translations(lang: str) -> _gettext.NullTranslations:
+    """The catalogue of `lang`: the compiled `.mo` when the install made one, else the `.po`
+    read with Babel. English is the texts themselves."""
+    if lang not in LANGUAGES:
+        raise UnknownLanguage(f"unknown language {lang!r} (one of {', '.join(sorted(LANGUAGES))})")
+    code = LANGUAGES[lang]
+    if code is None:
+        return _gettext.NullTranslations()
+    folder = LOCALE_DIR / code / "LC_MESSAGES"
+    mo = folder / f"{DOMAIN}.mo"
+    po = folder / f"{DOMAIN}.po"
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as fp:
+            return _gettext.GNUTranslations(fp)
+    return _gettext.GNUTranslations(io.BytesIO(compile_po(po.read_bytes(), code)))
+
+
+def compile_po(data: bytes, code: str) -> bytes:
+    """The `.mo` bytes of the `.po` text `data` (Babel's reader and writer); fuzzy entries
+    are left out, as `msgfmt` does."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    catalog = read_po(io.BytesIO(data), locale=code, domain=DOMAIN)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def use_language(lang: str) -> None:
+    """Speak `lang` from now on (`en` or `zh`)."""
+    global _language
+    set_translations(load_translations(lang))
+    _language = lang
+
+
+def current_language() -> str:
+    """The language `_()` speaks now: `en` or `zh`."""
+    return _language

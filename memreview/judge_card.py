@@ -13,6 +13,7 @@ from pathlib import Path
 
 from memreview.display import sparkline
 from memreview.health import SCHEMA
+from memreview.i18n import _
 from memreview.workspace.loader import check_workspace, load_workspace
 from memreview.workspace.model import VERDICTS, Workspace
 
@@ -144,25 +145,45 @@ def promotion_lines(promo: dict) -> list[str]:
     share = promo.get("flagged_share")
     nights = promo.get("nights") or []
     per = [n["promoted"] for n in nights]
+    if isinstance(share, float):
+        waiting = _("Promotions waiting: {count}, flagged {flagged} ({share})")
+    else:
+        waiting = _("Promotions waiting: {count}, flagged {flagged}")
     lines = [
-        f"Promotions waiting: {promo['count']}, flagged {promo['flagged']}"
-        + (f" ({share:.0%})" if isinstance(share, float) else ""),
+        waiting.format(
+            count=promo["count"],
+            flagged=promo["flagged"],
+            share=f"{share:.0%}" if isinstance(share, float) else "",
+        )
     ]
     if nights:
         flagged = sum(n["flagged"] for n in nights)
         lines.append(
-            f"Promotions per night since {nights[0]['date']}: {sparkline(per)} "
-            f"{sum(per)} in all, {flagged} flagged"
+            _(
+                "Promotions per night since {date}: {sparkline} {count} in all, {flagged} flagged"
+            ).format(
+                date=nights[0]["date"], sparkline=sparkline(per), count=sum(per), flagged=flagged
+            )
         )
     top = promo.get("top_flags") or []
     if top:
-        lines.append("Top flags: " + ", ".join(f"{name} {n}" for name, n in top))
+        lines.append(
+            _("Top flags: {flags}").format(flags=", ".join(f"{name} {n}" for name, n in top))
+        )
     card = (promo.get("card") or {}).get("flags") or {}
     for flag, cell in card.items():
         rate = cell.get("archive_rate")
+        if isinstance(rate, float):
+            text = _("Flag {flag}: the owner archived {archived} of {decided} ({rate})")
+        else:
+            text = _("Flag {flag}: the owner archived {archived} of {decided}")
         lines.append(
-            f"Flag {flag}: the owner archived {cell['archived']} of {cell['decided']}"
-            + (f" ({rate:.0%})" if isinstance(rate, float) else "")
+            text.format(
+                flag=flag,
+                archived=cell["archived"],
+                decided=cell["decided"],
+                rate=f"{rate:.0%}" if isinstance(rate, float) else "",
+            )
         )
     return lines
 
@@ -217,30 +238,41 @@ def _trend(by_bucket: dict[str, dict]) -> tuple[str, str]:
     """Did higher confidence mean more approvals? (trend word, one sentence)."""
     seen = [(b, by_bucket[b]["approval_rate"]) for b in NUMERIC_BUCKETS if by_bucket[b]["decided"]]
     if not seen:
-        return "unknown", "No verdicts on proposals with a known confidence yet."
+        return "unknown", _("No verdicts on proposals with a known confidence yet.")
     if len(seen) == 1:
         b, r = seen[0]
         return (
             "unknown",
-            f"All verdicts fall in one confidence band ({b}, {pct(r)} approved), so it "
-            "can't yet tell whether higher confidence meant more approvals.",
+            _(
+                "All verdicts fall in one confidence band ({band}, {rate} approved), so it "
+                "can't yet tell whether higher confidence meant more approvals."
+            ).format(band=b, rate=pct(r)),
         )
-    rates = [r for _, r in seen]
+    rates = [r for _band, r in seen]
     (b0, r0), (b1, r1) = seen[0], seen[-1]
     steps = list(zip(rates, rates[1:], strict=False))
     if all(a == b for a, b in steps):
-        return "same", f"Higher confidence did not mean more approvals: {pct(r0)} in every band."
+        return "same", _(
+            "Higher confidence did not mean more approvals: {rate} in every band."
+        ).format(rate=pct(r0))
+    ends = {"low": pct(r0), "low_band": b0, "high": pct(r1), "high_band": b1}
     if all(a <= b for a, b in steps):
         return (
             "more",
-            f"Higher confidence meant more approvals: {pct(r0)} at {b0}, "
-            f"rising to {pct(r1)} at {b1}.",
+            _(
+                "Higher confidence meant more approvals: {low} at {low_band}, rising to {high} "
+                "at {high_band}."
+            ).format(**ends),
         )
     if all(a >= b for a, b in steps):
         return (
             "fewer",
-            f"Higher confidence did not mean more approvals — it meant fewer: {pct(r0)} at "
-            f"{b0}, falling to {pct(r1)} at {b1}.",
+            _(
+                "Higher confidence did not mean more approvals — it meant fewer: {low} at "
+                "{low_band}, falling to {high} at {high_band}."
+            ).format(**ends),
         )
-    listing = ", ".join(f"{pct(r)} at {b}" for b, r in seen)
-    return "mixed", f"Higher confidence did not steadily mean more approvals: {listing}."
+    listing = _(", ").join(_("{rate} at {band}").format(rate=pct(r), band=b) for b, r in seen)
+    return "mixed", _("Higher confidence did not steadily mean more approvals: {listing}.").format(
+        listing=listing
+    )

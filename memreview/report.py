@@ -28,6 +28,7 @@ from memreview.decisions import registry
 from memreview.fleet import expand_fleet, sum_counts
 from memreview.growth import GIT_TIMEOUT, git_growth
 from memreview.health import GROWTH_WEEKS, summarize_weeks
+from memreview.i18n import _, ngettext
 from memreview.judge_card import merge_cards, report_card
 from memreview.report_sections import (
     TOTAL_LABELS,
@@ -87,28 +88,36 @@ def build_agent_report(
 
 def _render_queues(r: AgentReport, h: str) -> list[str]:
     s = r.scan
+    heads = (_("queue"), _("waiting"), _("hidden"), _("note"))
     out = [
-        f"{h} Queues",
+        f"{h} " + _("Queues"),
         "",
-        "| queue | waiting | hidden | note |",
+        "| " + " | ".join(heads) + " |",
         "|---|---:|---:|---|",
     ]
-    for name in registry.queue_names():
+    everything = "**" + _("all") + "**"
+    for unit in registry.units():
+        name = unit.name
         items = s.queues.get(name, [])
         note = md_text(s.missing[name]) if name in s.missing and not items else ""
-        out.append(f"| {name} | {len(items)} | {s.hidden.get(name, 0)} | {note} |")
-    out.append(f"| **all** | {sum(s.counts.values())} | {sum(s.hidden.values())} | |")
-    out += ["", "*Hidden*: items that earlier decisions set aside (rejected, snoozed).", ""]
+        label = registry.shown_name(unit)
+        out.append(f"| {label} | {len(items)} | {s.hidden.get(name, 0)} | {note} |")
+    out.append(f"| {everything} | {sum(s.counts.values())} | {sum(s.hidden.values())} | |")
+    out += ["", _("*Hidden*: items that earlier decisions set aside (rejected, snoozed)."), ""]
     for unit in registry.units():
         items = s.queues.get(unit.name, [])
         if not items:
             continue
-        out += [f"{h}# {unit.name} ({len(items)})", ""]
+        heading = _("{queue} ({count})").format(queue=registry.shown_name(unit), count=len(items))
+        out += [f"{h}# {heading}", ""]
         for it in items[:TOP_ITEMS]:
             title = md_text(it.get("title") or it.get("id", ""), 120)
             out.append(f"- {title}{unit.note(it)}")
-        if len(items) > TOP_ITEMS:
-            out.append(f"- … and {len(items) - TOP_ITEMS} more")
+        more = len(items) - TOP_ITEMS
+        if more > 0:
+            out.append(
+                "- " + ngettext("… and {count} more", "… and {count} more", more).format(count=more)
+            )
         out.append("")
     return out
 
@@ -136,7 +145,7 @@ def _sum_weeks(series: list[dict]) -> dict | None:
 
 def _sum_totals(reports: list[AgentReport]) -> dict:
     out: dict = {}
-    for key, _ in TOTAL_LABELS:
+    for key, _label in TOTAL_LABELS:
         values = [r.scan.health.get("totals", {}).get(key) for r in reports]
         values = [v for v in values if isinstance(v, int)]
         out[key] = sum(values) if values else None
@@ -149,9 +158,9 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
     counts = sum_counts(r.scan.counts for r in reports)
     fired = [(r.name, a) for r in reports for a in r.scan.health.get("alarms") or []]
     out = [
-        f"{h} Total",
+        f"{h} " + _("Total"),
         "",
-        f"Alarms: {len(fired)}"
+        _("Alarms: {count}").format(count=len(fired))
         + (
             " ("
             + ", ".join(f"{md_text(n, 30)}: {md_text(a.get('id', ''))}" for n, a in fired)
@@ -160,67 +169,80 @@ def _render_total(reports: list[AgentReport], level: int) -> list[str]:
             else "."
         ),
         "",
-        "| queue | " + " | ".join(names) + " | total |",
+        "| " + _("queue") + " | " + " | ".join(names) + " | " + _("total") + " |",
         "|---|" + "---:|" * (len(reports) + 1),
     ]
-    for q in registry.queue_names():
+    for unit in registry.units():
+        q = unit.name
         cells = " | ".join(str(r.scan.counts.get(q, 0)) for r in reports)
-        out.append(f"| {q} | {cells} | {counts[q]} |")
+        out.append(f"| {registry.shown_name(unit)} | {cells} | {counts[q]} |")
     cells = " | ".join(str(sum(r.scan.counts.values())) for r in reports)
-    out += [f"| **all** | {cells} | {sum(counts.values())} |", ""]
+    out += ["| **" + _("all") + f"** | {cells} | {sum(counts.values())} |", ""]
     out += [render_totals(_sum_totals(reports)), ""]
     over = []
     for r in reports:
         mem = r.scan.health.get("memory")
         if mem and (mem["tokens"] > mem["max_tokens"] or mem["lines"] > mem["max_lines"]):
             over.append(md_text(r.name, 30))
-    out += [f"MEMORY.md over budget: {', '.join(over) if over else 'no agent'}.", ""]
+    over_text = ", ".join(over) if over else _("no agent")
+    out += [_("MEMORY.md over budget: {agents}.").format(agents=over_text), ""]
     dated = _sum_weeks([r.scan.health["growth"] for r in reports])
     in_git = [r.git for r in reports if r.git.get("available")]
     git = _sum_weeks(in_git)
     git_total = (
         {"available": True, "commits": sum(g.get("commits", 0) for g in in_git), **git}
         if git
-        else {"available": False, "reason": "no agent's workspace is in a git repository"}
+        else {"available": False, "reason": _("no agent's workspace is in a git repository")}
     )
     out += render_growth(dated, git_total, h + "#")
     decisions = sum(len(r.journal["decisions"]) for r in reports)
-    out += [f"Decisions in the last {RECENT_DAYS} days: {decisions}.", ""]
+    out += [
+        _("Decisions in the last {days} days: {count}.").format(days=RECENT_DAYS, count=decisions),
+        "",
+    ]
     out += render_report_card(merge_cards(r.card for r in reports), level + 1)
-    out += [f"Warnings: {sum(len(r.warnings) for r in reports)}.", ""]
+    out += [_("Warnings: {count}.").format(count=sum(len(r.warnings) for r in reports)), ""]
     return out
 
 
 def render_report(reports: list[AgentReport]) -> str:
     """The weekly report for one workspace, or for a fleet (a section per agent and a total)."""
     if not reports:
-        raise ValueError("no workspace to report on")
+        raise ValueError(_("no workspace to report on"))
     days = sorted({r.scan.today for r in reports})
     day = days[-1].isoformat() if len(days) == 1 else f"{days[0]} – {days[-1]}"
     if len(reports) == 1:
         r = reports[0]
         out = [
-            f"# Weekly memory review — {md_text(r.name, 60)} — {day}",
+            "# "
+            + _("Weekly memory review — {agent} — {date}").format(
+                agent=md_text(r.name, 60), date=day
+            ),
             "",
-            f"Workspace: {md_text(r.scan.root)}  ",
-            f"Review date: {r.scan.today.isoformat()}",
+            _("Workspace: {path}").format(path=md_text(r.scan.root)) + "  ",
+            _("Review date: {date}").format(date=r.scan.today.isoformat()),
             "",
         ]
         out += _render_agent(r, 2)
     else:
         out = [
-            f"# Weekly memory review — {len(reports)} agents — {day}",
+            "# "
+            + ngettext(
+                "Weekly memory review — {count} agent — {date}",
+                "Weekly memory review — {count} agents — {date}",
+                len(reports),
+            ).format(count=len(reports), date=day),
             "",
-            "Agents: " + ", ".join(md_text(r.name, 30) for r in reports) + ".",
+            _("Agents: {names}.").format(names=", ".join(md_text(r.name, 30) for r in reports)),
             "",
         ]
         out += _render_total(reports, 2)
         for r in reports:
             out += [
-                f"## Agent: {md_text(r.name, 60)}",
+                "## " + _("Agent: {name}").format(name=md_text(r.name, 60)),
                 "",
-                f"Workspace: {md_text(r.scan.root)}  ",
-                f"Review date: {r.scan.today.isoformat()}",
+                _("Workspace: {path}").format(path=md_text(r.scan.root)) + "  ",
+                _("Review date: {date}").format(date=r.scan.today.isoformat()),
                 "",
             ]
             out += _render_agent(r, 3)
@@ -259,22 +281,34 @@ def check_output_path(out: Path, roots: Iterable[Path]) -> Path:
     try:
         real = target.resolve()
     except (OSError, RuntimeError) as exc:
-        raise ReportError(f"--out {out}: cannot resolve path ({exc})") from None
+        raise ReportError(
+            _("--out {path}: cannot resolve path ({reason})").format(path=out, reason=exc)
+        ) from None
     if real.is_dir():
-        raise ReportError(f"--out {out}: is a directory")
+        raise ReportError(_("--out {path}: is a directory").format(path=out))
     if not real.parent.is_dir():
-        raise ReportError(f"--out {out}: directory {real.parent} does not exist")
+        raise ReportError(
+            _("--out {path}: directory {folder} does not exist").format(
+                path=out, folder=real.parent
+            )
+        )
     for root in roots:
         root = Path(root).resolve()
         for sub in ("memory", ".memreview"):
             if real.is_relative_to(root / sub) or real.is_relative_to((root / sub).resolve()):
                 raise ReportError(
-                    f"--out {out}: refusing to write inside the workspace's {sub}/ directory"
+                    _(
+                        "--out {path}: refusing to write inside the workspace's {folder}/ directory"
+                    ).format(path=out, folder=sub)
                 )
         if real.parent == root and (
             real.name in _PROTECTED_ROOT_FILES or real.name.endswith(".boot.md")
         ):
-            raise ReportError(f"--out {out}: refusing to overwrite the workspace's {real.name}")
+            raise ReportError(
+                _("--out {path}: refusing to overwrite the workspace's {file}").format(
+                    path=out, file=real.name
+                )
+            )
     return real
 
 
@@ -296,18 +330,20 @@ def add_report_parser(subparsers) -> argparse.ArgumentParser:
     """Add ``report PATH… [--today D] [--out FILE]`` to an argparse subparsers object."""
     p = subparsers.add_parser(
         "report",
-        help="the weekly report as Markdown (queues, health, growth, the judge's report card)",
+        help=_("the weekly report as Markdown (queues, health, growth, the judge's report card)"),
     )
     p.add_argument(
         "paths",
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="a workspace, or a directory with one workspace per agent "
-        "(default: every agent's workspace, found as OpenClaw finds them)",
+        help=_(
+            "a workspace, or a directory with one workspace per agent "
+            "(default: every agent's workspace, found as OpenClaw finds them)"
+        ),
     )
-    p.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    p.add_argument("--out", type=Path, metavar="FILE", help="write the report to FILE")
+    p.add_argument("--today", type=parse_date_arg, help=_("review date (YYYY-MM-DD)"))
+    p.add_argument("--out", type=Path, metavar="FILE", help=_("write the report to FILE"))
     p.set_defaults(func=cmd_report)
     return p
 
@@ -333,10 +369,10 @@ def cmd_report(args) -> int:
         reports = [build_agent_report(name, root, args.today) for name, root in fleet]
         text = render_report(reports)
         if args.out is not None:
-            write_report(text, args.out, [root for _, root in fleet])
+            write_report(text, args.out, [root for _name, root in fleet])
         else:
             _write_stdout(text)
     except (NotAWorkspace, ReportError) as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2
     return 0

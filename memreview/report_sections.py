@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from memreview.display import one_line, plural, sparkline
-from memreview.i18n import _
+from memreview.display import one_line, sparkline
+from memreview.i18n import N_, _, ngettext
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct, promotion_lines
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
@@ -50,18 +50,31 @@ def md_text(text: object, width: int | None = None) -> str:
 def render_report_card(card: dict, level: int = 2) -> list[str]:
     """The report card as Markdown lines: a table and the one-sentence verdict."""
     h = "#" * level
-    out = [f"{h} The judge's report card", ""]
+    out = [f"{h} " + _("The judge's report card"), ""]
     if not card["has_verdicts"]:
-        out += ["No verdicts yet (no `verdicts.jsonl`): the human hasn't ruled on a proposal.", ""]
+        out += [
+            _("No verdicts yet (no `verdicts.jsonl`): the human hasn't ruled on a proposal."),
+            "",
+        ]
         return out
     if not card["total"]["decided"]:
-        out += ["No verdict stands (every one was undone, or none was recorded).", ""]
+        out += [_("No verdict stands (every one was undone, or none was recorded)."), ""]
         return out
+    heads = (
+        _("relation"),
+        _("confidence"),
+        _("approved"),
+        _("rejected"),
+        _("kept both"),
+        _("approval rate"),
+    )
     out += [
-        "How often the human approved the judge's proposals, by the judge's confidence "
-        "(the latest verdict per proposal; undone verdicts don't count).",
+        _(
+            "How often the human approved the judge's proposals, by the judge's confidence "
+            "(the latest verdict per proposal; undone verdicts don't count)."
+        ),
         "",
-        "| relation | confidence | approved | rejected | kept both | approval rate |",
+        "| " + " | ".join(heads) + " |",
         "|---|---|---:|---:|---:|---:|",
     ]
 
@@ -71,20 +84,26 @@ def render_report_card(card: dict, level: int = 2) -> list[str]:
             f"| {pct(c['approval_rate'])} |"
         )
 
+    everything = "**" + _("all") + "**"
     for rel, buckets in card["relations"].items():
         for b, c in buckets.items():
             out.append(row(md_text(rel, 40), b, c))
     for b in CONFIDENCE_BUCKETS:
         c = card["by_bucket"][b]
         if c["decided"]:
-            out.append(row("**all**", b, c))
-    out.append(row("**all**", "**all**", card["total"]))
+            out.append(row(everything, b, c))
+    out.append(row(everything, everything, card["total"]))
     out += ["", card["summary"]]
     if card["unmatched"]:
         out += [
             "",
-            f"{card['unmatched']} verdict(s) name a proposal no longer in the judge's file "
-            "(confidence shown as n/a).",
+            ngettext(
+                "{count} verdict names a proposal no longer in the judge's file "
+                "(confidence shown as n/a).",
+                "{count} verdicts name a proposal no longer in the judge's file "
+                "(confidence shown as n/a).",
+                card["unmatched"],
+            ).format(count=card["unmatched"]),
         ]
     out.append("")
     return out
@@ -101,60 +120,86 @@ def budget_status(value: int, budget: int) -> str:
         return "–"
     share = value / budget
     if value > budget:
-        return f"**over budget** ({share:.0%})"
+        return _("**over budget** ({share})").format(share=f"{share:.0%}")
     if share >= NEAR_BUDGET:
-        return f"**near budget** ({share:.0%})"
-    return f"ok ({share:.0%})"
+        return _("**near budget** ({share})").format(share=f"{share:.0%}")
+    return _("ok ({share})").format(share=f"{share:.0%}")
 
 
 def more_lines(listed: list, limit: int = LIST_LIMIT) -> list[str]:
     """``… and N more`` when a list was cut at ``limit``."""
-    return [f"- … and {len(listed) - limit} more"] if len(listed) > limit else []
+    more = len(listed) - limit
+    if more <= 0:
+        return []
+    return ["- " + ngettext("… and {count} more", "… and {count} more", more).format(count=more)]
 
 
 def render_health(health: dict, cfg: Config, h: str) -> list[str]:
     """The health section: budgets, stale todos, daily logs, dreaming, untouched files."""
-    out = [f"{h} Health", "", "| figure | now | budget | status |", "|---|---:|---:|---|"]
+    heads = (_("figure"), _("now"), _("budget"), _("status"))
+    out = [f"{h} " + _("Health"), "", "| " + " | ".join(heads) + " |", "|---|---:|---:|---|"]
     mem = health.get("memory")
     if mem:
         label = md_text(mem["file"])
         out.append(
-            f"| {label} lines | {number(mem['lines'])} | {number(mem['max_lines'])} "
-            f"| {budget_status(mem['lines'], mem['max_lines'])} |"
+            "| " + _("{file} lines").format(file=label) + f" | {number(mem['lines'])} "
+            f"| {number(mem['max_lines'])} | {budget_status(mem['lines'], mem['max_lines'])} |"
         )
         out.append(
-            f"| {label} tokens (estimated) | {number(mem['tokens'])} | {number(mem['max_tokens'])} "
-            f"| {budget_status(mem['tokens'], mem['max_tokens'])} |"
+            "| "
+            + _("{file} tokens (estimated)").format(file=label)
+            + f" | {number(mem['tokens'])} "
+            f"| {number(mem['max_tokens'])} | {budget_status(mem['tokens'], mem['max_tokens'])} |"
         )
     else:
-        out.append("| MEMORY.md | not read | – | – |")
+        out.append("| MEMORY.md | " + _("not read") + " | – | – |")
     hb = health.get("heartbeat")
     if hb:
         out.append(
-            f"| {md_text(hb['file'])} lines | {number(hb['lines'])} | {number(hb['max_lines'])} "
-            f"| {budget_status(hb['lines'], hb['max_lines'])} |"
+            "| " + _("{file} lines").format(file=md_text(hb["file"])) + f" | {number(hb['lines'])} "
+            f"| {number(hb['max_lines'])} | {budget_status(hb['lines'], hb['max_lines'])} |"
         )
     else:
         out.append(
-            f"| {md_text(cfg.heartbeat)} lines | absent | {number(cfg.heartbeat_max_lines)} | – |"
+            "| "
+            + _("{file} lines").format(file=md_text(cfg.heartbeat))
+            + " | "
+            + _("absent")
+            + f" | {number(cfg.heartbeat_max_lines)} | – |"
         )
     out.append("")
 
     stale = health.get("stale_todos") or []
     out.append(
-        f"- Todos in {md_text(cfg.now)} open for more than {cfg.stale_todo_days} days: {len(stale)}"
+        "- "
+        + _("Todos in {file} open for more than {days} days: {count}").format(
+            file=md_text(cfg.now), days=cfg.stale_todo_days, count=len(stale)
+        )
     )
     for t in stale[:LIST_LIMIT]:
-        out.append(f"  - {md_text(t['text'], 100)} ({plural(t['days'], 'day')}, line {t['line']})")
+        out.append(
+            f"  - {md_text(t['text'], 100)} "
+            + ngettext("({days} day, line {line})", "({days} days, line {line})", t["days"]).format(
+                days=t["days"], line=t["line"]
+            )
+        )
     out += ["  " + x for x in more_lines(stale)]
 
     logs = health.get("daily_logs") or {}
     missing, empty = logs.get("missing") or [], logs.get("empty") or []
     out.append(
-        f"- Daily logs: {number(logs.get('count', 0))} in all, the last on {logs.get('last') or 'none yet'}; "
-        f"missing in the last {RECENT_DAYS} days: {', '.join(missing) if missing else 'none'}"
+        "- "
+        + _(
+            "Daily logs: {count} in all, the last on {last}; missing in the last {days} days: "
+            "{missing}"
+        ).format(
+            count=number(logs.get("count", 0)),
+            last=logs.get("last") or _("none yet"),
+            days=RECENT_DAYS,
+            missing=", ".join(missing) if missing else _("none"),
+        )
     )
-    out.append(f"- Empty daily logs: {len(empty)}")
+    out.append("- " + _("Empty daily logs: {count}").format(count=len(empty)))
     out += [f"  - {md_text(e)}" for e in empty[:LIST_LIMIT]]
     out += ["  " + x for x in more_lines(empty)]
 
@@ -165,16 +210,28 @@ def render_health(health: dict, cfg: Config, h: str) -> list[str]:
     dream = health.get("dreaming") or {}
     if dream.get("last_run"):
         out.append(
-            f"- Dreaming diary: last run {dream['last_run']} "
-            f"({plural(dream['days_since'], 'day')} before the review date)"
+            "- "
+            + ngettext(
+                "Dreaming diary: last run {date} ({days} day before the review date)",
+                "Dreaming diary: last run {date} ({days} days before the review date)",
+                dream["days_since"],
+            ).format(date=dream["last_run"], days=dream["days_since"])
         )
     else:
-        out.append("- Dreaming diary: no run found")
+        out.append("- " + _("Dreaming diary: no run found"))
 
     untouched = health.get("untouched") or []
-    out.append(f"- Knowledge files untouched for {cfg.untouched_days} days: {len(untouched)}")
+    out.append(
+        "- "
+        + _("Knowledge files untouched for {days} days: {count}").format(
+            days=cfg.untouched_days, count=len(untouched)
+        )
+    )
     for u in untouched[:LIST_LIMIT]:
-        out.append(f"  - {md_text(u['file'])} ({plural(u['days'], 'day')})")
+        out.append(
+            f"  - {md_text(u['file'])} "
+            + ngettext("({days} day)", "({days} days)", u["days"]).format(days=u["days"])
+        )
     out += ["  " + x for x in more_lines(untouched)]
 
     totals = health.get("totals") or {}
@@ -185,48 +242,63 @@ def render_health(health: dict, cfg: Config, h: str) -> list[str]:
 
 
 TOTAL_LABELS = (
-    ("memory_files", "memory files"),
-    ("entries", "entries"),
-    ("anchors", "anchors"),
-    ("archived_anchors", "archived anchors"),
-    ("fragments", "fragments"),
-    ("recalls", "recalls"),
-    ("proposals", "judge proposals"),
-    ("projects", "projects"),
+    ("memory_files", N_("memory files {count}")),
+    ("entries", N_("entries {count}")),
+    ("anchors", N_("anchors {count}")),
+    ("archived_anchors", N_("archived anchors {count}")),
+    ("fragments", N_("fragments {count}")),
+    ("recalls", N_("recalls {count}")),
+    ("proposals", N_("judge proposals {count}")),
+    ("projects", N_("projects {count}")),
 )
 
 
 def render_totals(totals: dict) -> str:
     """The workspace's totals in one sentence."""
     parts = [
-        f"{label} {number(totals[k])}" for k, label in TOTAL_LABELS if totals.get(k) is not None
+        _(label).format(count=number(totals[k]))
+        for k, label in TOTAL_LABELS
+        if totals.get(k) is not None
     ]
-    return "In all: " + " · ".join(parts) + "."
+    return _("In all: {figures}.").format(figures=" · ".join(parts))
 
 
 def _trend_sentence(g: dict) -> str:
-    verdict = "**accelerating**" if g["accelerating"] else "not accelerating"
-    return (
-        f"over the last four weeks the weekly count changed by {g['slope_4w']:+.2f} a week "
-        f"(the four weeks before: {g['slope_prev_4w']:+.2f}) — {verdict}"
-    )
+    if g["accelerating"]:
+        text = _(
+            "over the last four weeks the weekly count changed by {slope} a week "
+            "(the four weeks before: {before}) — **accelerating**"
+        )
+    else:
+        text = _(
+            "over the last four weeks the weekly count changed by {slope} a week "
+            "(the four weeks before: {before}) — not accelerating"
+        )
+    return text.format(slope=f"{g['slope_4w']:+.2f}", before=f"{g['slope_prev_4w']:+.2f}")
 
 
 def render_growth(dated: dict, git: dict, h: str) -> list[str]:
     """The growth section: entries per week, dated and from git, and the trend."""
     out = [
-        f"{h} Growth",
+        f"{h} " + _("Growth"),
         "",
-        f"Entries added per week over the last {len(dated['weeks'])} weeks, the last week "
-        "ending on the review date. *Dated*: entries by their `Added:` line, the date of their "
-        "promotion section or their dreaming stamp.",
+        _(
+            "Entries added per week over the last {count} weeks, the last week ending on the "
+            "review date. *Dated*: entries by their `Added:` line, the date of their promotion "
+            "section or their dreaming stamp."
+        ).format(count=len(dated["weeks"])),
     ]
     has_git = git.get("available") and git.get("commits")
     if has_git:
-        out[-1] += " *Git*: entry lines added to memory files by the commits of that week."
+        out[-1] += " " + _("*Git*: entry lines added to memory files by the commits of that week.")
     out += [
         "",
-        "| week from | dated |" + (" git |" if has_git else ""),
+        "| "
+        + _("week from")
+        + " | "
+        + _("dated")
+        + " |"
+        + (" " + _("git") + " |" if has_git else ""),
         "|---|---:|" + ("---:|" if has_git else ""),
     ]
     for k, start in enumerate(dated["week_starts"]):
@@ -234,15 +306,30 @@ def render_growth(dated: dict, git: dict, h: str) -> list[str]:
         if has_git:
             row += f" {git['weeks'][k]} |"
         out.append(row)
-    out += ["", f"- Dated: {sparkline(dated['weeks'])} {_trend_sentence(dated)}."]
+    out += [
+        "",
+        "- "
+        + _("Dated: {sparkline} {trend}.").format(
+            sparkline=sparkline(dated["weeks"]), trend=_trend_sentence(dated)
+        ),
+    ]
     if has_git:
-        out.append(f"- Git: {sparkline(git['weeks'])} {_trend_sentence(git)}.")
+        out.append(
+            "- "
+            + _("Git: {sparkline} {trend}.").format(
+                sparkline=sparkline(git["weeks"]), trend=_trend_sentence(git)
+            )
+        )
     elif git.get("available"):
         out.append(
-            f"- Git history: no commit in these {len(dated['weeks'])} weeks touched a memory file."
+            "- "
+            + _("Git history: no commit in these {count} weeks touched a memory file.").format(
+                count=len(dated["weeks"])
+            )
         )
     else:
-        out.append(f"- Git history not used: {md_text(git.get('reason') or 'unavailable')}.")
+        reason = md_text(git.get("reason") or _("unavailable"))
+        out.append("- " + _("Git history not used: {reason}.").format(reason=reason))
     out.append("")
     return out
 
@@ -260,25 +347,42 @@ def _decision_text(d: dict) -> str:
 
 def render_decisions(journal: dict, h: str) -> list[str]:
     """The decisions of the last days, batches undone, batches cut short."""
-    out = [f"{h} Decisions in the last {RECENT_DAYS} days", ""]
+    out = [f"{h} " + _("Decisions in the last {days} days").format(days=RECENT_DAYS), ""]
     if not journal["has_journal"]:
-        out += ["None recorded (no journal yet).", ""]
+        out += [_("None recorded (no journal yet)."), ""]
         return out
     decisions = journal["decisions"]
     batches = len({d["batch"] for d in decisions})
     if decisions:
-        out.append(f"{len(decisions)} decision(s) in {batches} batch(es):")
+        in_batches = ngettext("in {count} batch", "in {count} batches", batches).format(
+            count=batches
+        )
+        out.append(
+            ngettext(
+                "{count} decision {in_batches}:", "{count} decisions {in_batches}:", len(decisions)
+            ).format(count=len(decisions), in_batches=in_batches)
+        )
         out.append("")
         out += [_decision_text(d) for d in decisions]
     else:
-        out.append("None.")
-    if journal["undone_batches"]:
-        out += ["", f"{len(journal['undone_batches'])} batch(es) were undone and are left out."]
+        out.append(_("None."))
+    undone = len(journal["undone_batches"])
+    if undone:
+        out += [
+            "",
+            ngettext(
+                "{count} batch was undone and is left out.",
+                "{count} batches were undone and are left out.",
+                undone,
+            ).format(count=undone),
+        ]
     for b in journal["interrupted"]:
         out += [
             "",
-            f"A batch started on {b['date']} ({md_text(b['batch'], 40)}) was cut short before "
-            "it committed; the app shows which of its files were left old or new.",
+            _(
+                "A batch started on {date} ({batch}) was cut short before it committed; the "
+                "app shows which of its files were left old or new."
+            ).format(date=b["date"], batch=md_text(b["batch"], 40)),
         ]
     out.append("")
     return out
@@ -288,7 +392,7 @@ def render_warnings(warnings: list[dict], h: str) -> list[str]:
     """The first warnings about input files, and how many more."""
     if not warnings:
         return []
-    out = [f"{h} Warnings ({len(warnings)})", ""]
+    out = [f"{h} " + _("Warnings ({count})").format(count=len(warnings)), ""]
     for w in warnings[:LIST_LIMIT]:
         where = md_text(w.get("file") or "")
         if w.get("line"):

@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
+from types import MethodType
 
 from memreview.decisions import registry
 from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
+from memreview.i18n import current_language
 from memreview.judge_card import promotion_card, report_card
-from memreview.workspace.cache import ScanCache, cache_enabled, holds_secret
+from memreview.secrets import holds_secret
+from memreview.workspace.cache import ScanCache, cache_enabled
 from memreview.workspace.config import Config, load_config
-from memreview.workspace.loader import check_workspace, load_workspace, review_date
+from memreview.workspace.loader import (
+    DAILY_RE,
+    SKIP_UNDER_MEMORY,
+    check_workspace,
+    load_workspace,
+    review_date,
+)
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import state_db_candidates
 from memreview.workspace.reader import Reader
@@ -254,21 +262,87 @@ def limited(name: str, items: list[dict], config, all_dormant: bool = False) -> 
     return items
 
 
+# What each part of a loaded workspace is made of, by group of input files (see
+# ``_classify``): a queue reading only some parts is computed again only when their files
+# change. A part not named here counts as made of every file.
+PART_GROUPS: dict[str, frozenset[str]] = {
+    "root": frozenset(),
+    "config": frozenset(),  # the settings file is in the base group every queue depends on
+    "daily_logs": frozenset({"daily"}),
+    **dict.fromkeys(
+        (
+            "files",
+            "archive_files",
+            "projects",
+            "boot_ids",
+            "other_files",
+            "all_anchors",
+            "anchor_index",
+            "main_memory",
+        ),
+        frozenset({"md"}),
+    ),
+    "mtimes": frozenset({"md", "daily"}),
+    **dict.fromkeys(
+        ("fragments", "skills", "proposals", "verdicts", "openclaw"), frozenset({"data"})
+    ),
+    "recalls": frozenset({"data", "md"}),  # OpenClaw's line recalls are mapped to anchors
+}
+ALL_GROUPS = frozenset({"md", "daily", "data"})
+
+
+class _Reading:
+    """A workspace as one detector sees it, noting each part it reads (its methods run on
+    this view too, so the parts they read are noted)."""
+
+    def __init__(self, ws: Workspace):
+        object.__setattr__(self, "_ws", ws)
+        object.__setattr__(self, "parts", set())
+
+    def __getattr__(self, name: str):
+        self.parts.add(name)
+        attr = getattr(type(self._ws), name, None)
+        if callable(attr):
+            return MethodType(attr, self)
+        return getattr(self._ws, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError("a detector does not change the workspace")
+
+    def groups(self) -> list[str]:
+        out: set[str] = set()
+        for part in self.parts:
+            out |= PART_GROUPS.get(part, ALL_GROUPS)
+        return sorted(out)
+
+
 def _detect_all(
-    ws: Workspace, today: date, names: list[str], report: Callable[[str, float], None]
+    ws: Workspace,
+    today: date,
+    names: list[str],
+    report: Callable[[str, float], None],
+    reads: dict[str, list[str]] | None = None,
 ) -> Iterator[tuple[str, list[dict]]]:
     """(name, items) of the queues ``names``, each as soon as it is computed: the slow ones
     (archived: mostly numpy and rapidfuzz work, which lets go of the GIL) in a thread of
-    their own while the others are computed in order (both cores)."""
+    their own while the others are computed in order (both cores). ``reads``: filled with
+    the groups of input files each queue read."""
     units = [u for u in registry.units() if u.name in names]
+    views = {u.name: (ws if reads is None else _Reading(ws)) for u in units}
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
-        slow = {u.name: pool.submit(u.detect, ws, today) for u in units if u.slow}
+        slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
         for k, unit in enumerate(units):
             report(f"queue: {unit.name}", 0.9 + 0.08 * k / len(units))
             if not unit.slow:
-                yield unit.name, unit.detect(ws, today)
+                items = unit.detect(views[unit.name], today)
+                if reads is not None:
+                    reads[unit.name] = views[unit.name].groups()
+                yield unit.name, items
         for name, future in slow.items():
-            yield name, future.result()
+            items = future.result()
+            if reads is not None:
+                reads[name] = views[name].groups()
+            yield name, items
 
 
 def compute(
@@ -282,12 +356,14 @@ def compute(
     known: dict[str, list[dict]] | None = None,
     emit: Emit | None = None,
     notes: list[str] | None = None,
+    reads: dict[str, list[str]] | None = None,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
     the promotions already reviewed too). ``known``: queues computed before (the cache);
     ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
-    :class:`HealthDone`."""
+    :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
+    computed here read."""
     report = progress or (lambda stage, frac: None)
     result = new_result(ws, today, state, all_dormant, all_promotions)
     result.notes = list(notes or ())
@@ -296,7 +372,7 @@ def compute(
     if emit is not None:
         emit(Loaded(result))
         result = result.copy()  # the one emitted is the receiver's now
-    for name, items in _detect_all(ws, today, sorted_pending(result), report):
+    for name, items in _detect_all(ws, today, sorted_pending(result), report, reads):
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
@@ -338,18 +414,16 @@ def scan_workspace(
     them one by one."""
     root = check_workspace(Path(root))
     sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
-    known: dict[str, list[dict]] = {}
     if sc is not None and emit is not None:
         _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
     ws = load_workspace(root, progress=progress, cache=sc)
     day = review_date(ws, today)
     state = load_state(root, ws)
+    stored: dict[str, tuple[list[dict], list[str]]] = {}
     if sc is not None:
-        fp = sc.fingerprint(day.isoformat(), _outside(ws), os.environ, _detectors())
-        doc = sc.queues(fp)
-        known = (
-            {k: v for k, v in doc["queues"].items() if k in registry.queue_names()} if doc else {}
-        )
+        digests = _digests(sc, ws.config, day, _outside(ws))
+        stored = {k: v for k, v in sc.queues(digests).items() if k in registry.queue_names()}
+    reads: dict[str, list[str]] = {}
     result = compute(
         ws,
         day,
@@ -357,20 +431,53 @@ def scan_workspace(
         all_dormant=all_dormant,
         progress=progress,
         all_promotions=all_promotions,
-        known=known,
+        known={k: items for k, (items, _groups) in stored.items()},
         emit=emit,
         notes=sc.problems if sc is not None else None,
+        reads=reads if sc is not None else None,
     )
     if sc is not None:
-        sc.save_files()
-        if not known and not sc.racy_inputs():
-            sc.save_queues(fp, _outside(ws), {"queues": _storable(result.all_queues)})
+        found = result.all_queues.get("secrets")
+        sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
+        keep = dict(stored)
+        for name, items in _storable({k: result.all_queues[k] for k in reads}).items():
+            keep[name] = (items, reads[name])
+        sc.save_queues(digests, _outside(ws), keep)
     return result
 
 
+def _classify(config) -> Callable[[str], str]:
+    """The group of inputs a workspace file belongs to: ``base`` (the settings), ``daily``
+    (daily logs, as the loader finds them), ``md`` (every other Markdown file), ``data``
+    (the rest: databases, logs, JSON)."""
+    archive = config.archive_dir.rstrip("/") + "/"
+
+    def classify(rel: str) -> str:
+        if rel == "memreview.yaml":
+            return "base"
+        if not rel.endswith(".md"):
+            return "data"
+        parts = rel.split("/")
+        daily = (
+            len(parts) > 1
+            and parts[0] == "memory"
+            and parts[1] not in SKIP_UNDER_MEMORY
+            and not rel.startswith(archive)
+            and DAILY_RE.match(parts[-1])
+        )
+        return "daily" if daily else "md"
+
+    return classify
+
+
+def _digests(sc: ScanCache, config, day: date, outside: list[str]) -> dict[str, tuple[str, bool]]:
+    return sc.digests(_classify(config), day.isoformat(), outside, os.environ, _detectors())
+
+
 def _detectors() -> str:
-    """The queues and the function computing each (a test may register one of its own)."""
-    return ",".join(
+    """The queues and the function computing each (a test may register one of its own), and
+    the interface's language (an item's text may be in it)."""
+    return current_language() + ":" + ",".join(
         f"{u.name}={getattr(u.detect, '__module__', '')}.{getattr(u.detect, '__qualname__', '')}"
         for u in registry.units()
     )
@@ -389,30 +496,43 @@ def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """The queues whose items hold no credential (the secrets queue's are masked)."""
     out = {}
     for name, items in queues.items():
-        if name == "secrets" or not holds_secret([json.dumps(items, ensure_ascii=False)]):
+        if name == "secrets" or not holds_secret(_strings(items)):
             out[name] = items
     return out
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string inside a JSON-shaped value."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
 
 
 def _emit_cached_counts(
     sc: ScanCache, root: Path, today: date | None, emit: Emit, show_all: tuple[bool, bool]
 ) -> None:
     """Emit the shown counts of the queues the cache holds for the workspace as it is now,
-    before reading it."""
+    before reading it (those whose inputs changed are left out: they are computed)."""
     ws = Workspace(root=root, config=Config())
     raw = Reader(root, ws).read("memreview.yaml", CONFIG_LIMIT)
     ws.config, _problems = load_config(raw)
     day = review_date(ws, today)
-    fp = sc.fingerprint(day.isoformat(), sc.outside(), os.environ, _detectors())
-    doc = sc.queues(fp)
-    if doc is None:
+    stored = sc.queues(_digests(sc, ws.config, day, sc.outside()))
+    if not stored:
         return
     state = load_state(root)
     all_dormant, all_promotions = show_all
     counts = {}
-    for name, items in doc["queues"].items():
-        visible = visible_items(name, items, state, day, all_promotions)
-        counts[name] = len(limited(name, visible, ws.config, all_dormant))
+    for name, (items, _groups) in stored.items():
+        if name in registry.queue_names():
+            visible = visible_items(name, items, state, day, all_promotions)
+            counts[name] = len(limited(name, visible, ws.config, all_dormant))
     emit(Counts(counts))
 
 

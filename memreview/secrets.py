@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -336,3 +338,27 @@ def mask_in(obj):
         out = {k: mask_in(v) for k, v in obj.items()}
         return obj if all(out[k] is v for k, v in obj.items()) else out
     return obj
+
+
+def candidate_lines(texts: list[str]) -> list[int]:
+    """The 0-based lines that pass one of the finder's gates, found with one regex pass over
+    the whole file (most files have none)."""
+    whole = "\n".join(texts)
+    starts = [0]
+    for t in texts:
+        starts.append(starts[-1] + len(t) + 1)
+    hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
+    if any(rx.search(low := whole.lower()) for rx in LOWER_GATES):
+        hits |= {m.start() for rx in LOWER_GATES for m in rx.finditer(low)}
+    return sorted({bisect_right(starts, pos) - 1 for pos in hits})
+
+
+def holds_secret(texts: Iterable[str]) -> bool:
+    """Whether any of ``texts`` holds a credential, or the first line of a private key block
+    (the gated search of :func:`candidate_lines` over all of them at once)."""
+    lines = [line for text in texts if text for line in text.split("\n")]
+    for i in candidate_lines(lines):
+        line = lines[i]
+        if ("-----BEGIN" in line and "PRIVATE KEY" in line) or find_secrets(line):
+            return True
+    return False

@@ -8,7 +8,19 @@ from pathlib import Path
 import pytest
 from shared_helpers import write_dreams_db
 
+from memreview import i18n
 from memreview.workspace.loader import load_workspace
+
+
+@pytest.fixture(autouse=True)
+def _english_interface(monkeypatch):
+    """Every test starts in English whatever the machine's locale says (a test in Chinese
+    asks for it) and leaves the interface in English."""
+    for name in i18n.LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    i18n.use_language("en")
+    yield
+    i18n.use_language("en")
 
 
 def write_workspace(root: Path, files: dict[str, object]) -> Path:

@@ -423,3 +423,20 @@ def test_the_bootstrap_gap_names_the_sections_the_agent_never_sees(tmp_path, cap
     alarm = next(a for a in doc["workspaces"][0]["alarms"] if a["id"] == "memory-over-bootstrap")
     # the gap starts inside "Old projects" and ends inside "Contacts"; "Rules" is seen
     assert alarm["evidence"][-1] == "in the gap: Old projects (line 353); Contacts (line 454)"
+
+
+def test_doctor_in_chinese_names_the_alarm_in_chinese_and_its_json_stays_english(
+    tmp_path, capsys
+):
+    files = {"MEMORY.md": "# Memory\n", "DREAMS.md": "# Dreams\n## 2026-11-20\n- a dream\n"}
+    files.update(_logs(range(18, 30)))
+    root = _ws(tmp_path / "ws", files)
+    rc = main(["doctor", str(root), "--today", TODAY, "--lang", "zh"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "ALARM dreaming-silent: 每日日志照常产生，梦境整理却已沉默" in out
+    assert "处理办法：检查梦境整理的 cron 任务" in out
+    main(["doctor", str(root), "--json", "--today", TODAY, "--lang", "zh"])
+    doc = json.loads(capsys.readouterr().out)
+    alarm = doc["workspaces"][0]["alarms"][0]
+    assert alarm["title"].startswith("dreaming silent for ")

@@ -134,3 +134,23 @@ def test_a_workspace_without_promotions_gets_no_file(tmp_path, capsys):
     _apply(capsys, root, tmp_path, f"- {{item: {item}, action: keep, keep: 1}}\n")
     assert (root / ".memreview/journal.jsonl").exists()
     assert not (root / ".memreview/promotions-seen.json").exists()
+
+
+def test_a_memory_file_too_large_to_read_is_not_a_deletion(tmp_path, capsys):
+    root = _ws(tmp_path / "ws")
+    doc = _scan(capsys, root)
+    _apply(capsys, root, tmp_path, f"- {{item: {_promotion(doc, 5)}, action: keep}}\n")
+    (root / "memreview.yaml").write_text("max_markdown_mib: 1\n")
+    with (root / "MEMORY.md").open("a") as f:
+        f.write("- filler line for a very long memory file\n" * 30_000)  # past 1 MiB: skipped
+    rc, w = _doctor(capsys, root)
+    assert "promotions-deleted" not in [a["id"] for a in w["alarms"]]
+    # a review meanwhile keeps their records: unknown is not gone
+    from datetime import date
+
+    from memreview.decisions.reviewed import remember_reviewed
+    from memreview.workspace.loader import load_workspace
+
+    assert remember_reviewed(root, load_workspace(root), set(), date(2026, 12, 1)) == []
+    seen = json.loads((root / ".memreview/promotions-seen.json").read_text())
+    assert len(seen["keys"]) == 4 and seen["gone"] == {}

@@ -425,7 +425,7 @@ def test_scan_without_json_prints_a_table_of_queues_with_counts(tmp_path, capsys
     assert rows["contradictions"].split()[1] == "0"
     assert "- Gateway uses port 18789" in out  # the item's title under its queue
     assert "no recall log" in rows["demotion"]  # an empty queue says what it lacks
-    assert "1 warning(s):" in out
+    assert "1 warning:" in out
     assert "MEMORY.md:5:" in out
 
 

@@ -36,6 +36,7 @@ from memreview.alarms.memory import (
     check_promotion_budget,
     present_promotions,
     promotion_bullets,
+    unread_files,
 )
 from memreview.alarms.stores import check_stores
 from memreview.alarms.writes import check_runaway
@@ -50,6 +51,7 @@ __all__ = [
     "openclaw_locks",
     "present_promotions",
     "promotion_bullets",
+    "unread_files",
 ]
 
 

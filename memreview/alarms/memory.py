@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from memreview.alarms.base import Alarm
+from memreview.alarms.base import Alarm, file_size
 from memreview.alarms.dreaming import PROMOTED_RE
 from memreview.i18n import _
 from memreview.workspace.markdown import MARKER_KEY_RE
@@ -118,22 +118,36 @@ def promotion_bullets(lines: list[str]) -> dict[str, str]:
 
 
 def present_promotions(ws: Workspace) -> dict[str, tuple[str, str]]:
-    """Every promotion marker key in the workspace's memory files: ``key → (file, bullet)``."""
+    """Every promotion marker key in the workspace's memory files (archive files too):
+    ``key → (file, bullet)``."""
     out: dict[str, tuple[str, str]] = {}
-    for rel in sorted(ws.files):
-        for key, bullet in promotion_bullets(ws.files[rel].source.texts).items():
-            out.setdefault(key, (rel, bullet))
+    for files in (ws.files, ws.archive_files):
+        for rel in sorted(files):
+            for key, bullet in promotion_bullets(files[rel].source.texts).items():
+                out.setdefault(key, (rel, bullet))
     return out
+
+
+def unread_files(ws: Workspace, rels) -> set[str]:
+    """The files of ``rels`` that exist but the scan did not read (too large, undecodable):
+    their promotion keys are unknown, not deleted."""
+    return {
+        rel
+        for rel in rels
+        if rel not in ws.files and rel not in ws.archive_files and file_size(ws, rel) is not None
+    }
 
 
 def check_budget_deleted(ws: Workspace, seen: dict, from_backup) -> list[Alarm]:
     """Promotion keys the owner reviewed that no memory file holds any more: deleted outside
     memreview, most likely by OpenClaw's budget compaction (it prints nothing)."""
     present = present_promotions(ws)
+    records = seen.get("keys", {})
+    unread = unread_files(ws, {str(rec.get("file") or "") for rec in records.values()} - {""})
     gone = sorted(
         (rec.get("file") or "?", key, rec)
-        for key, rec in seen.get("keys", {}).items()
-        if key not in present
+        for key, rec in records.items()
+        if key not in present and rec.get("file") not in unread
     )
     if not gone:
         return []

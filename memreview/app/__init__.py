@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual.app import App
+if TYPE_CHECKING:  # Textual is loaded when an app is made, not by `memreview.app.config`
+    from textual.app import App
 
 __all__ = ["make_app", "make_picker"]
 

@@ -19,6 +19,7 @@ from memreview.app.screens.help import HelpScreen, help_markdown, help_text, tex
 from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
+from memreview.i18n import N_, _, ngettext, use_language
 
 
 class MemReviewApp(App):
@@ -31,16 +32,16 @@ class MemReviewApp(App):
         Binding(
             "question_mark,f1",
             "help",
-            "help",
+            N_("help"),
             id="app.help",
-            tooltip="Keys and how the review works",
+            tooltip=N_("Keys and how the review works"),
         ),
         Binding(
             "q",
             "request_quit",
-            "quit",
+            N_("quit"),
             id="app.quit",
-            tooltip="Quit (asks when decisions are pending; they stay saved)",
+            tooltip=N_("Quit (asks when decisions are pending; they stay saved)"),
         ),
     ]
 
@@ -76,7 +77,11 @@ class MemReviewApp(App):
             self._problems.append(user_config.problem)
         wanted = themes.resolve(theme) or themes.resolve(user_config.theme) or DEFAULT_THEME
         if wanted not in self.available_themes:
-            self._problems.append(f"unknown theme {wanted!r}; using {DEFAULT_THEME}")
+            self._problems.append(
+                _("unknown theme {theme!r}; using {default}").format(
+                    theme=wanted, default=DEFAULT_THEME
+                )
+            )
             wanted = DEFAULT_THEME
         self.theme = wanted
         self._saved_theme = wanted
@@ -95,7 +100,7 @@ class MemReviewApp(App):
             # reported once, in one notification
             self.notify(
                 "\n".join(self._problems),
-                title="Settings",
+                title=_("Settings"),
                 severity="warning",
                 markup=False,
                 timeout=8,
@@ -150,6 +155,30 @@ class MemReviewApp(App):
         self.push_screen("help")
         self.key_done()
 
+    def switch_language(self, lang: str) -> None:
+        """Speak ``lang`` from now on (the palette's ``language:`` entry): the review screen
+        is made again in it, its staged decisions read back from pending.yaml, and the choice
+        is saved in the user config."""
+        review = next((s for s in self.screen_stack if isinstance(s, ReviewScreen)), None)
+        if review is not None and len(review.staging) and not review.staging.saved:
+            self.notify(
+                _("the staged decisions could not be saved: the language stays as it is"),
+                severity="warning",
+                markup=False,
+            )
+            return
+        use_language(lang)
+        if self.is_screen_installed("help"):
+            self.uninstall_screen("help")
+        fresh = ReviewScreen(self.root, self.today, self.scan, self.backend)
+        if review is not None and self.screen is review:
+            self.switch_screen(fresh)
+        else:
+            self.push_screen(fresh)
+        problem = self.user_config.save_lang(lang)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
+
     def action_command_palette(self) -> None:
         super().action_command_palette()
         self.key_done()
@@ -169,21 +198,28 @@ class MemReviewApp(App):
             return
         review = next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
         if self.throwaway:
-            where = (
+            where = _(
                 "This is the demo's temporary copy: it is deleted when you quit, and they "
                 "with it. Run memreview demo --keep to keep the copy and its pending decisions."
             )
         elif review.staging.saved:
-            where = "They are saved in .memreview/pending.yaml and offered again next time."
+            where = _("They are saved in .memreview/pending.yaml and offered again next time.")
         else:
-            where = "They could not be saved and will be lost."
+            where = _("They could not be saved and will be lost.")
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
         self.push_screen(
-            ConfirmDialog(f"{n} decision(s) are pending. Quit?", where, yes="Quit", no="Stay"),
+            ConfirmDialog(
+                ngettext(
+                    "{count} decision is pending. Quit?", "{count} decisions are pending. Quit?", n
+                ).format(count=n),
+                where,
+                yes=_("Quit"),
+                no=_("Stay"),
+            ),
             answer,
         )
 

@@ -9,6 +9,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from memreview.app.keys import HEALTH, queue_acts, queue_key, queue_names, queue_title
 from memreview.decisions.unit import MEMBER, MERGE
+from memreview.i18n import LANGUAGE_NAMES, _, current_language, ngettext
 
 
 class MemReviewCommands(Provider):
@@ -25,14 +26,23 @@ class MemReviewCommands(Provider):
         if screen is not None and not screen.scanning:
             counts = screen.result.counts if screen.result is not None else {}
             for k, q in enumerate(queue_names(), 1):
+                n = counts.get(q, 0)
                 out.append(
                     (
-                        f"queue: {queue_title(q)}",
+                        _("queue: {queue}").format(queue=queue_title(q)),
                         partial(screen.show_queue, q),
-                        f"{counts.get(q, 0)} item(s) — key {queue_key(k)}",
+                        ngettext("{count} item — key {key}", "{count} items — key {key}", n).format(
+                            count=n, key=queue_key(k)
+                        ),
                     )
                 )
-            out.append(("queue: Health", partial(screen.show_queue, HEALTH), "the health view"))
+            out.append(
+                (
+                    _("queue: {queue}").format(queue=queue_title(HEALTH)),
+                    partial(screen.show_queue, HEALTH),
+                    _("the health view"),
+                )
+            )
             if screen.items.current is not None:
                 for verb, act in queue_acts(screen.queue).items():
                     if verb == MEMBER:
@@ -42,25 +52,42 @@ class MemReviewCommands(Provider):
                         if verb == MERGE
                         else partial(screen.action_decide, verb)
                     )
-                    out.append((f"decision: {act.label}", run, act.effect))
+                    name = _("decision: {action}").format(action=_(act.label))
+                    out.append((name, run, _(act.effect)))
             if screen.staging:
                 out.append(
                     (
-                        "decision: unstage",
+                        _("decision: unstage"),
                         screen.action_unstage,
-                        "unstage the highlighted (or last) decision",
+                        _("unstage the highlighted (or last) decision"),
                     )
                 )
                 out.append(
                     (
-                        "apply",
+                        _("apply"),
                         screen.action_write,
-                        f"review and write the {len(screen.staging)} pending decision(s)",
+                        ngettext(
+                            "review and write the {count} pending decision",
+                            "review and write the {count} pending decisions",
+                            len(screen.staging),
+                        ).format(count=len(screen.staging)),
                     )
                 )
-            out.append(("undo", screen.action_undo, "undo the last written batch"))
-        out.append(("theme", app.action_change_theme, "choose a theme (saved in your config)"))
-        out.append(("help", app.action_help, "keys and how the review works"))
+            out.append((_("undo"), screen.action_undo, _("undo the last written batch")))
+        out.append(
+            (_("theme"), app.action_change_theme, _("choose a theme (saved in your config)"))
+        )
+        out.append((_("help"), app.action_help, _("keys and how the review works")))
+        other = "en" if current_language() == "zh" else "zh"
+        out.append(
+            (
+                _("language: {name}").format(name=LANGUAGE_NAMES[other]),
+                partial(app.switch_language, other),
+                _("the interface in {name} (saved in your config)").format(
+                    name=LANGUAGE_NAMES[other]
+                ),
+            )
+        )
         return out
 
     async def discover(self) -> Hits:

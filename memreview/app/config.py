@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
+from memreview.i18n import LANGUAGES, _, language_of
 from memreview.shipped import user_config_file
 from memreview.store import atomic_write
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
@@ -28,17 +29,27 @@ class UserConfig:
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     editor: str | None = None
+    lang: str | None = None  # the interface language (`en`, `zh`)
     problem: str | None = None  # a one-line reason when the file could not be read
     _doc: object = None
 
     def save_theme(self, name: str) -> str | None:
         """Store the theme choice; a one-line problem, or None."""
         self.theme = name
+        return self._save("theme", name, _("cannot save the theme to {path}: {reason}"))
+
+    def save_lang(self, lang: str) -> str | None:
+        """Store the interface language; a one-line problem, or None."""
+        self.lang = lang
+        return self._save("lang", lang, _("cannot save the language to {path}: {reason}"))
+
+    def _save(self, key: str, value: str, problem: str) -> str | None:
+        """Write ``key: value`` into the file, keeping the rest of it and its comments."""
         yaml = YAML(typ="rt")
         doc = self._doc if isinstance(self._doc, dict) else None
         if doc is None:
             doc = {}
-        doc["theme"] = name
+        doc[key] = value
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             buf = io.StringIO()
@@ -52,7 +63,7 @@ class UserConfig:
                 mode = None
             atomic_write(real, buf.getvalue().encode("utf-8"), mode=mode, new_mode=0o666)
         except (OSError, RuntimeError) as exc:
-            return f"cannot save the theme to {self.path}: {getattr(exc, 'strerror', None) or exc}"
+            return problem.format(path=self.path, reason=getattr(exc, "strerror", None) or exc)
         self._doc = doc
         return None
 
@@ -66,23 +77,25 @@ def load_user_config(path: Path | None = None) -> UserConfig:
     except FileNotFoundError:
         return cfg
     except YAMLRefused as exc:
-        cfg.problem = f"{path}: {exc}; using defaults"
+        cfg.problem = _("{path}: {reason}; using defaults").format(path=path, reason=exc)
         return cfg
     except (OSError, UnicodeDecodeError) as exc:
-        cfg.problem = f"cannot read {path}: {exc}"
+        cfg.problem = _("cannot read {path}: {reason}").format(path=path, reason=exc)
         return cfg
     try:
         doc = load_yaml(data, limit=CONFIG_LIMIT, typ="rt")
     except YAMLRefused as exc:
-        cfg.problem = f"{path}: refused: {exc}; using defaults"
+        cfg.problem = _("{path}: refused: {reason}; using defaults").format(path=path, reason=exc)
         return cfg
     except Exception as exc:  # ruamel raises several unrelated types for broken YAML
-        cfg.problem = f"{path}: broken YAML ({type(exc).__name__}); using defaults"
+        cfg.problem = _("{path}: broken YAML ({kind}); using defaults").format(
+            path=path, kind=type(exc).__name__
+        )
         return cfg
     if doc is None:
         return cfg
     if not isinstance(doc, dict):
-        cfg.problem = f"{path}: expected a mapping; using defaults"
+        cfg.problem = _("{path}: expected a mapping; using defaults").format(path=path)
         return cfg
     cfg._doc = doc
     # each setting has a type: a value of another type is reported by name and not used
@@ -92,14 +105,19 @@ def load_user_config(path: Path | None = None) -> UserConfig:
         if isinstance(value, str) and value.strip():
             setattr(cfg, name, value)
         elif value is not None:
-            bad.append(f"'{name}' should be a name")
+            bad.append(_("'{name}' should be a name").format(name=name))
+    lang = doc.get("lang")
+    if lang is not None and language_of(str(lang)) is None:
+        bad.append(_("'lang' should be one of {names}").format(names=", ".join(sorted(LANGUAGES))))
+    elif lang is not None:
+        cfg.lang = language_of(str(lang))
     keymap = doc.get("keymap") or {}
     if isinstance(keymap, dict):
         cfg.keymap = {str(k): v for k, v in keymap.items() if isinstance(v, str) and v}
         if len(cfg.keymap) != len([v for v in keymap.values() if v]):
-            bad.append("'keymap' keys should be text like 'ctrl+s'")
+            bad.append(_("'keymap' keys should be text like 'ctrl+s'"))
     else:
-        bad.append("'keymap' should map binding ids to keys")
+        bad.append(_("'keymap' should map binding ids to keys"))
     if bad:
-        cfg.problem = f"{path}: {'; '.join(bad)}; ignored"
+        cfg.problem = _("{path}: {problems}; ignored").format(path=path, problems="; ".join(bad))
     return cfg

@@ -15,6 +15,7 @@ from textual.app import App, SuspendNotSupported
 
 from memreview.app.render import primary_ref
 from memreview.decisions import registry
+from memreview.i18n import _
 
 
 def editor_target(root: Path, queue: str, item: dict, result) -> tuple[Path, int] | None:
@@ -37,8 +38,12 @@ def run_editor(app: App, command: str, path: Path, line: int) -> bool:
         with app.suspend():
             subprocess.call([*shlex.split(command), f"+{line}", os.fspath(path)])
     except SuspendNotSupported:
-        app.notify("an editor can't be opened from here", severity="warning")
+        app.notify(_("an editor can't be opened from here"), severity="warning")
         return False
     except (OSError, ValueError) as exc:
-        app.notify(f"cannot run the editor {command!r}: {exc}", severity="error", markup=False)
+        app.notify(
+            _("cannot run the editor {command!r}: {error}").format(command=command, error=exc),
+            severity="error",
+            markup=False,
+        )
     return True

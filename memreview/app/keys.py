@@ -12,6 +12,7 @@ from textual.binding import Binding
 
 from memreview.decisions import registry
 from memreview.decisions.unit import MEMBER, MERGE, Act
+from memreview.i18n import N_, _, current_language
 
 HEALTH = "health"
 QUEUE_KEYS = 9  # the first nine queues are on the digits
@@ -25,7 +26,12 @@ def queue_names() -> tuple[str, ...]:
 def queue_title(queue: str) -> str:
     """The queue's name as the sidebar shows it (``Health`` for the health view)."""
     unit = registry.unit(queue)
-    return unit.title if unit is not None else "Health"
+    return _(unit.title) if unit is not None else _("Health")
+
+
+def queue_short(queue: str) -> str:
+    """A queue where space is short (the pending bar): its id in English, else its title."""
+    return queue if current_language() == "en" else queue_title(queue)
 
 
 def queue_acts(queue: str) -> dict[str, Act]:
@@ -67,8 +73,8 @@ def decision_label(decision) -> tuple[str, Act | None]:
     """How a staged decision reads (``keep #2``, ``keep A``…) and its table row."""
     act = act_by_action(decision.queue, decision.action)
     if act is not None and act.staged is not None:
-        return act.staged.format(keep=decision.keep or 1), act
-    label = act.label if act else decision.action
+        return _(act.staged).format(keep=decision.keep or 1), act
+    label = _(act.label) if act else decision.action
     if getattr(decision, "slug", None):  # a skill's folder the owner named
         label = f"{label} → {decision.slug}/"
     return label, act
@@ -90,9 +96,9 @@ def verb_bindings() -> list[Binding]:
         Binding(
             "m",
             "merge",
-            "merge",
+            N_("merge"),
             id="decide.merge",
-            tooltip="Edit the merged entry of a duplicate group, then stage it",
+            tooltip=N_("Edit the merged entry of a duplicate group, then stage it"),
         )
     )
     out.append(member_binding())
@@ -108,9 +114,9 @@ def member_binding() -> Binding:
     return Binding(
         MEMBER_KEY,
         "pick_member",
-        "keep #…",
+        N_("keep #…"),
         id="decide.member",
-        tooltip="Keep one member of the duplicate group: # then its number",
+        tooltip=N_("Keep one member of the duplicate group: # then its number"),
     )
 
 
@@ -123,7 +129,7 @@ def queue_bindings() -> list[Binding]:
             u.title,
             show=False,
             id=f"queue.{u.name}",
-            tooltip=f"Show the {u.title.lower()} queue",
+            tooltip=N_("Show this queue"),
         )
         for k, u in enumerate(registry.units()[:QUEUE_KEYS], 1)
     ]
@@ -131,30 +137,30 @@ def queue_bindings() -> list[Binding]:
         Binding(
             "h",
             "show_queue('health')",
-            "health",
+            N_("health"),
             show=False,
             id="queue.health",
-            tooltip="Show the health view",
+            tooltip=N_("Show the health view"),
         )
     )
     out.append(
         Binding(
             "left_square_bracket",
             "step_queue(-1)",
-            "prev queue",
+            N_("prev queue"),
             show=False,
             id="queue.prev",
-            tooltip="The previous queue",
+            tooltip=N_("The previous queue"),
         )
     )
     out.append(
         Binding(
             "right_square_bracket",
             "step_queue(1)",
-            "next queue",
+            N_("next queue"),
             show=False,
             id="queue.next",
-            tooltip="The next queue",
+            tooltip=N_("The next queue"),
         )
     )
     return out
@@ -167,83 +173,85 @@ def review_bindings() -> list[Binding]:
         Binding(
             "u",
             "unstage",
-            "unstage",
+            N_("unstage"),
             id="decide.unstage",
-            tooltip="Unstage the highlighted item's decision (or the last one staged)",
+            tooltip=N_("Unstage the highlighted item's decision (or the last one staged)"),
         ),
         Binding(
             "o",
             "open_editor",
-            "open",
+            N_("open"),
             id="item.open",
-            tooltip="Open the entry in your editor at its line, then reload",
+            tooltip=N_("Open the entry in your editor at its line, then reload"),
         ),
         Binding(
             "slash",
             "filter",
-            "filter",
+            N_("filter"),
             id="item.filter",
-            tooltip="Show only the items whose text contains what you type",
+            tooltip=N_("Show only the items whose text contains what you type"),
         ),
         Binding(
             "escape",
             "clear_filter",
-            "clear filter",
+            N_("clear filter"),
             show=False,
             id="item.clear_filter",
-            tooltip="Clear the filter",
+            tooltip=N_("Clear the filter"),
         ),
         Binding(
             "X",
             "bulk_archive",
-            "archive flagged…",
+            N_("archive flagged…"),
             id="batch.archive_flagged",
-            tooltip="Archive every flagged item in view, after a screen listing them with the diff",
+            tooltip=N_(
+                "Archive every flagged item in view, after a screen listing them with the diff"
+            ),
         ),
         Binding(
             "A",
             "toggle_all",
-            "all/new",
+            N_("all/new"),
             id="item.toggle_all",
-            tooltip="Show every item, the ones reviewed before too (again: only the new ones)",
+            tooltip=N_("Show every item, the ones reviewed before too (again: only the new ones)"),
         ),
         Binding(
             "w",
             "write",
-            "write…",
+            N_("write…"),
             id="batch.write",
-            tooltip="Review the diff of the pending decisions, then write them",
+            tooltip=N_("Review the diff of the pending decisions, then write them"),
         ),
         Binding(
             "U",
             "undo",
-            "undo batch",
+            N_("undo batch"),
             id="batch.undo",
-            tooltip="Undo the last written batch (asks first)",
+            tooltip=N_("Undo the last written batch (asks first)"),
         ),
         Binding(
             "ctrl+r",
             "reload",
-            "reload",
+            N_("reload"),
             show=False,
             id="app.reload",
-            tooltip="Read the workspace again (pending decisions stay)",
+            tooltip=N_("Read the workspace again (pending decisions stay)"),
         ),
         Binding(
             "shift+down",
             "scroll_evidence(3)",
-            "scroll evidence",
+            N_("scroll evidence"),
             show=False,
             id="evidence.down",
-            tooltip="Scroll the evidence down",
+            tooltip=N_("Scroll the evidence down"),
         ),
         Binding(
             "shift+up",
             "scroll_evidence(-3)",
-            "scroll evidence",
+            N_("scroll evidence"),
             show=False,
             id="evidence.up",
-            tooltip="Scroll the evidence up",
+            tooltip=N_("Scroll the evidence up"),
         ),
         *queue_bindings(),
     ]

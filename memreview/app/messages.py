@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from memreview.i18n import N_
+
 if TYPE_CHECKING:
     from memreview.app.backend import Outcome, Preview
 
@@ -36,9 +38,32 @@ class LoadProgress(Message):
 
 @dataclass
 class WorkspaceLoaded(Message):
-    """The scan finished: ``result`` is the workspace's model and queues."""
+    """The workspace is read: ``result`` is its model and the queues computed so far (the
+    others are in ``result.pending`` and follow as :class:`QueueReady`)."""
 
     result: Any
+
+
+@dataclass
+class QueueCounts(Message):
+    """The cache knows the queues' counts before the workspace is read."""
+
+    counts: dict[str, int]
+
+
+@dataclass
+class QueueReady(Message):
+    """One more queue of the loaded workspace was computed: ``items`` before hiding."""
+
+    name: str
+    items: list[dict]
+
+
+@dataclass
+class HealthReady(Message):
+    """The last of a scan: its health figures (every queue is computed)."""
+
+    health: dict
 
 
 @dataclass
@@ -81,4 +106,4 @@ class UndoDone(Message):
     summary: str
     ok: bool
     diff: str = ""
-    title: str = "Undo"
+    title: str = N_("Undo")

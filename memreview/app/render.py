@@ -17,6 +17,7 @@ from rich.text import Text
 from memreview.decisions import registry
 from memreview.decisions.unit import TONES, Act, Block, Caption, Facts, Pair, Passage, RefBlock
 from memreview.display import one_line, visible
+from memreview.i18n import _, ngettext
 
 StyleOf = Callable[[str], Style]
 
@@ -57,7 +58,7 @@ def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> G
         head.append(one_line(str(ref["anchor"])), st("path"))
         head.append("]]", st("dim"))
     if ref.get("score") is not None:
-        head.append(f"  score {ref['score']:g}", st("dim"))
+        head.append("  " + _("score {score}").format(score=f"{ref['score']:g}"), st("dim"))
     grid = Numbered(st("lineno"))
     lines = context(ref.get("file", ""), line, end, before, 1) if context else []
     if not lines:
@@ -76,7 +77,10 @@ def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> G
             str(no), Text(_line_text(text), style=st("span") if in_span else st("context"))
         )
     if skipped:
-        grid.add_row("", Text(f"… {skipped} more line(s) of this entry", style=st("dim")))
+        more = ngettext(
+            "… {count} more line of this entry", "… {count} more lines of this entry", skipped
+        ).format(count=skipped)
+        grid.add_row("", Text(more, style=st("dim")))
     return Group(head, grid)
 
 
@@ -218,19 +222,19 @@ def decision_line(
 ) -> Text:
     t = Text(end="")
     if staged is None:
-        t.append("not decided", st("dim"))
+        t.append(_("not decided"), st("dim"))
     else:
         act, label = staged
-        t.append("staged: ", st("label"))
+        t.append(_("staged: "), st("label"))
         t.append(label, st(act.tone))
-        t.append(f" — {act.effect}", st("dim"))
+        t.append(" — " + _(act.effect), st("dim"))
     t.append("\n")
     for k, (key, act) in enumerate(hints):
         if k:
             t.append("   ")
         t.append(key, st("key"))
         t.append(" ")
-        t.append(act.label, st(act.tone))
+        t.append(_(act.label), st(act.tone))
     return t
 
 

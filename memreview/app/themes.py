@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from memreview.i18n import _, ngettext
 from memreview.shipped import shipped_dir
 from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
 
@@ -84,15 +85,19 @@ _THEME_FIELDS = {f.name for f in fields(Theme)}
 def theme_from_mapping(doc: object, fallback_name: str) -> Theme:
     """A Theme from a parsed YAML mapping; ValueError with a short reason when it can't be."""
     if not isinstance(doc, dict):
-        raise ValueError("expected a mapping of Theme fields")
+        raise ValueError(_("expected a mapping of Theme fields"))
     unknown = sorted(str(k) for k in doc if k not in _THEME_FIELDS)
     if unknown:
-        raise ValueError(f"unknown field(s): {', '.join(unknown)}")
+        raise ValueError(
+            ngettext("unknown field: {fields}", "unknown fields: {fields}", len(unknown)).format(
+                fields=", ".join(unknown)
+            )
+        )
     if not doc.get("primary"):
-        raise ValueError("'primary' is required")
+        raise ValueError(_("'primary' is required"))
     variables = doc.get("variables") or {}
     if not isinstance(variables, dict):
-        raise ValueError("'variables' must be a mapping")
+        raise ValueError(_("'variables' must be a mapping"))
     kwargs = {k: v for k, v in doc.items() if k != "variables"}
     kwargs.setdefault("name", fallback_name)
     kwargs = {k: (str(v) if isinstance(v, str) else v) for k, v in kwargs.items()}
@@ -107,7 +112,7 @@ def theme_from_mapping(doc: object, fallback_name: str) -> Theme:
             if name.startswith(("action-", "diff-", "budget-")):
                 Color.parse(value)
     except ColorParseError as exc:
-        raise ValueError(f"bad colour: {exc}") from None
+        raise ValueError(_("bad colour: {error}").format(error=exc)) from None
     return theme
 
 
@@ -139,7 +144,7 @@ def load_themes(directory: Path | None = None) -> ThemeSet:
             theme = theme_from_mapping(doc, f"memreview-{path.stem}")
         except Exception as exc:  # YAML, decoding and colour errors all mean "skip it"
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            out.problems.append(f"theme {path.name}: {reason}")
+            out.problems.append(_("theme {file}: {reason}").format(file=path.name, reason=reason))
             continue
         out.themes = [t for t in out.themes if t.name != theme.name] + [theme]
         out.aliases[path.stem] = theme.name

@@ -19,6 +19,11 @@ import sys
 
 from memreview.cli import launch
 from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
+from memreview.cli.language import (
+    choose_before_parsing,
+    choose_for_workspace,
+    without_lang,
+)
 from memreview.cli.parser import UsageError, app_parser, build_parser
 from memreview.cli.scan import cmd_scan
 from memreview.i18n import _
@@ -57,17 +62,19 @@ def skip_cache(args) -> None:
 
 def run_command(argv: list[str]) -> int:
     """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(without_lang(argv))
+    paths = getattr(args, "paths", None) or [getattr(args, "path", None)]
+    choose_for_workspace(argv, paths)
     skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 
     try:
         return COMMANDS[args.command](args)
     except NotAWorkspace as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2
     except UsageError as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -77,7 +84,8 @@ def run_command(argv: list[str]) -> int:
     except Exception as exc:  # last resort: one line, never a traceback
         if os.environ.get("MEMREVIEW_DEBUG"):
             raise
-        print(f"memreview: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        message = _("memreview: unexpected error: {kind}: {error}")
+        print(message.format(kind=type(exc).__name__, error=exc), file=sys.stderr)
         return 2
 
 
@@ -90,29 +98,35 @@ def misspelt_command(word: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """The ``memreview`` command: a command of ``COMMANDS``, else the app."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in COMMANDS:
+    choose_before_parsing(argv)
+    if without_lang(argv)[:1] and without_lang(argv)[0] in COMMANDS:
         return run_command(argv)
     if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
         guess = misspelt_command(argv[0])
         if guess:
             print(
-                _("memreview: {word!r} is neither a command nor a directory; did you mean "
-                  "`memreview {guess}`?").format(word=argv[0], guess=guess),
+                _(
+                    "memreview: {word!r} is neither a command nor a directory; did you mean "
+                    "`memreview {guess}`?"
+                ).format(word=argv[0], guess=guess),
                 file=sys.stderr,
             )
             return 2
     args = app_parser().parse_args(argv)
+    choose_for_workspace(argv, [args.path])
     skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 
     try:
         return launch.open_app(args)
     except NotAWorkspace as exc:
-        print(f"memreview: {exc}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         print(
-            _("  open a workspace with `memreview PATH` or set OPENCLAW_WORKSPACE_DIR to it;\n"
-              "  `memreview demo` opens a copy of the sample workspace, `memreview --help` "
-              "lists the commands"),
+            _(
+                "  open a workspace with `memreview PATH` or set OPENCLAW_WORKSPACE_DIR to it;\n"
+                "  `memreview demo` opens a copy of the sample workspace, `memreview --help` "
+                "lists the commands"
+            ),
             file=sys.stderr,
         )
         return 2

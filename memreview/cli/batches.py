@@ -8,6 +8,7 @@ import sys
 
 from memreview.cli.interrupted import report_interrupted
 from memreview.cli.parser import UsageError
+from memreview.i18n import _, ngettext
 
 
 def cmd_apply(args) -> int:
@@ -29,9 +30,11 @@ def cmd_apply(args) -> int:
     try:
         data = read_capped(args.decisions, DECISIONS_LIMIT)
     except YAMLRefused as exc:
-        raise UsageError(f"{name}: refused: {exc}") from None
+        raise UsageError(_("{file}: refused: {reason}").format(file=name, reason=exc)) from None
     except OSError as exc:
-        raise UsageError(f"{name}: cannot read ({exc.strerror or exc})") from None
+        raise UsageError(
+            _("{file}: cannot read ({reason})").format(file=name, reason=exc.strerror or exc)
+        ) from None
     try:
         entries = parse_decisions_file(data)
     except DecisionsFileError as exc:
@@ -45,37 +48,47 @@ def cmd_apply(args) -> int:
     try:
         outcome = apply(result, entries, dry_run=args.dry_run, commit=args.commit or None)
     except OSError as exc:  # e.g. a read-only workspace: .memreview/ can't be created
-        print(f"memreview: nothing applied: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            _("memreview: nothing applied: {reason}").format(reason=exc.strerror or exc),
+            file=sys.stderr,
+        )
         return 1
     except PathEscape as exc:  # e.g. .memreview/ is a symlink that leads out of the workspace
-        print(f"memreview: nothing applied: {one_line(str(exc))}", file=sys.stderr)
+        print(
+            _("memreview: nothing applied: {reason}").format(reason=one_line(str(exc))),
+            file=sys.stderr,
+        )
         return 1
     out, err = sys.stdout, sys.stderr
     if outcome.refused:
         for why in outcome.refused:
-            err.write(f"refused: {one_line(why)}\n")
-        err.write(
-            f"memreview: nothing applied: {args.decisions} decides the same anchor or entry "
-            "two ways; keep one of each pair and apply again\n"
+            err.write(_("refused: {reason}").format(reason=one_line(why)) + "\n")
+        message = _(
+            "memreview: nothing applied: {file} decides the same anchor or entry two ways; "
+            "keep one of each pair and apply again"
         )
+        err.write(message.format(file=args.decisions) + "\n")
         return outcome.exit_code
     if args.dry_run:
         out.write(visible(outcome.diff))
     for p in outcome.conflicts:
-        err.write(f"conflict: {one_line(p.decision.key)}: {one_line(p.reason)}\n")
+        err.write(
+            _("conflict: {key}: {reason}").format(
+                key=one_line(p.decision.key), reason=one_line(p.reason)
+            )
+            + "\n"
+        )
     for p in outcome.failures:
-        err.write(f"failed: {one_line(p.decision.key)}: {one_line(p.reason)}\n")
+        err.write(
+            _("failed: {key}: {reason}").format(
+                key=one_line(p.decision.key), reason=one_line(p.reason)
+            )
+            + "\n"
+        )
     for message in outcome.messages:
         err.write(f"{one_line(message)}\n")
-    verb = "would apply" if args.dry_run else "applied"
     files = [f.rel for f in outcome.files if args.dry_run or f.written]
-    summary = f"{verb} {len(outcome.applied)} of {len(entries)} decision(s)"
-    summary += f", {len(files)} file(s)" + (f" (batch {outcome.batch})" if outcome.batch else "")
-    if outcome.skipped:
-        summary += f"; {len(outcome.skipped)} already applied, skipped"
-    if outcome.pending and not args.dry_run:
-        summary += f"; {len(outcome.pending)} left pending in .memreview/pending.yaml"
-    err.write(summary + "\n")
+    err.write(_summary(args.dry_run, outcome, len(entries), len(files)) + "\n")
     return outcome.exit_code
 
 
@@ -91,17 +104,21 @@ def cmd_undo(args) -> int:
     try:
         outcome = undo(root)
     except LockHeld as exc:
-        print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=one_line(str(exc))), file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"memreview: nothing undone: {one_line(exc.strerror or str(exc))}", file=sys.stderr)
+        reason = one_line(exc.strerror or str(exc))
+        print(_("memreview: nothing undone: {reason}").format(reason=reason), file=sys.stderr)
         return 1
     except PathEscape as exc:
-        print(f"memreview: nothing undone: {one_line(str(exc))}", file=sys.stderr)
+        print(
+            _("memreview: nothing undone: {reason}").format(reason=one_line(str(exc))),
+            file=sys.stderr,
+        )
         return 1
     if not outcome.ok and outcome.diff:
         sys.stdout.write(visible(outcome.diff))
-    print(f"memreview: {one_line(outcome.message)}", file=sys.stderr)
+    print(_("memreview: {message}").format(message=one_line(outcome.message)), file=sys.stderr)
     return outcome.exit_code
 
 
@@ -115,7 +132,7 @@ def cmd_recover(args) -> int:
     root = check_workspace(args.path)
     count = report_interrupted(root)
     if not count:
-        print("memreview: no batch was cut short; nothing to recover", file=sys.stderr)
+        print(_("memreview: no batch was cut short; nothing to recover"), file=sys.stderr)
         return 0
     if not (args.finish or args.rollback):
         return 1
@@ -127,20 +144,25 @@ def cmd_recover(args) -> int:
             cut = {i.batch.batch_id for i in interrupted_batches(root)}
             if last is None or last.batch_id not in cut:
                 print(
-                    "memreview: the batch cut short is not the last one; undo the later "
-                    "batches first (`memreview undo`)",
+                    _(
+                        "memreview: the batch cut short is not the last one; undo the later "
+                        "batches first (`memreview undo`)"
+                    ),
                     file=sys.stderr,
                 )
                 return 1
             outcome = undo(root)
     except LockHeld as exc:
-        print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=one_line(str(exc))), file=sys.stderr)
         return 1
     except (OSError, PathEscape) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        print(f"memreview: nothing recovered: {one_line(reason)}", file=sys.stderr)
+        print(
+            _("memreview: nothing recovered: {reason}").format(reason=one_line(reason)),
+            file=sys.stderr,
+        )
         return 1
-    print(f"memreview: {one_line(outcome.message)}", file=sys.stderr)
+    print(_("memreview: {message}").format(message=one_line(outcome.message)), file=sys.stderr)
     return 0 if outcome.ok else 1
 
 
@@ -148,5 +170,40 @@ def _refuse_bad_decisions(name: str, problems: list[str]) -> None:
     from memreview.display import one_line
 
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise UsageError(f"{name}: {one_line(problems[0])}{more}; nothing written")
+        more = len(problems) - 1
+        if more:
+            message = ngettext(
+                "{file}: {problem} (and {count} more); nothing written",
+                "{file}: {problem} (and {count} more); nothing written",
+                more,
+            )
+        else:
+            message = _("{file}: {problem}; nothing written")
+        raise UsageError(message.format(file=name, problem=one_line(problems[0]), count=more))
+
+
+def _summary(dry_run: bool, outcome, decided: int, files: int) -> str:
+    """The last line of ``memreview apply``: what was (or would be) written."""
+    applied = len(outcome.applied)
+    if dry_run:
+        text = ngettext(
+            "would apply {applied} of {count} decision, {files} file(s)",
+            "would apply {applied} of {count} decisions, {files} file(s)",
+            decided,
+        )
+    else:
+        text = ngettext(
+            "applied {applied} of {count} decision, {files} file(s)",
+            "applied {applied} of {count} decisions, {files} file(s)",
+            decided,
+        )
+    text = text.format(applied=applied, count=decided, files=files)
+    if outcome.batch:
+        text += _(" (batch {batch})").format(batch=outcome.batch)
+    if outcome.skipped:
+        text += _("; {count} already applied, skipped").format(count=len(outcome.skipped))
+    if outcome.pending and not dry_run:
+        text += _("; {count} left pending in .memreview/pending.yaml").format(
+            count=len(outcome.pending)
+        )
+    return text

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from memreview.i18n import _
+
 
 def report_interrupted(root: Path, *, quiet: bool = False) -> int:
     """Remove the temp files of batches cut short, and name those batches (DESIGN §4).
@@ -28,14 +30,22 @@ def report_interrupted(root: Path, *, quiet: bool = False) -> int:
     except (OSError, PathEscape) as exc:  # what follows says why it can't write, if it can't
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if not quiet:
-            print(f"memreview: warning: journal not read: {one_line(reason)}", file=sys.stderr)
+            print(
+                _("memreview: warning: journal not read: {reason}").format(reason=one_line(reason)),
+                file=sys.stderr,
+            )
         return 0
     for rel in cleaned:
-        print(
-            f"memreview: removed {visible(rel)}, a temp file of a batch cut short", file=sys.stderr
-        )
+        message = _("memreview: removed {path}, a temp file of a batch cut short")
+        print(message.format(path=visible(rel)), file=sys.stderr)
     for problem in damaged:  # a damaged journal line: named with its number, skipped
-        print(f"memreview: warning: {one_line(problem.describe())}", file=sys.stderr)
+        print(
+            _("memreview: warning: {message}").format(message=one_line(problem.describe())),
+            file=sys.stderr,
+        )
     for found in found_batches:
-        print(f"memreview: warning: {visible(found.describe())}", file=sys.stderr)
+        print(
+            _("memreview: warning: {message}").format(message=visible(found.describe())),
+            file=sys.stderr,
+        )
     return len(found_batches)

@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview.cli.parser import UsageError
+from memreview.i18n import _
 
 
 def default_workspaces() -> tuple[list[tuple[str, Path]], str]:
@@ -61,7 +62,7 @@ def cmd_demo(args) -> int:
     ``--keep``."""
     src = sample_workspace()
     if not src.is_dir():
-        raise UsageError(f"the sample workspace is missing ({src})")
+        raise UsageError(_("the sample workspace is missing ({path})").format(path=src))
     tmp = Path(tempfile.mkdtemp(prefix="memreview-demo-"))
     dest = tmp / "workspace"
     shutil.copytree(src, dest, symlinks=True)
@@ -69,6 +70,6 @@ def cmd_demo(args) -> int:
         return run_app(dest, None, args.theme, throwaway=not args.keep)
     finally:
         if args.keep:
-            print(f"the demo workspace is kept at {dest}")
+            print(_("the demo workspace is kept at {path}").format(path=dest))
         else:
             shutil.rmtree(tmp, ignore_errors=True)

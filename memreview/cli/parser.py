@@ -1,27 +1,33 @@
 """The command line's arguments: the parser of the commands and the app's own parser.
 
 Only argparse and the date-argument parser are imported here, so ``--help`` and
-``--version`` answer without the scan's or the app's libraries.
+``--version`` answer without the scan's or the app's libraries. The parsers are built after
+the language is chosen (``memreview.cli.language``): their help is in it.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from memreview import __version__
-from memreview.i18n import N_, _
+from memreview.i18n import LANGUAGES, N_, _
 from memreview.workspace.dates import parse_date_arg
+from memreview.workspace.fields import width
 
-DESCRIPTION = "Review what your agents propose to change in their memory."
+DESCRIPTION = N_("Review what your agents propose to change in their memory.")
 
 
 # The commands and what each does, for ``memreview --help`` (their own parsers below use the
 # same words).
 COMMAND_HELP = (
     ("scan", N_("print the review queues and health")),
-    ("report", N_("the weekly report as Markdown (queues, health, growth, the judge's report card)")),
+    (
+        "report",
+        N_("the weekly report as Markdown (queues, health, growth, the judge's report card)"),
+    ),
     ("demo", N_("open the app on a copy of the sample workspace")),
     ("apply", N_("apply a file of decisions without the app")),
     ("undo", N_("undo the last applied batch")),
@@ -54,9 +60,77 @@ class UsageError(Exception):
     """Bad arguments: one line on stderr, exit 2."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+    def _split_lines(self, text, width):
+        return wrap_cells(text, width)
+
+
+class _EpilogFormatter(_Formatter):
+    """The app's help: its epilog (the commands, the settings file) kept as written."""
+
+    def _fill_text(self, text, width, indent):
+        return "".join(indent + line for line in text.splitlines(keepends=True))
+
+
+# a run of non-space Latin text, or one wide (CJK) character, or the spaces after either:
+# lines break between them, never inside a word or a character
+_PIECE = re.compile(r"\s+|[\u1100-\U0003fffd]|[^\s\u1100-\U0003fffd]+")
+
+
+_OPENING = "（「『《“‘"
+_CLOSING = "）」』》”’、，。；：！？"
+
+
+def wrap_cells(text: str, columns: int) -> list[str]:
+    """``text`` in lines at most ``columns`` terminal cells wide (a CJK character is two),
+    broken at spaces or between wide characters; a longer word keeps a line of its own."""
+    lines: list[str] = []
+    line, used = "", 0
+    pieces: list[str] = []
+    for piece in _PIECE.findall(" ".join(text.split())):
+        # CJK line breaking: no line ends with an opening bracket or starts with a closing
+        # mark, so those stay with their neighbour
+        if pieces and (pieces[-1][-1] in _OPENING or piece[0] in _CLOSING):
+            pieces[-1] += piece
+        else:
+            pieces.append(piece)
+    for piece in pieces:
+        if piece.isspace():
+            piece = " "
+        cells = width(piece)
+        if line and used + cells > columns and not piece.isspace():
+            lines.append(line.rstrip())
+            line, used = "", 0
+        if not line and piece.isspace():
+            continue
+        line += piece
+        used += cells
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse in the interface's language: its headings, ``-h`` and ``--lang`` on every
+    parser, errors in one line."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, add_help=False, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
+        self.add_argument(
+            "--lang",
+            choices=sorted(LANGUAGES),
+            help=_("the interface language (default: memreview.yaml, your config, the locale)"),
+        )
+
     def error(self, message: str):  # one line, exit 2, no usage dump
-        print(f"memreview: {message}", file=sys.stderr)
+        print(_("memreview: {message}").format(message=message), file=sys.stderr)
         raise SystemExit(2)
 
 
@@ -71,8 +145,10 @@ def no_cache(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the commands (``memreview scan|report|demo|apply|undo|recover|doctor``)."""
-    p = _Parser(prog="memreview", description=DESCRIPTION)
-    sub = p.add_subparsers(dest="command")
+    p = _Parser(prog="memreview", description=_(DESCRIPTION))
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, title=_("commands"))
+    review_date = _("review date (YYYY-MM-DD)")
+    one_json = _("print one JSON object")
 
     s = sub.add_parser("scan", help=command_help("scan"))
     s.add_argument(
@@ -80,41 +156,45 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         type=Path,
         metavar="PATH",
-        help="a workspace, several, or a directory with one workspace per agent "
-        "(default: every agent's workspace, found as OpenClaw finds them)",
+        help=_(
+            "a workspace, several, or a directory with one workspace per agent "
+            "(default: every agent's workspace, found as OpenClaw finds them)"
+        ),
     )
-    s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
-    s.add_argument("--all-dormant", action="store_true", help="list every dormant project")
+    s.add_argument("--json", action="store_true", help=one_json)
+    s.add_argument("--today", type=parse_date_arg, help=review_date)
+    s.add_argument("--all-dormant", action="store_true", help=_("list every dormant project"))
     s.add_argument(
         "--all-promotions",
         action="store_true",
-        help="list every promotion, the ones reviewed before too",
+        help=_("list every promotion, the ones reviewed before too"),
     )
     no_cache(s)
     from memreview.report import add_report_parser
 
     add_report_parser(sub)
     d = sub.add_parser("demo", help=command_help("demo"))
-    d.add_argument("--theme", help="theme name")
-    d.add_argument("--keep", action="store_true", help="keep the copy and print where it is")
+    d.add_argument("--theme", help=_("theme name"))
+    d.add_argument("--keep", action="store_true", help=_("keep the copy and print where it is"))
     a = sub.add_parser("apply", help=command_help("apply"))
     a.add_argument("path", type=Path)
     a.add_argument("--decisions", type=Path, required=True, metavar="FILE.yaml")
-    a.add_argument("--dry-run", action="store_true", help="print the diff and write nothing at all")
-    a.add_argument("--commit", action="store_true", help="commit the batch (a git workspace)")
-    a.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    a.add_argument(
+        "--dry-run", action="store_true", help=_("print the diff and write nothing at all")
+    )
+    a.add_argument("--commit", action="store_true", help=_("commit the batch (a git workspace)"))
+    a.add_argument("--today", type=parse_date_arg, help=review_date)
     u = sub.add_parser("undo", help=command_help("undo"))
     u.add_argument("path", type=Path)
     r = sub.add_parser("recover", help=command_help("recover"))
     r.add_argument("path", type=Path)
     how = r.add_mutually_exclusive_group()
-    how.add_argument("--finish", action="store_true", help="write what the batch did not")
-    how.add_argument("--rollback", action="store_true", help="take the batch back (an undo)")
+    how.add_argument("--finish", action="store_true", help=_("write what the batch did not"))
+    how.add_argument("--rollback", action="store_true", help=_("take the batch back (an undo)"))
     doc = sub.add_parser("doctor", help=command_help("doctor"))
     doc.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    doc.add_argument("--json", action="store_true", help="print one JSON object")
-    doc.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    doc.add_argument("--json", action="store_true", help=one_json)
+    doc.add_argument("--today", type=parse_date_arg, help=review_date)
     return p
 
 
@@ -123,15 +203,15 @@ def app_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="memreview",
         usage="memreview [PATH] [--today DATE] [--theme NAME] | memreview COMMAND ...",
-        description=DESCRIPTION,
+        description=_(DESCRIPTION),
         epilog=app_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_EpilogFormatter,
     )
     p.add_argument(
         "path",
         nargs="?",
         type=Path,
-        help=(
+        help=_(
             "the workspace (default: as OpenClaw finds it: $OPENCLAW_WORKSPACE_DIR, "
             "$OPENCLAW_STATE_DIR/workspace, ~/.openclaw-<profile>/workspace, "
             "~/.openclaw/workspace; asks which agent when there are several; else .)"
@@ -142,5 +222,10 @@ def app_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--theme", metavar="NAME", help=_("theme name"))
     no_cache(p)
-    p.add_argument("--version", action="version", version=f"memreview {__version__}")
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"memreview {__version__}",
+        help=_("show the version and exit"),
+    )
     return p

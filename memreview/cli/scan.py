@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from memreview.cli.interrupted import report_interrupted
+from memreview.i18n import _, ngettext, use_language
 
 
 def default_paths(paths: list[Path]) -> list[Path]:
@@ -25,6 +26,8 @@ def cmd_scan(args) -> int:
     from memreview.scan import scan_workspace
 
     args.paths = default_paths(args.paths)
+    if args.json:  # a script's interface: English whatever the interface's language
+        use_language("en")
     if is_fleet(args.paths):
         if args.json:
             doc = fleet_scan_json(args.paths, today=args.today, all_dormant=args.all_dormant)
@@ -86,31 +89,51 @@ def print_json(doc: dict) -> None:
 
 
 def print_scan(result) -> None:
-    """One workspace's scan as text: each queue's count and first five titles, then the
-    warnings."""
+    """One workspace's scan as text: each queue's name and count and first five titles, then
+    the warnings. Names, counts and notes are in the interface's language, titles as found."""
+    from memreview.decisions.registry import shown_name, unit
     from memreview.display import visible
-    from memreview.i18n import _
+    from memreview.workspace.fields import width
 
     out = sys.stdout
-    out.write(f"workspace  {visible(str(result.root))}\nreview     {result.today.isoformat()}\n\n")
+    out.write(
+        _("workspace  {path}\nreview     {date}\n\n").format(
+            path=visible(str(result.root)), date=result.today.isoformat()
+        )
+    )
     alarms = result.health.get("alarms") or []
     for a in alarms:
         out.write(visible(f"ALARM {a['id']}: {a['title']}") + "\n")
     if alarms:
         out.write(_("  (memreview doctor shows the evidence and what to do)") + "\n\n")
+    labels = {name: shown_name(unit(name)) if unit(name) else name for name in result.queues}
+    column = max([16, *(width(label) + 1 for label in labels.values())])
     for name, items in result.queues.items():
+        label = labels[name]
         note = result.missing.get(name)
         hidden = result.hidden.get(name)
-        extra = f"  ({hidden} hidden)" if hidden else ""
-        out.write(
-            f"{name:<16}{len(items):>5}{extra}{('  — ' + note) if note and not items else ''}\n"
-        )
+        line = label + " " * (column - width(label)) + f"{len(items):>5}"
+        if hidden:
+            line += "  " + ngettext("({count} hidden)", "({count} hidden)", hidden).format(
+                count=hidden
+            )
+        if note and not items:
+            line += "  — " + note
+        out.write(line + "\n")
         for it in items[:5]:
             out.write(f"    {visible(it['title'])[:100]}\n")
         if len(items) > 5:
-            out.write(f"    … {len(items) - 5} more\n")
+            more = len(items) - 5
+            out.write(
+                "    " + ngettext("… {count} more", "… {count} more", more).format(count=more)
+            )
+            out.write("\n")
     if result.warnings:
-        out.write(f"\n{len(result.warnings)} warning(s):\n")
+        count = len(result.warnings)
+        out.write(
+            "\n" + ngettext("{count} warning:", "{count} warnings:", count).format(count=count)
+        )
+        out.write("\n")
         for w in result.warnings:
             where = visible(w["file"] or "")
             if w["line"]:

@@ -35,6 +35,7 @@ from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE
+from memreview.i18n import _
 from memreview.secrets import mask_in
 
 
@@ -53,7 +54,9 @@ def _run(
     outcome = ApplyOutcome(dry_run=dry_run)
     if plan.clashes:  # checked whole, like any invalid input: nothing is written
         outcome.refused = [
-            f"{describe(second)} conflicts with {describe(first)}: {why}"
+            _("{decision} conflicts with {other}: {why}").format(
+                decision=describe(second), other=describe(first), why=why
+            )
             for first, second, why in plan.clashes
         ]
         return plan, outcome, None
@@ -63,7 +66,11 @@ def _run(
         if d.key in done and result.item(d.item) is None:
             # a decision applies once: its item left the queues when it was applied
             outcome.skipped.append(d)
-            outcome.messages.append(f"{d.key}: already applied (batch {done[d.key]}); skipped")
+            outcome.messages.append(
+                _("{key}: already applied (batch {batch}); skipped").format(
+                    key=d.key, batch=done[d.key]
+                )
+            )
             continue
         outcome.failures.append(DecisionProblem(d, None, reason, stays_pending=False))
     for d, reason in plan.changed:
@@ -133,7 +140,7 @@ def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: BatchRun) -> No
         if p.key in failed or p.key in conflicted:
             continue
         if any(f in plan.files for f in p.files) and p.key not in applied_in_files:
-            failed[p.key] = DecisionProblem(p.decision, None, "not written (see the journal)")
+            failed[p.key] = DecisionProblem(p.decision, None, _("not written (see the journal)"))
             continue
         outcome.applied.append(p.decision)
     outcome.conflicts += list(conflicted.values())
@@ -190,7 +197,11 @@ def apply(
                 store.write_private(root, STATE_NAME, data)
                 outcome.hidden = [p.hide.item for p in hides if p.hide]
             except (OSError, store.PathEscape) as exc:
-                outcome.messages.append(f"could not record hidden items in {STATE_FILE}: {exc}")
+                outcome.messages.append(
+                    _("could not record hidden items in {file}: {error}").format(
+                        file=STATE_FILE, error=exc
+                    )
+                )
     if dry_run:
         return outcome
     scrub_redacted(root, plan, outcome)
@@ -203,7 +214,7 @@ def apply(
         message = commit_message(plan, outcome)
         extra = [STATE_FILE] if outcome.hidden else []
         said = store.commit_batch(root, batch, message, extra=extra)
-        outcome.messages.append(said or "not a git repository: nothing committed")
+        outcome.messages.append(said or _("not a git repository: nothing committed"))
     return outcome
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from memreview.i18n import _
 from memreview.queues.skills import SLUG_MAX, SLUG_RE
 
 # Keys a decisions file may carry besides the decision itself (shown, never acted on).
@@ -61,34 +62,42 @@ class Decision:
             return data
         if not isinstance(data, dict):
             raise DecisionError(
-                f"a decision must be a mapping with 'item' and 'action', not {_kind(data)}"
+                _("a decision must be a mapping with 'item' and 'action', not {kind}").format(
+                    kind=_kind(data)
+                )
             )
         item, action = data.get("item"), data.get("action")
         if not isinstance(item, str) or not item.strip():
-            raise DecisionError("a decision needs 'item': the id of a queue item")
+            raise DecisionError(_("a decision needs 'item': the id of a queue item"))
         if not isinstance(action, str) or not action.strip():
-            raise DecisionError(f"decision on {item}: needs 'action'")
+            raise DecisionError(_("decision on {item}: needs 'action'").format(item=item))
         unknown = sorted(
             str(k) for k in data if k not in ("item", "action", "keep", "text", "seen", "slug")
         )
         unknown = [k for k in unknown if k not in _INFORMATIONAL]
         if unknown:
-            raise DecisionError(f"decision on {item}: unknown key {unknown[0]!r}")
+            raise DecisionError(
+                _("decision on {item}: unknown key {key!r}").format(item=item, key=unknown[0])
+            )
         keep = data.get("keep")
         if keep is not None:
             if isinstance(keep, str) and keep.strip().isdigit():
                 keep = int(keep)
             if not isinstance(keep, int) or isinstance(keep, bool):
-                raise DecisionError(f"decision on {item}: 'keep' must be a whole number (1, 2…)")
+                raise DecisionError(
+                    _("decision on {item}: 'keep' must be a whole number (1, 2…)").format(item=item)
+                )
         text = data.get("text")
         if text is not None and not isinstance(text, str):
-            raise DecisionError(f"decision on {item}: 'text' must be a string")
+            raise DecisionError(_("decision on {item}: 'text' must be a string").format(item=item))
         slug = data.get("slug")
         if slug is not None:
             check_slug(item, slug)
         queue, seen = data.get("queue"), data.get("seen")
         if queue is not None and not isinstance(queue, str):
-            raise DecisionError(f"decision on {item}: 'queue' must be a queue's name")
+            raise DecisionError(
+                _("decision on {item}: 'queue' must be a queue's name").format(item=item)
+            )
         return cls(
             item=item.strip(),
             action=action.strip(),
@@ -106,19 +115,21 @@ def check_slug(item: str, slug: object) -> None:
     if not isinstance(slug, str) or len(slug) > SLUG_MAX or not SLUG_RE.match(slug):
         shown = slug if isinstance(slug, str) else _kind(slug)
         raise DecisionError(
-            f"decision on {item}: slug {shown!r} can't name a skill's folder: use a-z, 0-9 "
-            f"and single '-' between them, at most {SLUG_MAX} characters (e.g. meiri-ribao-tuisong)"
+            _(
+                "decision on {item}: slug {slug!r} can't name a skill's folder: use a-z, 0-9 "
+                "and single '-' between them, at most {limit} characters (e.g. meiri-ribao-tuisong)"
+            ).format(item=item, slug=shown, limit=SLUG_MAX)
         )
 
 
 def _kind(value: object) -> str:
     if value is None:
-        return "an empty entry"
+        return _("an empty entry")
     if isinstance(value, list):
-        return "a list"
+        return _("a list")
     if isinstance(value, str):
-        return f"the text {value[:30]!r}"
-    return f"a {type(value).__name__}"
+        return _("the text {text!r}").format(text=value[:30])
+    return _("a {kind}").format(kind=type(value).__name__)
 
 
 def merge_lines(text: str) -> list[str]:
@@ -133,25 +144,35 @@ def check_merge_text(item_id: str, text: str, kept_ref: dict) -> None:
     """A merge text must read like the entry it replaces: a bullet or a table row."""
     lines = merge_lines(text)
     if any("\ud800" <= c <= "\udfff" for c in text):
-        raise DecisionError(f"{item_id}: the merge text holds a character that is not text")
+        raise DecisionError(
+            _("{item}: the merge text holds a character that is not text").format(item=item_id)
+        )
     if not lines or not lines[0].strip():
-        raise DecisionError(f"{item_id}: the merge text is empty")
+        raise DecisionError(_("{item}: the merge text is empty").format(item=item_id))
     first = lines[0]
     kept = str(kept_ref.get("text") or "")
     if kept.lstrip().startswith("|"):
         if len(lines) > 1:
-            raise DecisionError(f"{item_id}: a merged table row must be one line")
+            raise DecisionError(
+                _("{item}: a merged table row must be one line").format(item=item_id)
+            )
         if not (first.lstrip().startswith("|") and first.rstrip().endswith("|")):
             raise DecisionError(
-                f"{item_id}: the merge text must be a table row that starts and ends with '|'"
+                _(
+                    "{item}: the merge text must be a table row that starts and ends with '|'"
+                ).format(item=item_id)
             )
         return
     if not first.startswith(("- ", "* ")):
         raise DecisionError(
-            f"{item_id}: the merge text must be the whole bullet, starting with '- ' or '* '"
+            _("{item}: the merge text must be the whole bullet, starting with '- ' or '* '").format(
+                item=item_id
+            )
         )
     for extra in lines[1:]:
         if not extra.strip() or extra[:1] not in (" ", "\t"):
             raise DecisionError(
-                f"{item_id}: the lines after a merged bullet's first must be indented and not blank"
+                _(
+                    "{item}: the lines after a merged bullet's first must be indented and not blank"
+                ).format(item=item_id)
             )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from memreview import store
 from memreview.decisions.model import Decision
 from memreview.decisions.pending import PENDING_FILE
+from memreview.i18n import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,25 @@ class UndoOutcome:
     @property
     def message(self) -> str:
         """One line for the user: what was undone, and how many items show again."""
-        extra = f"; {len(self.unhidden)} item(s) show again" if self.unhidden else ""
-        if self.restaged:
-            extra += (
-                f"; its {len(self.restaged)} decision(s) are staged again "
-                f"(.memreview/{PENDING_FILE}): change what was wrong and write again"
+        extra = ""
+        if self.unhidden:
+            n = len(self.unhidden)
+            extra += ngettext("; {count} item shows again", "; {count} items show again", n).format(
+                count=n
             )
+        if self.restaged:
+            n = len(self.restaged)
+            extra += ngettext(
+                "; its {count} decision is staged again ({file}): change what was wrong and "
+                "write again",
+                "; its {count} decisions are staged again ({file}): change what was wrong and "
+                "write again",
+                n,
+            ).format(count=n, file=f".memreview/{PENDING_FILE}")
         if self.restage_error:
-            extra += f"; its decisions could not be staged again: {self.restage_error}"
+            extra += _("; its decisions could not be staged again: {error}").format(
+                error=self.restage_error
+            )
         return self.result.message + extra
 
     @property

@@ -17,6 +17,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from memreview.decisions.model import Decision, DecisionError
+from memreview.i18n import _
 from memreview.store import PathEscape, read_private, write_private
 from memreview.workspace.yamlcap import CONFIG_LIMIT, DECISIONS_LIMIT, YAMLRefused, load_yaml
 
@@ -41,21 +42,26 @@ def parse_decisions_file(data: bytes, *, limit: int = DECISIONS_LIMIT) -> list:
     try:
         doc = load_yaml(data, limit=limit)
     except YAMLRefused as exc:
-        raise DecisionsFileError(f"refused: {exc}") from None
+        raise DecisionsFileError(_("refused: {reason}").format(reason=exc)) from None
     except Exception as exc:  # ruamel's error types vary with the damage
         mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or type(exc).__name__
         problem = " ".join(str(problem).split())  # it may quote a multi-line value
-        raise DecisionsFileError(f"broken YAML{where} ({problem})") from None
+        if mark is not None:
+            text = _("broken YAML at line {line} ({problem})")
+        else:
+            text = _("broken YAML ({problem})")
+        line = mark.line + 1 if mark is not None else None
+        raise DecisionsFileError(text.format(line=line, problem=problem)) from None
     if doc is None:
         return []
     if isinstance(doc, dict) and "decisions" in doc:
         doc = doc["decisions"] if doc["decisions"] is not None else []
     if not isinstance(doc, list):
         raise DecisionsFileError(
-            "expected a list of decisions ({item: <id>, action: <action>}), "
-            f"found a {type(doc).__name__}"
+            _(
+                "expected a list of decisions ({{item: <id>, action: <action>}}), found a {kind}"
+            ).format(kind=type(doc).__name__)
         )
     return doc
 
@@ -68,7 +74,7 @@ def decisions_from(entries: Iterable) -> tuple[list[Decision], list[str]]:
         try:
             out.append(Decision.from_dict(raw))
         except DecisionError as exc:
-            problems.append(f"entry {k}: {exc}")
+            problems.append(_("entry {n}: {problem}").format(n=k, problem=exc))
     return out, problems
 
 
@@ -77,15 +83,20 @@ def load_pending(root: Path | str) -> tuple[list[Decision], list[str]]:
     try:
         data = read_private(root, PENDING_FILE)
     except (OSError, PathEscape) as exc:
-        return [], [f".memreview/{PENDING_FILE}: cannot read ({exc}); no staged decisions"]
+        message = _("{file}: cannot read ({reason}); no staged decisions")
+        return [], [message.format(file=f".memreview/{PENDING_FILE}", reason=exc)]
     if not data:
         return [], []
     try:
         entries = parse_decisions_file(data, limit=CONFIG_LIMIT)
     except DecisionsFileError as exc:
-        return [], [f".memreview/{PENDING_FILE}: {exc}; no staged decisions loaded"]
+        message = _("{file}: {problem}; no staged decisions loaded")
+        return [], [message.format(file=f".memreview/{PENDING_FILE}", problem=exc)]
     decisions, problems = decisions_from(entries)
-    return decisions, [f".memreview/{PENDING_FILE}: {p}; skipped" for p in problems]
+    skipped = _("{file}: {problem}; skipped")
+    return decisions, [
+        skipped.format(file=f".memreview/{PENDING_FILE}", problem=p) for p in problems
+    ]
 
 
 def dump_decisions(decisions: Iterable[Decision]) -> bytes:

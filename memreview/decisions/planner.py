@@ -16,6 +16,7 @@ from memreview.decisions import registry
 from memreview.decisions.model import Decision, DecisionError, check_slug
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.scanned import ScannedWorkspace
+from memreview.i18n import _
 
 
 def check_decision(queue: str, item: dict, d: Decision) -> None:
@@ -23,22 +24,34 @@ def check_decision(queue: str, item: dict, d: Decision) -> None:
     unit = registry.unit(queue)
     valid = unit.actions if unit is not None else ()
     if d.queue is not None and d.queue != queue:
-        raise DecisionError(f"item {d.item} is in the {queue} queue, not {d.queue}")
+        raise DecisionError(
+            _("item {item} is in the {queue} queue, not {other}").format(
+                item=d.item, queue=queue, other=d.queue
+            )
+        )
     if d.action not in valid:
         raise DecisionError(
-            f"action {d.action!r} is not valid for a {queue} item; valid: {', '.join(valid)}"
+            _("action {action!r} is not valid for a {queue} item; valid: {valid}").format(
+                action=d.action, queue=queue, valid=", ".join(valid)
+            )
         )
     takes = {o for a in unit.acts if a.action == d.action for o in a.takes}
     if d.keep is not None and "keep" not in takes:
-        raise DecisionError(f"{d.item}: 'keep' only goes with {_taking('keep')}")
+        raise DecisionError(_only_with(d.item, "keep"))
     if d.text is not None and "text" not in takes:
-        raise DecisionError(f"{d.item}: 'text' only goes with {_taking('text')}")
+        raise DecisionError(_only_with(d.item, "text"))
     if d.slug is not None and "slug" not in takes:
-        raise DecisionError(f"{d.item}: 'slug' only goes with {_taking('slug')}")
+        raise DecisionError(_only_with(d.item, "slug"))
     if d.slug is not None:
         check_slug(d.item, d.slug)
     if unit.check is not None:
         unit.check(item, d)
+
+
+def _only_with(item: str, option: str) -> str:
+    return _("{item}: {option!r} only goes with {actions}").format(
+        item=item, option=option, actions=_taking(option)
+    )
 
 
 def _taking(option: str) -> str:
@@ -47,8 +60,8 @@ def _taking(option: str) -> str:
     for u in registry.units():
         names = [n for n in u.actions if any(option in a.takes for a in u.acts if a.action == n)]
         if names:
-            out.append(f"{u.name} {' or '.join(names)}")
-    return "; ".join(out) or "no action"
+            out.append(_("{queue} {actions}").format(queue=u.name, actions=_(" or ").join(names)))
+    return "; ".join(out) or _("no action")
 
 
 def build_plan(
@@ -71,11 +84,15 @@ def build_plan(
             continue
         found = result.item(d.item)
         if found is None:
-            b.plan.invalid.append((d, f"unknown item id {d.item!r} (not in any queue)"))
+            b.plan.invalid.append(
+                (d, _("unknown item id {item!r} (not in any queue)").format(item=d.item))
+            )
             continue
         queue, item = found
         if d.item in seen:
-            b.plan.invalid.append((d, f"item {d.item} is decided twice in this batch"))
+            b.plan.invalid.append(
+                (d, _("item {item} is decided twice in this batch").format(item=d.item))
+            )
             continue
         try:
             check_decision(queue, item, d)
@@ -96,8 +113,10 @@ def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
         b.plan.changed.append(
             (
                 d,
-                "changed since you decided: what it would change reads otherwise now; "
-                "look again and decide again",
+                _(
+                    "changed since you decided: what it would change reads otherwise now; "
+                    "look again and decide again"
+                ),
             )
         )
         return
@@ -128,9 +147,9 @@ def clash_of(result: ScannedWorkspace, staged: Sequence[Decision], d: Decision) 
     plan = build_plan(result, [*others, d])
     for first, second, why in plan.clashes:
         if second.decision.item == d.item:
-            return f"conflicts with {describe(first)}: {why}"
+            return _("conflicts with {other}: {why}").format(other=describe(first), why=why)
         if first.decision.item == d.item:
-            return f"conflicts with {describe(second)}: {why}"
+            return _("conflicts with {other}: {why}").format(other=describe(second), why=why)
     return None
 
 
@@ -138,8 +157,9 @@ def describe(pd: PlannedDecision) -> str:
     """``p-0107 (Supersede: approve)``."""
     unit = registry.unit(pd.queue)
     act = unit.act_by_action(pd.decision.action) if unit is not None else None
-    title = unit.title if unit is not None else pd.queue
-    return f"{pd.decision.item} ({title}: {act.label if act else pd.decision.action})"
+    title = _(unit.title) if unit is not None else pd.queue
+    label = _(act.label) if act else pd.decision.action
+    return f"{pd.decision.item} ({title}: {label})"
 
 
 def fingerprint(pd: PlannedDecision) -> str | None:
@@ -172,10 +192,14 @@ def check_decisions(entries: Sequence, items: Mapping[str, tuple[str, dict]]) ->
         try:
             d = Decision.from_dict(raw)
         except DecisionError as exc:
-            problems.append(f"item {k}: {exc}")
+            problems.append(_("item {n}: {problem}").format(n=k, problem=exc))
             continue
         if d.item in seen:
-            problems.append(f"item {k}: {d.item} is decided twice (also item {seen[d.item]})")
+            problems.append(
+                _("item {n}: {item} is decided twice (also item {other})").format(
+                    n=k, item=d.item, other=seen[d.item]
+                )
+            )
             continue
         seen[d.item] = k
         found = items.get(d.item)
@@ -184,5 +208,5 @@ def check_decisions(entries: Sequence, items: Mapping[str, tuple[str, dict]]) ->
         try:
             check_decision(found[0], found[1], d)
         except DecisionError as exc:
-            problems.append(f"item {k}: {exc}")
+            problems.append(_("item {n}: {problem}").format(n=k, problem=exc))
     return problems

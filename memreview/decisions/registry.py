@@ -27,6 +27,7 @@ from memreview.decisions.units import (
     skills,
     supersede,
 )
+from memreview.i18n import _, current_language
 
 # In the order of the sidebar, the keys 1-9, the scan's JSON and the report.
 UNITS: tuple[QueueUnit, ...] = (
@@ -50,6 +51,14 @@ def units() -> tuple[QueueUnit, ...]:
 def unit(name: str) -> QueueUnit | None:
     """The queue called ``name``, or None."""
     return next((u for u in UNITS if u.name == name), None)
+
+
+def shown_name(queue: QueueUnit) -> str:
+    """A queue as tables name it: its id (what a decisions file says) in English; in another
+    language its title, then the id."""
+    if current_language() == "en":
+        return queue.name
+    return _("{title} ({name})").format(title=_(queue.title), name=queue.name)
 
 
 def queue_names() -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview import store
-from memreview.alarms import Alarm, alarms, present_promotions, promotion_bullets
+from memreview.alarms import Alarm, alarms, present_promotions, promotion_bullets, unread_files
 from memreview.i18n import ngettext
 from memreview.workspace.model import Workspace
 from memreview.workspace.textfile import decode_bytes
@@ -28,8 +28,10 @@ def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date)
             continue  # removed by the batch: its keys are gone with it
         for key, bullet in promotion_bullets(decode_bytes(rel, data).texts).items():
             present.setdefault(key, (rel, bullet))
+    seen = store.read_seen(root)["keys"]
+    unread = unread_files(ws, {str(r.get("file") or "") for r in seen.values()} - {""})
     try:
-        vanished = store.remember_promotions(root, present, today)
+        vanished = store.remember_promotions(root, present, today, keep_files=unread)
     except (OSError, store.PathEscape):
         return []
     if not vanished:

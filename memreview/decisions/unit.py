@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING
 
+from memreview.i18n import N_, _
+
 if TYPE_CHECKING:
     from memreview.decisions.model import Decision
     from memreview.decisions.plan import PlanBuilder, PlannedDecision
@@ -40,18 +42,21 @@ class Verb:
 # member of a group) and "merge" (m: edit the merged text, then stage it).
 VERBS: tuple[Verb, ...] = (
     Verb(
-        "approve", "a", "approve", "Approve the proposal: keep A, solidify, remove, keep the first"
+        "approve",
+        "a",
+        N_("approve"),
+        N_("Approve the proposal: keep A, solidify, remove, keep the first"),
     ),
-    Verb("keep_b", "b", "keep B", "Keep the newer side (B) of a contradiction"),
-    Verb("keep", "k", "keep", "Keep both sides / keep the archived fragment's entries"),
-    Verb("reject", "r", "reject", "Reject the proposal: reject, skip, not a duplicate"),
-    Verb("defer", "d", "defer", "Decide later: nothing is written"),
-    Verb("snooze", "s", "snooze", "Hide the dormant project for 28 days"),
-    Verb("archive", "x", "archive", "Mark the dormant project archived"),
-    Verb("done", "D", "done", "Mark the dormant project done"),
-    Verb("pin", "p", "pin", "Pin the anchor: set Importance: high"),
-    Verb("skill", "c", "create skill", "Write the candidate as skills/<slug>/SKILL.md"),
-    Verb("revive", "v", "revive", "Add a todo for the project to NOW.md"),
+    Verb("keep_b", "b", N_("keep B"), N_("Keep the newer side (B) of a contradiction")),
+    Verb("keep", "k", N_("keep"), N_("Keep both sides / keep the archived fragment's entries")),
+    Verb("reject", "r", N_("reject"), N_("Reject the proposal: reject, skip, not a duplicate")),
+    Verb("defer", "d", N_("defer"), N_("Decide later: nothing is written")),
+    Verb("snooze", "s", N_("snooze"), N_("Hide the dormant project for 28 days")),
+    Verb("archive", "x", N_("archive"), N_("Mark the dormant project archived")),
+    Verb("done", "D", N_("done"), N_("Mark the dormant project done")),
+    Verb("pin", "p", N_("pin"), N_("Pin the anchor: set Importance: high")),
+    Verb("skill", "c", N_("create skill"), N_("Write the candidate as skills/<slug>/SKILL.md")),
+    Verb("revive", "v", N_("revive"), N_("Add a todo for the project to NOW.md")),
 )
 MEMBER, MERGE = "member", "merge"
 
@@ -77,7 +82,9 @@ class Act:
     staged: str | None = None
 
 
-DEFER = Act("defer", "defer", "defer", "defer", "nothing is written; the item stays in the queue")
+DEFER = Act(
+    "defer", "defer", N_("defer"), "defer", N_("nothing is written; the item stays in the queue")
+)
 
 
 # -- evidence: plain blocks the app renders ------------------------------------------------
@@ -183,7 +190,7 @@ def judge_note(item: dict) -> str:
     """The report's note on an item the judge scored: its confidence."""
     conf = item.get("confidence")
     if isinstance(conf, int | float) and not isinstance(conf, bool):
-        return f" — judge confidence {conf:.2f}"
+        return _(" — judge confidence {confidence}").format(confidence=f"{conf:.2f}")
     return ""
 
 
@@ -192,6 +199,6 @@ def judge_pair(item: dict, first: tuple[str, object], left: RefBlock, right: Ref
     conf = item.get("confidence")
     shown = f"{conf:.2f}" if isinstance(conf, float) else conf
     return [
-        Facts((first, ("confidence", shown), ("reason", item.get("reason")))),
+        Facts((first, (_("confidence"), shown), (_("reason"), item.get("reason")))),
         Pair(left, right),
     ]

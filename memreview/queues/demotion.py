@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from datetime import date, timedelta
 
+from memreview.i18n import _
 from memreview.queues.common import item_id, short
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Anchor, Entry, Workspace, is_closed_status
@@ -190,7 +191,9 @@ def promoted_unused(ws: Workspace, today: date) -> list[dict]:
             items.append(
                 {
                     "id": item_id("m", "promoted", e.marker or e.norm),
-                    "title": f"promoted {promoted.isoformat()}: {short(_snippet(e))}",
+                    "title": _("promoted {date}: {text}").format(
+                        date=promoted.isoformat(), text=short(_snippet(e))
+                    ),
                     "anchor": e.ref(),
                     "recalls_90d": sum(1 for r in recalled if start <= r.day),
                     "age_days": age,

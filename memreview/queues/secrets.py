@@ -9,11 +9,11 @@ stable when lines move and says nothing about the secret.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from datetime import date
 
+from memreview.i18n import _
 from memreview.queues.common import item_id, short
-from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, Secret, find_secrets, mask_secrets
+from memreview.secrets import Secret, candidate_lines, find_secrets, mask_secrets
 from memreview.workspace.model import MemoryFile, Workspace
 
 _PEM_BEGIN = "-----BEGIN"
@@ -38,19 +38,6 @@ def line_secrets(mf: MemoryFile) -> list[tuple[int, int, list[Secret], str]]:
     return out
 
 
-def candidate_lines(texts: list[str]) -> list[int]:
-    """The 0-based lines that pass one of the finder's gates, found with one regex pass over
-    the whole file (most files have none)."""
-    whole = "\n".join(texts)
-    starts = [0]
-    for t in texts:
-        starts.append(starts[-1] + len(t) + 1)
-    hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
-    if any(rx.search(low := whole.lower()) for rx in LOWER_GATES):
-        hits |= {m.start() for rx in LOWER_GATES for m in rx.finditer(low)}
-    return sorted({bisect_right(starts, pos) - 1 for pos in hits})
-
-
 def secrets(ws: Workspace, today: date) -> list[dict]:
     """One item per line (or key block) of a memory file that holds a credential, masked."""
     items: list[dict] = []
@@ -67,7 +54,11 @@ def secrets(ws: Workspace, today: date) -> list[dict]:
                 items.append(
                     {
                         "id": base if n == 1 else f"{base}-{n}",
-                        "title": short(f"{', '.join(kinds)} in {rel}:{first}"),
+                        "title": short(
+                            _("{kinds} in {file}:{line}").format(
+                                kinds=", ".join(kinds), file=rel, line=first
+                            )
+                        ),
                         "kinds": kinds,
                         "ref": {
                             "file": rel,

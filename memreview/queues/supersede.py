@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from memreview.i18n import _
 from memreview.queues.common import item_id
 from memreview.workspace.model import Anchor, Workspace
 
@@ -26,7 +27,7 @@ def supersede(ws: Workspace, today: date) -> list[dict]:
         items.append(
             {
                 "id": item_id("s", p.id, p.new, p.old),
-                "title": f"{p.new} supersedes {p.old}",
+                "title": _("{new} supersedes {old}").format(new=p.new, old=p.old),
                 "new": new.ref(),
                 "old": old.ref(),
                 "confidence": p.confidence,

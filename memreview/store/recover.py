@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from memreview.i18n import _, ngettext
 from memreview.store.interrupted import interrupted_batches
 from memreview.store.journal import BatchRecord, batches
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
@@ -171,9 +172,16 @@ def finish_batch(
     )
     if result.conflicts:
         reasons = "; ".join(c.reason for c in result.conflicts)
-        return batch, result, f"batch {batch.batch_id} not finished, nothing written: {reasons}"
+        message = _("batch {batch} not finished, nothing written: {reasons}")
+        return batch, result, message.format(batch=batch.batch_id, reasons=reasons)
     if result.failures:
         reasons = "; ".join(f"{f.file}: {f.reason}" for f in result.failures)
-        return batch, result, f"batch {batch.batch_id} not finished: {reasons}"
+        message = _("batch {batch} not finished: {reasons}")
+        return batch, result, message.format(batch=batch.batch_id, reasons=reasons)
     written = sum(1 for f in result.files if f.written)
-    return batch, result, f"finished batch {batch.batch_id} ({written} file(s) written)"
+    message = ngettext(
+        "finished batch {batch} ({count} file written)",
+        "finished batch {batch} ({count} files written)",
+        written,
+    )
+    return batch, result, message.format(batch=batch.batch_id, count=written)

@@ -62,11 +62,17 @@ def read_seen(root: Path | str) -> dict:
 
 
 def remember_promotions(
-    root: Path | str, present: dict[str, tuple[str, str]], today: date
+    root: Path | str,
+    present: dict[str, tuple[str, str]],
+    today: date,
+    keep_files: set[str] = frozenset(),
 ) -> list[str]:
     """Record the promotion keys present now (``key → (file, bullet text)``) as the owner
-    reviews; keys remembered before and absent now move to ``gone``. Returns those keys."""
+    reviews; keys remembered before and absent now move to ``gone`` — except those of
+    ``keep_files`` (files that exist but were not read: their records stay). Returns the keys
+    moved to ``gone``."""
     seen = read_seen(root)
+    kept = {k: r for k, r in seen["keys"].items() if r.get("file") in keep_files}
     if not present and not seen["keys"] and not seen["gone"]:
         return []  # no promotions, none remembered: nothing to write
     keys: dict = {}
@@ -78,7 +84,9 @@ def remember_promotions(
             "text": excerpt(text),
             "seen": old.get("seen") or today.isoformat(),
         }
-    vanished = sorted(k for k in seen["keys"] if k not in present)
+    for key, rec in kept.items():
+        keys.setdefault(key, rec)
+    vanished = sorted(k for k in seen["keys"] if k not in present and k not in kept)
     gone = dict(seen["gone"])
     for key in vanished:
         gone[key] = {**seen["keys"][key], "gone": today.isoformat()}

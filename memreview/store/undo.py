@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from memreview.i18n import _, ngettext
 from memreview.store.journal import BatchRecord, JournalFile, last_batch
 from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.safewrite import Conflict, Failure, FileResult, run_batch
@@ -86,13 +87,15 @@ def undo_last(
     now = now or datetime.now().astimezone()
     batch = last_batch(real_root, undoable=True)
     if batch is None:
-        return UndoResult(False, "nothing to undo: the journal has no applied batch")
+        return UndoResult(False, _("nothing to undo: the journal has no applied batch"))
     if batch.damaged:
         lines = ", ".join(map(str, batch.damaged))
         return UndoResult(
             False,
-            f"undo of batch {batch.batch_id} refused, nothing was written: its journal "
-            f"line(s) {lines} are damaged, so what it wrote is not known for sure",
+            _(
+                "undo of batch {batch} refused, nothing was written: its journal line(s) "
+                "{lines} are damaged, so what it wrote is not known for sure"
+            ).format(batch=batch.batch_id, lines=lines),
             undone_batch=batch.batch_id,
         )
     jobs = [
@@ -128,13 +131,28 @@ def undo_last(
     )
     if result.conflicts:
         reasons = "; ".join(c.reason for c in result.conflicts)
-        undo.message = f"undo of batch {batch.batch_id} refused, nothing was written: {reasons}"
+        undo.message = _("undo of batch {batch} refused, nothing was written: {reasons}").format(
+            batch=batch.batch_id, reasons=reasons
+        )
     elif result.failures:
         reasons = "; ".join(f"{f.file}: {f.reason}" for f in result.failures)
-        undo.message = f"undo of batch {batch.batch_id} incomplete: {reasons}"
+        undo.message = _("undo of batch {batch} incomplete: {reasons}").format(
+            batch=batch.batch_id, reasons=reasons
+        )
     else:
-        verb = "would take back" if dry_run else "took back"
-        undo.message = f"{verb} batch {batch.batch_id} ({len(result.files)} file(s))"
+        if dry_run:
+            text = ngettext(
+                "would take back batch {batch} ({count} file)",
+                "would take back batch {batch} ({count} files)",
+                len(result.files),
+            )
+        else:
+            text = ngettext(
+                "took back batch {batch} ({count} file)",
+                "took back batch {batch} ({count} files)",
+                len(result.files),
+            )
+        undo.message = text.format(batch=batch.batch_id, count=len(result.files))
     for note in result.notes:
         undo.message += f"; {note}"
     return undo

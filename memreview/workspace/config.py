@@ -8,6 +8,7 @@ from datetime import date
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
+from memreview.i18n import LANGUAGES, language_of
 from memreview.workspace.dates import parse_date
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 
@@ -15,6 +16,7 @@ from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 @dataclass
 class Config:
     review_date: date | None = None
+    lang: str = ""  # the interface language (`en`, `zh`); empty: the user's, else the locale
     # paths, relative to the workspace root
     recall_log: str = "memory/recall_log.jsonl"
     proposals: str = "memory/review/proposals.jsonl"
@@ -227,6 +229,9 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
             setattr(cfg, name, value)
         else:
             problems.append((at(key), f"{key} must be a string"))
+    if cfg.lang and language_of(cfg.lang) is None:
+        problems.append((at("lang"), f"lang {cfg.lang!r} is not one of {', '.join(LANGUAGES)}"))
+        cfg.lang = ""
     if cfg.duplicates_scope not in ("curated", "all"):
         problems.append(
             (

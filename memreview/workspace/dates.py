@@ -6,6 +6,8 @@ import argparse
 import re
 from datetime import date
 
+from memreview.i18n import _
+
 DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
@@ -33,5 +35,5 @@ def parse_date_arg(text: str) -> date:
     """A ``--today`` argument: exactly ``YYYY-MM-DD`` and a real date (argparse type)."""
     d = parse_date(text)
     if d is None or len(text.strip()) != 10:
-        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}")
+        raise argparse.ArgumentTypeError(_("not a date (YYYY-MM-DD): {text!r}").format(text=text))
     return d

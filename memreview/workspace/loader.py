@@ -14,6 +14,7 @@ from datetime import date
 from functools import partial
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.workspace.activity import find_dreaming_runs, read_openclaw_usage, recalls_of_entries
 from memreview.workspace.cache import ScanCache
 from memreview.workspace.checks import check_anchors, check_promotion_sources
@@ -59,16 +60,20 @@ def check_workspace(path: Path) -> Path:
     try:
         root = path.expanduser().resolve()
     except (OSError, RuntimeError) as exc:
-        raise NotAWorkspace(f"{path}: cannot resolve path ({exc})") from None
+        raise NotAWorkspace(
+            _("{path}: cannot resolve path ({reason})").format(path=path, reason=exc)
+        ) from None
     if not root.exists():
-        raise NotAWorkspace(f"{path}: no such directory")
+        raise NotAWorkspace(_("{path}: no such directory").format(path=path))
     if not root.is_dir():
-        raise NotAWorkspace(f"{path}: not a directory")
+        raise NotAWorkspace(_("{path}: not a directory").format(path=path))
     if not os.access(root, os.R_OK | os.X_OK):
-        raise NotAWorkspace(f"{path}: permission denied")
+        raise NotAWorkspace(_("{path}: permission denied").format(path=path))
     if not is_workspace(root):
         raise NotAWorkspace(
-            f"{path}: not a memory workspace (no MEMORY.md at its root or under memory/)"
+            _("{path}: not a memory workspace (no MEMORY.md at its root or under memory/)").format(
+                path=path
+            )
         )
     return root
 

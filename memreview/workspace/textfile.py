@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+from array import array
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -50,6 +51,39 @@ class TextFile:
     sha256: str
     warnings: list[str] = field(default_factory=list)
 
+    # Pickled (the scan cache) as a few long strings instead of a tuple per line: reading
+    # 200,000 lines back is then a handful of objects, and the lines are made again only
+    # when something asks for them.
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        lines = state.get("lines")
+        if lines is None or any(ln.ending not in _END_CODES for ln in lines):
+            return state
+        del state["lines"]
+        state["_packed"] = (
+            "\n".join(ln.text for ln in lines),
+            "".join(_END_CODES[ln.ending] for ln in lines),
+            b"".join(ln.raw for ln in lines),
+            array("Q", [len(ln.raw) for ln in lines]).tobytes(),
+            len(lines),
+        )
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def __getattr__(self, name: str):
+        if name != "lines":
+            raise AttributeError(name)
+        packed = self.__dict__.get("_packed")
+        if packed is None:  # another thread unpacked them meanwhile
+            if "lines" in self.__dict__:
+                return self.__dict__["lines"]
+            raise AttributeError(name)
+        self.lines = _unpack(packed)
+        self.__dict__.pop("_packed", None)
+        return self.lines
+
     @property
     def bom(self) -> bytes:
         if self.encoding in (UTF16, UTF16BE):
@@ -82,6 +116,26 @@ class TextFile:
         """A new line in this file's encoding; ending defaults to the file's usual one."""
         end = self.default_ending if ending is None else ending
         return Line(text, end, self.encode_text(text + end))
+
+
+_END_CODES = {"\n": "n", "\r\n": "r", "": "e"}
+_END_OF_CODE = {v: k for k, v in _END_CODES.items()}
+
+
+def _unpack(packed: tuple) -> list[Line]:
+    """The lines of a packed TextFile (see ``TextFile.__getstate__``)."""
+    texts, ends, raws, lengths, n = packed
+    if n == 0:
+        return []
+    sizes = array("Q")
+    sizes.frombytes(lengths)
+    out: list[Line] = []
+    make = Line._make
+    pos = 0
+    for text, code, size in zip(texts.split("\n"), ends, sizes, strict=True):
+        out.append(make((text, _END_OF_CODE[code], raws[pos : pos + size])))
+        pos += size
+    return out
 
 
 def encode_text(text: str, encoding: str) -> bytes:

@@ -78,7 +78,7 @@ async def test_bulk_archive_confirm_lists_the_flagged_items_in_view_and_escape_w
         await loaded(app, pilot)
         assert isinstance(app.screen, BulkArchiveScreen)
         text = screen_text(app)
-        assert f"Archive {len(flagged)} flagged item(s) in view" in text
+        assert f"Archive {len(flagged)} flagged items in view" in text
         assert "⚑ shell command or code" in text
         assert "+++ b/.memreview/state.yaml" in text  # the diff of what it would write
         await pilot.press("escape")
@@ -93,7 +93,7 @@ async def test_bulk_archive_confirm_lists_the_flagged_items_in_view_and_escape_w
         await loaded(again, pilot)
         await pilot.press("y")
         await loaded(again, pilot)
-        assert "Written: 3 file(s)" in screen_text(again)
+        assert "Written: 3 files" in screen_text(again)
         await pilot.press("escape")
         await loaded(again, pilot)
         await pilot.press(PROMOTIONS)

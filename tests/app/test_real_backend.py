@@ -26,7 +26,7 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
         assert "-- The gateway listens on port 18789 for local clients" in text
         await pilot.press("y")
         await loaded(again, pilot)
-        assert "Written: 1 file(s)" in screen_text(again)
+        assert "Written: 1 file" in screen_text(again)
         await pilot.press("escape")
         await loaded(again, pilot)
         after = (ws / "MEMORY.md").read_text()
@@ -62,7 +62,7 @@ async def test_a_decision_whose_entry_changed_meanwhile_is_a_conflict_and_stays_
         await pilot.press("y")
         await loaded(app, pilot)
         text = screen_text(app)
-        assert "Written: 2 file(s)" in text and "Conflicts (these stay pending):" in text
+        assert "Written: 2 files" in text and "Conflicts (these stay pending):" in text
         assert "archived       remove        Backups run nightly at 03:00" in text
         assert "is gone from MEMORY.md" in text
         await pilot.press("escape")

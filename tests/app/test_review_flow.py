@@ -264,7 +264,7 @@ async def test_quit_asks_when_decisions_are_pending(make):
         await loaded(app, pilot)
         await pilot.press("7", "a", "q")
         assert isinstance(app.screen, ConfirmDialog)
-        assert "1 decision(s) are pending" in screen_text(app)
+        assert "1 decision is pending" in screen_text(app)
         await pilot.press("n")
         assert app.is_running and not isinstance(app.screen, ConfirmDialog)
         await pilot.press("q", "y")
@@ -284,7 +284,7 @@ async def test_quit_says_where_pending_decisions_go_on_a_real_copy_and_on_the_de
             assert isinstance(app.screen, ConfirmDialog)
             assert said in app.screen.detail
             assert ("offered again" in app.screen.detail) is not throwaway
-            assert "are pending" in screen_text(app)
+            assert "is pending" in screen_text(app)
 
 
 def test_demo_deletes_its_copy_unless_kept(monkeypatch, capsys):

@@ -21,10 +21,10 @@ async def test_write_shows_the_diff_and_escape_writes_nothing(make, backend):
         await loaded(app, pilot)
         assert isinstance(app.screen, ApplyScreen)
         text = screen_text(app)
-        assert "Review 2 pending decision(s)" in text
+        assert "Review 2 pending decisions" in text
         assert "── memory/knowledge.md" in text
         assert "+new line [@click=app.quit]" in text  # a diff is text, never markup
-        assert "1 file(s) would change.  y: write   escape: back" in text
+        assert "1 file would change.  y: write   escape: back" in text
         await pilot.press("escape")
         assert backend.applied == []
         assert len(backend.store["pending"]) == 2

@@ -67,7 +67,7 @@ def test_the_same_supersession_from_both_queues_applies_once(sample, tmp_path, c
         f"- {{item: {WIN11}, action: keep-b}}\n- {{item: {WIN11_SUPERSEDE}, action: approve}}\n"
     )
     assert _apply(sample, tmp_path, decisions) == 0
-    assert "applied 2 of 2 decision(s)" in capsys.readouterr().err
+    assert "applied 2 of 2 decisions" in capsys.readouterr().err
     archive = (sample / "memory/archive/superseded.md").read_text()
     assert archive.count("## [KNOWLEDGE:win11-python-default-codepage-gbk]") == 1
     memory = (sample / "MEMORY.md").read_text()
@@ -78,7 +78,7 @@ def test_the_same_supersession_from_both_queues_applies_once(sample, tmp_path, c
 def test_decisions_on_distinct_anchors_still_apply_together(sample, tmp_path, capsys):
     decisions = f"- {{item: {WIN11}, action: keep-a}}\n- {{item: {BILLING}, action: keep-both}}\n"
     assert _apply(sample, tmp_path, decisions) == 0
-    assert "applied 2 of 2 decision(s)" in capsys.readouterr().err
+    assert "applied 2 of 2 decisions" in capsys.readouterr().err
 
 
 # -- the rule itself, on any pair of queues -------------------------------------------------

@@ -55,7 +55,7 @@ def _apply_keep_and_done(ws: Path, tmp_path: Path, capsys) -> dict[str, str]:
 def test_apply_exits_0_when_every_decision_is_written(ws, tmp_path, capsys):
     _apply_keep_and_done(ws, tmp_path, capsys)
     err = capsys.readouterr().err
-    assert "applied 2 of 2 decision(s), 2 file(s)" in err
+    assert "applied 2 of 2 decisions, 2 file(s)" in err
     assert (ws / "MEMORY.md").read_text() == (
         "# Memory\n\n## Lessons\n- bounties need a day for review (2026-05-02)\n"
     )
@@ -184,7 +184,7 @@ def test_undo_stages_the_batch_decisions_again_beside_what_is_pending(ws, tmp_pa
     save_pending(ws, [staged_since])
     capsys.readouterr()
     assert main(["undo", str(ws)]) == 0
-    assert "its 2 decision(s) are staged again" in capsys.readouterr().err
+    assert "its 2 decisions are staged again" in capsys.readouterr().err
     pending, warnings = load_pending(ws)
     assert warnings == []
     assert [(d.item, d.action, d.keep) for d in pending] == [

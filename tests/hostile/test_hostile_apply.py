@@ -95,7 +95,7 @@ def test_apply_writes_what_it_can_and_refuses_the_rest_with_a_reason(tmp_path, n
         if line.startswith(("failed:", "conflict:")):
             assert len(line.split(": ", 2)) == 3 and line.split(": ", 2)[2].strip(), line
     summary = run.err.splitlines()[-1]
-    assert re.match(rf"applied \d+ of {len(decisions)} decision\(s\)", summary), summary
+    assert re.match(rf"applied \d+ of {len(decisions)} decisions?", summary), summary
     assert hc.RAW_CONTROL_RE.search(run.err) is None
     after = hc.snapshot(ws, outside)
     outside_changed = {p for p in changed(before, after) if not p.startswith(str(ws) + os.sep)}

@@ -159,4 +159,4 @@ def test_card_in_the_report_is_a_table_with_one_sentence(tmp_path):
     assert "| contradicts | 0.7–0.9 | 0 | 0 | 1 | 0% |" in card
     assert "| **all** | **all** | 4 | 2 | 1 | 57% |" in card
     assert "Higher confidence did not steadily mean more approvals" in card
-    assert "1 verdict(s) name a proposal no longer in the judge's file" in card
+    assert "1 verdict names a proposal no longer in the judge's file" in card

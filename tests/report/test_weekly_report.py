@@ -129,11 +129,11 @@ def test_decisions_of_the_last_seven_days_without_undone_or_conflicted_ones(repo
     assert [w["line"] for w in journal["warnings"]] == [6]  # the torn line, skipped
 
     text = section(weekly_report(report_ws, TODAY), "Decisions in the last 7 days")
-    assert "3 decision(s) in 2 batch(es)" in text
+    assert "3 decisions in 2 batches" in text
     assert "- 2026-07-03 · keep · d-keep-one (queue duplicates, keep 2)" in text
     for absent in ("x-too-old", "c-undone", "c-conflicted", "c-cut"):
         assert md_text(absent) not in text
-    assert "1 batch(es) were undone" in text
+    assert "1 batch was undone" in text
     assert "(b4) was cut short" in text
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from memreview.scan import Counts, scan_workspace
+from memreview.scan import Counts, QueueDone, scan_workspace
 from memreview.workspace import loader
-from memreview.workspace.cache import ScanCache, snapshot
+from memreview.workspace.cache import ScanCache, _code_stamp, forget_live, snapshot
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
 TODAY = date(2026, 11, 29)
@@ -77,6 +77,10 @@ def test_a_second_open_reads_nothing_and_gives_the_same_result(ws, reads):
     assert doc(second) == first == cold
     counts = [e for e in events if isinstance(e, Counts)]
     assert counts and counts[0].counts == second.counts  # known before reading anything
+    forget_live()  # a new process: the parsed files come from the cache's own files
+    reads.clear()
+    assert doc(scan_workspace(ws, today=TODAY)) == first
+    assert reads == [HOLDS_SECRET]
 
 
 def test_after_two_appended_daily_logs_only_those_are_read_again(ws, reads):
@@ -88,8 +92,13 @@ def test_after_two_appended_daily_logs_only_those_are_read_again(ws, reads):
         then = time.time() - 300  # …a while ago
         os.utime(p, (then, then))
     reads.clear()
-    warm = scan_workspace(ws, today=TODAY)
+    events: list = []
+    warm = scan_workspace(ws, today=TODAY, emit=events.append)
     assert sorted(reads) == sorted([HOLDS_SECRET, *(p.relative_to(ws).as_posix() for p in logs)])
+    # only the queues that read daily logs are computed again; the others' counts come first
+    assert {e.name for e in events if isinstance(e, QueueDone)} == {"dormant", "promotions"}
+    [counts] = [e.counts for e in events if isinstance(e, Counts)]
+    assert set(counts) == set(warm.counts) - {"dormant", "promotions"}
     assert doc(warm) == doc(scan_workspace(ws, today=TODAY, cache=False))
 
 
@@ -113,7 +122,7 @@ def test_no_secret_value_is_ever_written_to_the_cache(ws, tmp_path):
     result = scan_workspace(ws, today=TODAY)
     assert result.counts["secrets"] == 1
     files = list((tmp_path / "cache").rglob("*"))
-    assert any(f.name == "files.pickle" for f in files)
+    assert any(f.name.startswith("files-") for f in files)
     for f in files:
         if f.is_file():
             assert SECRET.encode() not in f.read_bytes(), f
@@ -144,14 +153,18 @@ def test_no_cache_neither_reads_nor_writes_it(ws, tmp_path, reads):
         pickle.dumps({"format": 1, "root": "/somewhere/else", "files": {}}),
         pickle.dumps({"format": 999}),
         pickle.dumps({"format": 1, "root": None, "files": []})[:-5],
+        "a good head, then garbage",
     ],
 )
 def test_a_damaged_or_foreign_cache_is_ignored_with_one_warning(ws, damage, reads):
+    if damage == "a good head, then garbage":
+        damage = pickle.dumps({"format": 1, "root": str(ws), "code": _code_stamp()}) + b"junk"
     good = doc(scan_workspace(ws, today=TODAY, cache=False))
     scan_workspace(ws, today=TODAY)
     cache = ScanCache(ws)
-    for name in ("files.pickle", "queues.pickle"):
-        (cache.dir / name).write_bytes(damage)
+    for f in cache.dir.glob("*.pickle"):
+        f.write_bytes(damage)
+    forget_live()  # as a new process would: what is on disk is all there is
     reads.clear()
     result = scan_workspace(ws, today=TODAY)
     assert len(reads) > 10  # read again, not trusted
@@ -171,8 +184,11 @@ def test_a_pickle_that_would_run_code_is_refused(ws, tmp_path):
             return (os.system, (f"touch {marker}",))
 
     cache = ScanCache(ws)
-    evil = pickle.dumps({"format": 1, "root": str(ws), "files": {("md", "MEMORY.md"): Evil()}})
-    (cache.dir / "files.pickle").write_bytes(evil)
+    head = {"format": 1, "root": str(ws), "code": _code_stamp()}
+    evil = pickle.dumps(head) + pickle.dumps({"files": {("md", "MEMORY.md"): Evil()}})
+    for f in cache.dir.glob("files-*.pickle"):
+        f.write_bytes(evil)
+    forget_live()
     result = scan_workspace(ws, today=TODAY)
     assert not marker.exists()
     assert "ignored the cache" in result.notes[0]
@@ -264,3 +280,50 @@ def test_random_edits_between_opens_give_the_result_of_no_cache(tmp_path_factory
             _apply(root, edits, time.time() - 900 + 10 * k)
             cached = doc(scan_workspace(root, today=TODAY))
             assert cached == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"a\nb\r\nc",
+        b"",
+        b"x\n",
+        "中文\r\n第二行\n".encode("gb18030"),
+        b"\xef\xbb\xbfbom\n\n\rz",
+        "ab\ncd\n".encode("utf-16-le"),
+        b"bad \xff byte\n",
+    ],
+)
+def test_a_text_file_comes_back_from_the_cache_byte_for_byte(data):
+    from memreview.workspace.textfile import decode_bytes
+
+    tf = decode_bytes("x.md", data)
+    back = pickle.loads(pickle.dumps(tf))
+    assert "lines" not in back.__dict__  # packed: made again only when asked for
+    assert back.lines == tf.lines and back == tf
+    assert back.render(back.lines) == tf.render(tf.lines)
+
+
+def test_a_cache_directory_that_cannot_be_written_costs_one_note_not_the_scan(
+    ws, tmp_path, monkeypatch
+):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory would be")
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(blocker))
+    result = scan_workspace(ws, today=TODAY)
+    assert doc(result) == doc(scan_workspace(ws, today=TODAY, cache=False))
+    assert len(result.notes) == 1 and "not-a-dir" in result.notes[0]
+
+
+def test_the_rescan_after_a_write_reads_only_the_files_the_batch_wrote(ws, reads):
+    from memreview.decisions import Decision, apply
+
+    result = scan_workspace(ws, today=TODAY)
+    [item] = result.queues["contradictions"][:1]
+    out = apply(result, [Decision(item=item["id"], action="keep-a", queue="contradictions")])
+    written = sorted(f.rel for f in out.files if f.written)
+    assert written and not out.conflicts and not out.failures
+    reads.clear()
+    again = scan_workspace(ws, today=TODAY)
+    assert sorted(set(reads)) == sorted({HOLDS_SECRET, *(w for w in written if w.endswith(".md"))})
+    assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import set_cell_size
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -11,21 +12,24 @@ from textual.screen import Screen
 from textual.widgets import Label, LoadingIndicator, Static
 
 from memreview.app.backend import Backend, Outcome
-from memreview.app.keys import decision_label
+from memreview.app.keys import decision_label, queue_short
 from memreview.app.messages import BatchWritten, DiffPreviewed
 from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.app.widgets.keybar import KeyBar
 from memreview.display import one_line
-from memreview.i18n import _
+from memreview.i18n import N_, _, ngettext
 
 
 def outcome_note(outcome: Outcome) -> tuple[str, str]:
     """The notification after a write: its text and severity (a warning when some
     decisions could not be written)."""
     kept = len(outcome.keep_pending)
-    msg = f"written: {len(outcome.written)} file(s)"
+    files = len(outcome.written)
+    msg = ngettext("written: {count} file", "written: {count} files", files).format(count=files)
     if kept:
-        msg += f"; {kept} decision(s) stay pending"
+        msg += ngettext(
+            "; {count} decision stays pending", "; {count} decisions stay pending", kept
+        ).format(count=kept)
     msg = "\n".join([msg, *outcome.messages])
     problems = outcome.conflicts or outcome.failures
     return msg, "warning" if problems else "information"
@@ -38,11 +42,11 @@ class ApplyScreen(Screen[Outcome | None]):
         Binding(
             "y",
             "confirm",
-            "write",
+            N_("write"),
             id="apply.confirm",
-            tooltip="Write these changes (backups are kept)",
+            tooltip=N_("Write these changes (backups are kept)"),
         ),
-        Binding("escape", "back", "back", id="apply.back", tooltip="Back to the queues"),
+        Binding("escape", "back", N_("back"), id="apply.back", tooltip=N_("Back to the queues")),
     ]
 
     COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
@@ -57,7 +61,11 @@ class ApplyScreen(Screen[Outcome | None]):
 
     def compose(self) -> ComposeResult:
         yield Label(
-            f"Review {len(self.decisions)} pending decision(s)",
+            ngettext(
+                "Review {count} pending decision",
+                "Review {count} pending decisions",
+                len(self.decisions),
+            ).format(count=len(self.decisions)),
             classes="pane-title",
             id="apply-title",
         )
@@ -80,11 +88,15 @@ class ApplyScreen(Screen[Outcome | None]):
     def _decision_line(self, d) -> Text:
         """``queue  label  item title`` of one decision."""
         found = self.result.item(d.item) if self.result is not None else None
-        title = found[1].get("title", "") if found else f"{d.item} (no longer in a queue)"
+        if found:
+            title = found[1].get("title", "")
+        else:
+            title = _("{item} (no longer in a queue)").format(item=d.item)
         label, _act = decision_label(d)
         t = Text(end="")
-        t.append(f"  {d.queue:<15}", "dim")
-        t.append(f"{label:<14}", "bold")
+        # padded in terminal cells: a Chinese label is twice as wide as its length
+        t.append("  " + set_cell_size(queue_short(d.queue), 14) + " ", "dim")
+        t.append(set_cell_size(label, 13) + " ", "bold")
         t.append(one_line(str(title)))
         return t
 
@@ -97,8 +109,11 @@ class ApplyScreen(Screen[Outcome | None]):
         if not any(getattr(d, "action", None) == "redact" for d in self.decisions):
             return None
         return Text(
-            "  A redaction can't be undone: the value also leaves memreview's backups; "
-            "undo of this batch restores everything else.",
+            "  "
+            + _(
+                "A redaction can't be undone: the value also leaves memreview's backups; "
+                "undo of this batch restores everything else."
+            ),
             "bold",
         )
 
@@ -107,7 +122,7 @@ class ApplyScreen(Screen[Outcome | None]):
         try:
             preview = self.backend.preview(self.result, self.decisions)
         except Exception as exc:  # any failure is shown, never raised at the user
-            self.post_message(DiffPreviewed(None, f"preview failed: {exc}"))
+            self.post_message(DiffPreviewed(None, _("preview failed: {error}").format(error=exc)))
             return
         self.post_message(DiffPreviewed(preview, None))
 
@@ -118,21 +133,27 @@ class ApplyScreen(Screen[Outcome | None]):
         if message.problem:
             self.state = "unavailable"
             body.update(Text(message.problem, style=self.style_of("dim")))
-            status.update("Nothing can be written from here yet. escape: back")
+            status.update(_("Nothing can be written from here yet. escape: back"))
         else:
             self.state = "ready"
             preview = message.preview
             diffs = preview.diffs if preview else {}
             t = Text()
             for problem in preview.problems if preview else []:
-                t.append("✗ won't be written: ", self.style_of("reject"))
+                t.append(_("✗ won't be written: "), self.style_of("reject"))
                 t.append(one_line(problem) + "\n")
             if diffs:
                 t.append_text(diff_text(diffs, self.style_of))
             else:
-                t.append("No file changes.", self.style_of("dim"))
+                t.append(_("No file changes."), self.style_of("dim"))
             body.update(t)
-            status.update(f"{len(diffs)} file(s) would change.  y: write   escape: back")
+            status.update(
+                ngettext(
+                    "{count} file would change.  y: write   escape: back",
+                    "{count} files would change.  y: write   escape: back",
+                    len(diffs),
+                ).format(count=len(diffs))
+            )
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -188,20 +209,29 @@ class ApplyScreen(Screen[Outcome | None]):
         body = self.query_one("#apply-diff-text", Static)
         t = Text(end="")
         if message.problem:
-            t.append("Nothing was written: ", "bold")
+            t.append(_("Nothing was written: "), "bold")
             t.append(one_line(message.problem))
-            t.append("\nEvery decision stays pending.", "dim")
+            t.append("\n" + _("Every decision stays pending."), "dim")
         else:
             out = message.outcome
-            t.append(f"Written: {len(out.written)} file(s)", "bold")
+            files = len(out.written)
+            t.append(
+                ngettext("Written: {count} file", "Written: {count} files", files).format(
+                    count=files
+                ),
+                "bold",
+            )
             for path in out.written:
                 t.append(f"\n  {one_line(path)}")
             for note in out.messages:
                 t.append(f"\n{one_line(note)}", "dim")
-            for title, rows in (("Conflicts", out.conflicts), ("Failures", out.failures)):
+            for heading, rows in (
+                (_("Conflicts (these stay pending):"), out.conflicts),
+                (_("Failures (these stay pending):"), out.failures),
+            ):
                 if not rows:
                     continue
-                t.append(f"\n\n{title} (these stay pending):", "bold")
+                t.append("\n\n" + heading, "bold")
                 for d, why in rows:
                     t.append("\n")
                     if d is not None:
@@ -210,8 +240,8 @@ class ApplyScreen(Screen[Outcome | None]):
                     t.append("      ✗ ", self.style_of("reject"))
                     t.append(one_line(why))
         body.update(t)
-        self.query_one("#apply-title", Label).update("Result")
-        self.query_one("#apply-status", Static).update("escape: back to the queues")
+        self.query_one("#apply-title", Label).update(_("Result"))
+        self.query_one("#apply-status", Static).update(_("escape: back to the queues"))
         self.refresh_bindings()
 
     def action_back(self) -> None:

@@ -7,6 +7,7 @@ from rich.text import Text
 
 from memreview.app.screens.apply import ApplyScreen
 from memreview.display import one_line
+from memreview.i18n import ngettext
 
 
 class BulkArchiveScreen(ApplyScreen):
@@ -14,7 +15,11 @@ class BulkArchiveScreen(ApplyScreen):
 
     def on_mount(self) -> None:
         self.query_one("#apply-title").update(
-            f"Archive {len(self.decisions)} flagged item(s) in view"
+            ngettext(
+                "Archive {count} flagged item in view",
+                "Archive {count} flagged items in view",
+                len(self.decisions),
+            ).format(count=len(self.decisions))
         )
         super().on_mount()
 

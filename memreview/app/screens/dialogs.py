@@ -8,21 +8,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from memreview.i18n import N_, _
+
 
 class ConfirmDialog(ModalScreen[bool]):
     """Ask before something that can't be taken back by a keypress; answers True or False."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "yes", id="confirm.yes", tooltip="Yes, go ahead"),
-        Binding("n,escape", "answer(False)", "no", id="confirm.no", tooltip="No, go back"),
+        Binding("y", "answer(True)", N_("yes"), id="confirm.yes", tooltip=N_("Yes, go ahead")),
+        Binding("n,escape", "answer(False)", N_("no"), id="confirm.no", tooltip=N_("No, go back")),
     ]
 
-    def __init__(self, question: str, detail: str = "", yes: str = "Yes", no: str = "No") -> None:
+    def __init__(
+        self, question: str, detail: str = "", yes: str | None = None, no: str | None = None
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self.question = question
         self.detail = detail
-        self.yes = yes
-        self.no = no
+        self.yes = yes if yes is not None else _("Yes")
+        self.no = no if no is not None else _("No")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -45,7 +49,7 @@ class DiffDialog(ModalScreen[None]):
     """A message and a diff (e.g. why an undo stopped); escape closes it."""
 
     BINDINGS = [
-        Binding("escape,enter", "close", "close", id="diff.close", tooltip="Close"),
+        Binding("escape,enter", "close", N_("close"), id="diff.close", tooltip=N_("Close")),
     ]
 
     def __init__(self, title: str, message: str, diff: str) -> None:

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from memreview.app.keys import QUEUE_KEYS, queue_acts, queue_names, queue_title, verb_key
+from memreview.i18n import N_, _, current_language
 
 HELP_WIDTH = 100  # the help box at most; its text is 6 columns narrower (border, padding, bar)
 _rendered: dict[tuple[str, int], Text] = {}
@@ -27,17 +28,23 @@ _rendered: dict[tuple[str, int], Text] = {}
 
 def key_table(key_for) -> str:
     """The per-queue key table as Markdown, with the keys currently bound."""
-    lines = ["| queue | keys |", "|---|---|"]
+    lines = ["| " + _("queue") + " | " + _("keys") + " |", "|---|---|"]
+    english = current_language() == "en"
     for queue in queue_names():
         cells = []
         for verb, act in queue_acts(queue).items():
-            cells.append(f"`{verb_key(verb, key_for, members='# 1–9')}` {act.label}")
+            # in another language the action's English id too: the name a decisions file uses
+            label = _(act.label) if english else _(act.label) + f" ({act.action})"
+            cells.append(f"`{verb_key(verb, key_for, members='# 1–9')}` {label}")
         lines.append(f"| {queue_title(queue)} | {' · '.join(cells)} |")
     return "\n".join(lines)
 
 
 def help_markdown(key_for) -> str:
-    text = resources.files("memreview.app").joinpath("help.md").read_text(encoding="utf-8")
+    folder = resources.files("memreview.app")
+    localized = folder.joinpath(f"help.{current_language()}.md")
+    source = localized if localized.is_file() else folder.joinpath("help.md")
+    text = source.read_text(encoding="utf-8")
     last = min(len(queue_names()), QUEUE_KEYS)
     return text.replace("{{QUEUE_KEYS}}", f"`1`–`{last}`").replace(
         "{{KEY_TABLE}}", key_table(key_for)
@@ -71,7 +78,11 @@ def help_text(markdown: str, width: int) -> Text:
 class HelpScreen(Screen[None]):
     BINDINGS = [
         Binding(
-            "escape,q,question_mark,f1", "close", "close", id="help.close", tooltip="Close the help"
+            "escape,q,question_mark,f1",
+            "close",
+            N_("close"),
+            id="help.close",
+            tooltip=N_("Close the help"),
         ),
     ]
 

@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
-from memreview.i18n import _
+from memreview.i18n import N_, _
 
 
 def merge_proposal(item: dict, context) -> str:
@@ -33,12 +33,14 @@ class MergeEditor(ModalScreen[str | None]):
         Binding(
             "ctrl+s",
             "stage",
-            "stage merge",
+            N_("stage merge"),
             id="merge.stage",
             priority=True,
-            tooltip="Stage the merge with this text",
+            tooltip=N_("Stage the merge with this text"),
         ),
-        Binding("escape", "cancel", "cancel", id="merge.cancel", tooltip="Leave without staging"),
+        Binding(
+            "escape", "cancel", N_("cancel"), id="merge.cancel", tooltip=N_("Leave without staging")
+        ),
     ]
 
     def __init__(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -13,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from memreview.app.widgets.keybar import KeyBar
 from memreview.display import visible
+from memreview.i18n import N_, _
 
 
 class AgentPicker(App[Path | None]):
@@ -24,7 +26,9 @@ class AgentPicker(App[Path | None]):
     OptionList { margin: 1 2; height: auto; max-height: 80%; }
     """
     BINDINGS = [
-        Binding("escape,q", "cancel", "quit", id="picker.quit", tooltip="Open nothing and quit"),
+        Binding(
+            "escape,q", "cancel", N_("quit"), id="picker.quit", tooltip=N_("Open nothing and quit")
+        ),
     ]
 
     def __init__(self, agents: list[tuple[str, Path]], where: str) -> None:
@@ -33,13 +37,19 @@ class AgentPicker(App[Path | None]):
         self.where = where
 
     def compose(self) -> ComposeResult:
-        title = Text(f"{len(self.agents)} agent workspaces in {visible(self.where)}.")
-        title.append("\nWhich agent's memory do you want to review?", style="bold")
+        title = Text(
+            _("{count} agent workspaces in {where}.").format(
+                count=len(self.agents), where=visible(self.where)
+            )
+        )
+        title.append("\n" + _("Which agent's memory do you want to review?"), style="bold")
         yield Static(title, id="picker-title", markup=False)
-        width = max(len(visible(name)) for name, _ in self.agents)
+        # names padded in terminal cells: an agent named in Chinese is twice its length wide
+        width = max(cell_len(visible(name)) for name, _root in self.agents)
         options = []
         for k, (name, root) in enumerate(self.agents):
-            prompt = Text(visible(name).ljust(width + 2), style="bold")
+            shown = visible(name)
+            prompt = Text(shown + " " * (width + 2 - cell_len(shown)), style="bold")
             prompt.append(visible(str(root)), style="dim")
             options.append(Option(prompt, id=str(k)))
         yield OptionList(*options)

@@ -19,15 +19,22 @@ from memreview.app.backend import Backend
 from memreview.app.messages import UndoDone
 from memreview.app.screens.undo import start_undo
 from memreview.display import visible
+from memreview.i18n import N_, _
 
 
 class RecoveryDialog(ModalScreen[str | None]):
     """Finish (f), roll back (r) or later (escape)."""
 
     BINDINGS = [
-        Binding("f", "choose('finish')", "finish", id="recover.finish", tooltip="Finish it"),
-        Binding("r", "choose('rollback')", "roll back", id="recover.rollback", tooltip="Undo it"),
-        Binding("l,escape", "choose('')", "later", id="recover.later", tooltip="Decide later"),
+        Binding(
+            "f", "choose('finish')", N_("finish"), id="recover.finish", tooltip=N_("Finish it")
+        ),
+        Binding(
+            "r", "choose('rollback')", N_("roll back"), id="recover.rollback", tooltip=N_("Undo it")
+        ),
+        Binding(
+            "l,escape", "choose('')", N_("later"), id="recover.later", tooltip=N_("Decide later")
+        ),
     ]
 
     def __init__(self, notice: str) -> None:
@@ -35,15 +42,15 @@ class RecoveryDialog(ModalScreen[str | None]):
         self.notice = notice
 
     def compose(self) -> ComposeResult:
-        head, _, rest = self.notice.partition("\n")
+        head, _sep, rest = self.notice.partition("\n")
         with Vertical(classes="dialog"):
             yield Label(visible(head), classes="dialog-question", markup=False)
             if rest:
                 yield Static(visible(rest), classes="dialog-detail", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Finish it (f)", variant="primary", id="finish")
-                yield Button("Roll it back (r)", id="rollback")
-                yield Button("Later (l)", id="later")
+                yield Button(_("Finish it (f)"), variant="primary", id="finish")
+                yield Button(_("Roll it back (r)"), id="rollback")
+                yield Button(_("Later (l)"), id="later")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -74,6 +81,6 @@ def _finish(node: DOMNode, backend: Backend) -> None:
     try:
         res = backend.finish_interrupted()
     except Exception as exc:  # a held lock or an unreadable journal: shown, not raised
-        node.post_message(UndoDone(str(exc) or type(exc).__name__, False, title="Finish"))
+        node.post_message(UndoDone(str(exc) or type(exc).__name__, False, title=N_("Finish")))
         return
-    node.post_message(UndoDone(res.message, res.ok, res.diff, title="Finish"))
+    node.post_message(UndoDone(res.message, res.ok, res.diff, title=N_("Finish")))

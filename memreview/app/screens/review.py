@@ -28,7 +28,14 @@ from memreview.app.keys import (
     review_bindings,
     verb_key,
 )
-from memreview.app.messages import LoadFailed, QueueChosen, WorkspaceLoaded
+from memreview.app.messages import (
+    HealthReady,
+    LoadFailed,
+    QueueChosen,
+    QueueCounts,
+    QueueReady,
+    WorkspaceLoaded,
+)
 from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.review_decide import ReviewDecisions
@@ -49,7 +56,7 @@ from memreview.app.widgets.panels import (
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 
 ScanFunction = Callable[..., object]
 
@@ -114,7 +121,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         warnings = self.staging.load()  # a broken pending.yaml is reported, never fatal
         if warnings:
             self.notify(
-                "\n".join(warnings), title="Pending decisions", severity="warning", markup=False
+                "\n".join(warnings), title=_("Pending decisions"), severity="warning", markup=False
             )
         self._show_pending()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -160,7 +167,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.notify(
-            message.reason, title="Could not load the workspace", severity="error", markup=False
+            message.reason, title=_("Could not load the workspace"), severity="error", markup=False
         )
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
@@ -169,7 +176,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         gc.freeze()
         self.result = message.result
         self.scanning = False
-        self._find_changed()
+        if not self._pending_queues():
+            self._find_changed()
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
@@ -178,11 +186,42 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         for q in queue_names():
             self._show_nav_row(q)
         nav.row(HEALTH).show(None)
+        if self.result.health:  # else it comes last, with HealthReady
+            self._show_health()
+        self.show_queue(self.queue)
+        self._show_pending()
+        for note in getattr(self.result, "notes", ()):
+            self.notify(note, title=_("Scan cache"), severity="warning", markup=False)
+
+    def _show_health(self) -> None:
         self.query_one(HealthView).show(
             self.result.health, self.result.warnings, self.result.missing
         )
-        self.show_queue(self.queue)
-        self._show_pending()
+
+    def on_queue_counts(self, message: QueueCounts) -> None:
+        if self.scanning:
+            self.query_one(QueueNav).show_counts(message.counts)
+
+    def on_queue_ready(self, message: QueueReady) -> None:
+        """One more queue computed: its count, and its items when it is the one shown."""
+        if self.result is None:
+            return
+        self.result.add_queue(message.name, message.items)
+        self._show_nav_row(message.name)
+        if message.name == self.queue:
+            self.show_queue(self.queue)
+        self._sync_bindings()
+
+    def on_health_ready(self, message: HealthReady) -> None:
+        """The scan's end: health and its alarms, and the staged decisions checked against
+        every queue."""
+        if self.result is None:
+            return
+        self.result.health = message.health
+        self._show_health()
+        self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
+        self._find_changed()
+        self._sync_bindings()
 
     def _find_changed(self) -> None:
         """The staged decisions whose targets read otherwise than when they were decided
@@ -195,9 +234,14 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         }
         if self.changed:
             self.notify(
-                f"{len(self.changed)} staged decision(s) changed since you decided "
-                "(marked ⚠): look at each again and press its key again",
-                title="Pending decisions",
+                ngettext(
+                    "{count} staged decision changed since you decided (marked ⚠): look at it "
+                    "again and press its key again",
+                    "{count} staged decisions changed since you decided (marked ⚠): look at each "
+                    "again and press its key again",
+                    len(self.changed),
+                ).format(count=len(self.changed)),
+                title=_("Pending decisions"),
                 severity="warning",
                 markup=False,
             )
@@ -240,10 +284,16 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         switcher.current = "review"
         items = self._queue_items(queue)
         why = self.result.missing.get(queue) if self.result is not None else None
-        empty = f"nothing to review ({why})" if why else "nothing to review"
+        empty = _("nothing to review ({why})").format(why=why) if why else _("nothing to review")
+        if queue in self._pending_queues():
+            empty = _("computing this queue… (the others can be reviewed meanwhile)")
         self.pane.show_queue(queue, items, empty)
         self._fit_list()
         self._sync_bindings()
+
+    def _pending_queues(self) -> set[str]:
+        """The queues the scan has not computed yet."""
+        return getattr(self.result, "pending", None) or set()
 
     def _queue_items(self, queue: str) -> list[dict]:
         """The queue's items: the new ones, or every one when asked (``A``)."""
@@ -257,12 +307,12 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         queue = self.queue
         if queue in self.show_all:
             self.show_all.discard(queue)
-            note = "only the new items"
+            note = _("{queue}: only the new items")
         else:
             self.show_all.add(queue)
-            note = "every item, the ones reviewed before too"
+            note = _("{queue}: every item, the ones reviewed before too")
         self.show_queue(queue)
-        self.notify(f"{queue_title(queue)}: {note}", markup=False, timeout=2)
+        self.notify(note.format(queue=queue_title(queue)), markup=False, timeout=2)
 
     def _flagged_in_view(self) -> list[dict]:
         if self.result is None or act_for(self.queue, "archive") is None:
@@ -273,7 +323,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         """Archive every flagged item in view, after the confirm screen (nothing staged)."""
         flagged = self._flagged_in_view()
         if not flagged:
-            self.notify("no flagged item in view", markup=False, timeout=2)
+            self.notify(_("no flagged item in view"), markup=False, timeout=2)
             return
         act = act_for(self.queue, "archive")
         decisions = [make_decision(it["id"], act.action, self.queue) for it in flagged]
@@ -289,7 +339,11 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             self._staging_changed()
             msg, severity = outcome_note(outcome)
             if kept:
-                msg += f"\n{len(kept)} flagged item(s) not archived"
+                msg += "\n" + ngettext(
+                    "{count} flagged item not archived",
+                    "{count} flagged items not archived",
+                    len(kept),
+                ).format(count=len(kept))
             self.notify(msg, markup=False, severity=severity)
             self.reload()
 
@@ -358,7 +412,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             self._hints(),
             also=self._also(item) if item is not None else (),
             changed=item is not None and item["id"] in self.changed,
-            empty_text=f"Nothing to review here: {why}." if why else "Nothing to review here.",
+            empty_text=_("Nothing to review here: {why}.").format(why=why)
+            if why
+            else _("Nothing to review here."),
             preview=preview_request(self.queue, item, decision, self.result, self.backend),
         )
 
@@ -368,10 +424,12 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         out = []
         for queue, other in self.result.related(item["id"]):
             title = one_line(str(other.get("title", "")))
-            line = f"also in {queue_title(queue)}: {other['id']} {title}"
+            line = _("also in {queue}: {id} {title}").format(
+                queue=queue_title(queue), id=other["id"], title=title
+            )
             d = self.staging.for_item(other["id"])
             if d is not None:
-                line += f" — staged: {decision_label(d)[0]}"
+                line += " — " + _("staged: {decision}").format(decision=decision_label(d)[0])
             out.append(line)
         return out
 
@@ -410,8 +468,10 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             return (not self.scanning) if in_queue else False
         if action == "clear_filter":
             return bool(self.items.filter_text) or self.pane.filtering
-        if action == "write":
-            return True if self.staging and not self.scanning else None
+        if action == "write":  # a staged decision may be on a queue still computed
+            return (
+                True if self.staging and not self.scanning and not self._pending_queues() else None
+            )
         if action == "bulk_archive":
             has_flags = in_queue and any("flags" in it for it in self._queue_items(self.queue)[:1])
             if not has_flags or act_for(self.queue, "archive") is None:

@@ -35,7 +35,7 @@ class ReviewDecisions:
         if not problem and self.result is not None:
             problem = self.backend.clash(self.result, self.staging.decisions(), d)
         if problem:
-            self.notify(problem, title="Not staged", severity="warning", markup=False)
+            self.notify(problem, title=_("Not staged"), severity="warning", markup=False)
             return
         d = replace(d, seen=self.backend.seen(self.result, d))
         self.changed.discard(d.item)  # decided again, on what the item reads now
@@ -129,7 +129,7 @@ class ReviewDecisions:
             d = make_decision(item_id, act.action, queue, text=text)
             return self.backend.check(queue, item, d)
 
-        title = f"Merge: {one_line(str(item.get('title', '')))}"
+        title = _("Merge: {title}").format(title=one_line(str(item.get("title", ""))))
         proposal = visible(merge_proposal(item, self.result.context))
         self.app.push_screen(MergeEditor(title, proposal, check), done)
 
@@ -172,7 +172,9 @@ class ReviewDecisions:
         self._staging_changed(d.item, (d.queue,))
         if self.result is not None and d.queue == self.queue:
             self._show_current()
-        self.notify(f"unstaged: {decision_label(d)[0]}", markup=False, timeout=2)
+        self.notify(
+            _("unstaged: {decision}").format(decision=decision_label(d)[0]), markup=False, timeout=2
+        )
         self.app.key_done()
 
     # -- editor ------------------------------------------------------------------------------
@@ -187,7 +189,7 @@ class ReviewDecisions:
     # -- writing -----------------------------------------------------------------------------
     def action_write(self) -> None:
         if not self.staging or self.result is None:
-            self.notify("nothing is staged")
+            self.notify(_("nothing is staged"))
             return
         screen = ApplyScreen(self.result, self.staging.decisions(), self.backend)
         self.app.push_screen(screen, self._applied)

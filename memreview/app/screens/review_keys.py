@@ -96,6 +96,7 @@ class ReviewKeys:
         state = (
             self.queue,
             self.scanning,
+            bool(getattr(self.result, "pending", None)),
             self.items.current is not None,
             bool(self.staging),
             bool(self.items.filter_text),

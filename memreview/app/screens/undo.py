@@ -16,6 +16,7 @@ from textual.worker import Worker
 from memreview.app.backend import Backend
 from memreview.app.messages import UndoDone
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
+from memreview.i18n import _
 
 
 def ask_undo(app: App, undo: Callable[[], object]) -> None:
@@ -27,11 +28,13 @@ def ask_undo(app: App, undo: Callable[[], object]) -> None:
 
     app.push_screen(
         ConfirmDialog(
-            "Undo the last written batch?",
-            "Files it wrote are restored from their backups; its items show again with "
-            "its decisions staged, so you can change one and write again.",
-            yes="Undo",
-            no="Keep",
+            _("Undo the last written batch?"),
+            _(
+                "Files it wrote are restored from their backups; its items show again with "
+                "its decisions staged, so you can change one and write again."
+            ),
+            yes=_("Undo"),
+            no=_("Keep"),
         ),
         answer,
     )
@@ -56,11 +59,14 @@ def _undo(node: DOMNode, backend: Backend) -> None:
 def report_undo(app: App, message: UndoDone) -> None:
     """Show how the undo went: a notification, or the diff of what stopped it."""
     if message.diff:
-        app.push_screen(DiffDialog(f"{message.title} stopped", message.summary, message.diff))
+        heading = _("{action} stopped").format(action=_(message.title))
+        app.push_screen(DiffDialog(heading, message.summary, message.diff))
         return
     app.notify(
         message.summary,
-        title=message.title if message.ok else f"{message.title} failed",
+        title=_(message.title)
+        if message.ok
+        else _("{action} failed").format(action=_(message.title)),
         severity="information" if message.ok else "error",
         markup=False,
     )

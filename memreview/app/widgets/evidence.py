@@ -28,6 +28,7 @@ from memreview.app.render import (
 from memreview.decisions import Decision
 from memreview.decisions.unit import Act
 from memreview.display import one_line
+from memreview.i18n import _, ngettext
 
 PREVIEW_DELAY = 0.15  # seconds the cursor rests on an item before its preview is computed
 PREVIEW_CACHE_SIZE = 256  # previews kept (one per item and action); the oldest used go first
@@ -57,17 +58,21 @@ def preview_request(
         if act is None:
             return None
         d = make_decision(item["id"], act.action, queue, keep=act.keep)
-        label = act.label
+        label = _(act.label)
 
     def compute() -> PreviewResult:
         act = act_by_action(d.queue, d.action)
         if d.action == "defer":
-            return None, "defer writes nothing"
+            return None, _("defer writes nothing")
         preview = backend.preview(result, [d])
         if preview.problems:
-            return preview.diffs, "✗ can't be written: " + "; ".join(preview.problems)
+            return preview.diffs, _("✗ can't be written: {problems}").format(
+                problems="; ".join(preview.problems)
+            )
         if not preview.diffs:
-            return None, f"writes no memory file: {act.effect}" if act else ""
+            if act is None:
+                return None, ""
+            return None, _("writes no memory file: {effect}").format(effect=_(act.effect))
         return preview.diffs, ""
 
     return PreviewRequest((item["id"], d.action, d.keep, d.text), label, compute)
@@ -120,7 +125,7 @@ class Evidence(Widget, can_focus=False):
         self.offset_y = 0
         self._preview = self._request_preview(preview) if item is not None else None
         if item is None:
-            self._body = [Text(empty_text or "Nothing to review here.", style=st("dim"))]
+            self._body = [Text(empty_text or _("Nothing to review here."), style=st("dim"))]
         else:
             parts: list[RenderableType] = [
                 Text(one_line(str(item.get("title", ""))), style=st("title"))
@@ -132,8 +137,10 @@ class Evidence(Widget, can_focus=False):
             if changed and staged is not None:
                 parts.append(
                     Text(
-                        "⚠ changed since you decided: what this decision would change reads "
-                        "otherwise now. It is not written until you press its key again.",
+                        _(
+                            "⚠ changed since you decided: what this decision would change reads "
+                            "otherwise now. It is not written until you press its key again."
+                        ),
                         style=st("reject"),
                         end="",
                     )
@@ -164,7 +171,7 @@ class Evidence(Widget, can_focus=False):
         try:
             result = request.compute()
         except Exception as exc:  # a preview that fails is shown as such
-            result = (None, f"✗ preview failed: {exc}")
+            result = (None, _("✗ preview failed: {error}").format(error=exc))
         self.post_message(PreviewReady(request.key, request.heading, result))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
@@ -182,11 +189,13 @@ class Evidence(Widget, can_focus=False):
     def _preview_text(self, heading: str, diffs: dict[str, str] | None, note: str) -> Text:
         st = self.style_of
         t = Text()
-        t.append("─" * 3 + f" Preview — {heading}\n", st("label"))
+        t.append(
+            "─" * 3 + " " + _("Preview — {decision}").format(decision=heading) + "\n", st("label")
+        )
         if note:
             t.append(note, st("reject") if note.startswith("✗") else st("dim"))
         elif not diffs:
-            t.append("writes no memory file", st("dim"))
+            t.append(_("writes no memory file"), st("dim"))
         else:
             t.append_text(diff_text(diffs, st))
         return t
@@ -242,7 +251,11 @@ class Evidence(Widget, can_focus=False):
         base = self._base()
         more = len(self._strips) - (self.offset_y + height)
         if y == height - 1 and more > 0:
-            note = f"▼ {more + 1} more line(s): shift+↓ or the mouse wheel"
+            note = ngettext(
+                "▼ {count} more line: shift+↓ or the mouse wheel",
+                "▼ {count} more lines: shift+↓ or the mouse wheel",
+                more + 1,
+            ).format(count=more + 1)
             return Strip([Segment(note, base + self.style_of("dim"))]).crop_extend(0, width, base)
         index = self.offset_y + y
         if index < len(self._strips) and width == self._width:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Sparkline, Static
 
+from memreview.app.keys import queue_title
 from memreview.app.widgets import theme_colour
 from memreview.display import one_line
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 from memreview.judge_card import promotion_lines
+from memreview.report_sections import TOTAL_LABELS
 
 BAR_WIDTH = 40
 
@@ -31,10 +34,10 @@ class HealthView(VerticalScroll, can_focus=False):
     """Figures from ``result.health``; everything is read-only here."""
 
     def compose(self) -> ComposeResult:
-        yield Label("Health", classes="pane-title")
+        yield Label(_("Health"), classes="pane-title")
         yield Static(id="health-alarms", markup=False)
         yield Static(id="health-budgets", markup=False)
-        yield Label("Entries added per week (last 14 weeks)", classes="health-heading")
+        yield Label(_("Entries added per week (last 14 weeks)"), classes="health-heading")
         yield Sparkline([], id="health-growth")
         yield Static(id="health-growth-note", markup=False)
         yield Static(id="health-lists", markup=False)
@@ -45,7 +48,11 @@ class HealthView(VerticalScroll, can_focus=False):
             self._show(health, warnings, missing)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             self.query_one("#health-lists", Static).update(
-                Text(f"The health figures could not be shown: {one_line(repr(exc))}")
+                Text(
+                    _("The health figures could not be shown: {error}").format(
+                        error=one_line(repr(exc))
+                    )
+                )
             )
 
     def _show(self, health: dict, warnings: list[dict], missing: dict[str, str]) -> None:
@@ -55,20 +62,24 @@ class HealthView(VerticalScroll, can_focus=False):
         mem = health.get("memory")
         rows: list[tuple[str, int, int]] = []
         if mem:
-            rows.append((f"{one_line(mem['file'])} lines", mem["lines"], mem["max_lines"]))
-            rows.append((f"{one_line(mem['file'])} tokens", mem["tokens"], mem["max_tokens"]))
+            lines = _("{file} lines").format(file=one_line(mem["file"]))
+            tokens = _("{file} tokens").format(file=one_line(mem["file"]))
+            rows.append((lines, mem["lines"], mem["max_lines"]))
+            rows.append((tokens, mem["tokens"], mem["max_tokens"]))
         hb = health.get("heartbeat")
         if hb:
-            rows.append((f"{one_line(hb['file'])} lines", hb["lines"], hb["max_lines"]))
-        width = max((len(label) for label, _v, _m in rows), default=0) + 2
+            lines = _("{file} lines").format(file=one_line(hb["file"]))
+            rows.append((lines, hb["lines"], hb["max_lines"]))
+        # labels padded in terminal cells (a Chinese label is twice as wide as its length)
+        width = max((cell_len(label) for label, _v, _m in rows), default=0) + 2
         for label, value, limit in rows:
             if t.plain:
                 t.append("\n")
-            t.append(label.ljust(width), "bold")
+            t.append(label + " " * (width - cell_len(label)), "bold")
             t.append_text(bar(value, limit, ok, over))
         for found, name in ((mem, "MEMORY.md"), (hb, "HEARTBEAT.md")):
             if not found:
-                t.append(("\n" if t.plain else "") + f"no {name}", "dim")
+                t.append(("\n" if t.plain else "") + _("no {file}").format(file=name), "dim")
         self.query_one("#health-budgets", Static).update(t)
 
         growth = health.get("growth") or {}
@@ -77,11 +88,17 @@ class HealthView(VerticalScroll, can_focus=False):
         note = Text(end="")
         if weeks:
             starts = growth.get("week_starts") or []
-            since = f" since {starts[0]}" if starts else ""
-            note.append(f"{sum(weeks)} entries{since}; this week {weeks[-1]}")
-            note.append(f"   slope (4 weeks) {growth.get('slope_4w', 0):+g}")
+            if starts:
+                text = _("{count} entries since {date}; this week {week}")
+            else:
+                text = _("{count} entries; this week {week}")
+            note.append(
+                text.format(count=sum(weeks), date=starts[0] if starts else "", week=weeks[-1])
+            )
+            slope = f"{growth.get('slope_4w', 0):+g}"
+            note.append("   " + _("slope (4 weeks) {slope}").format(slope=slope))
             if growth.get("accelerating"):
-                note.append("   ▲ accelerating", f"bold {over}")
+                note.append("   " + _("▲ accelerating"), f"bold {over}")
         self.query_one("#health-growth-note", Static).update(note)
         self.query_one("#health-lists", Static).update(_lists(health, warnings, missing, over))
         alarms = health.get("alarms") or []
@@ -116,80 +133,90 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
             t.append(f"  {n}", f"bold {alert}" if n else "dim")
 
     todos = health.get("stale_todos") or []
-    heading("Stale NOW.md todos (> 3 days)", len(todos))
+    heading(_("Stale NOW.md todos (> 3 days)"), len(todos))
     for td in todos:
         t.append(f"\n  {one_line(td['file'])}:{td['line']}  ", "dim")
-        t.append(f"{td['days']}d  ", alert)
+        t.append(_("{days}d").format(days=td["days"]) + "  ", alert)
         t.append(one_line(td["text"]))
 
     logs = health.get("daily_logs") or {}
     miss = logs.get("missing") or []
-    heading("Daily logs missing in the last 7 days", len(miss))
+    heading(_("Daily logs missing in the last 7 days"), len(miss))
     if miss:
         t.append("\n  " + ", ".join(miss))
     empty = logs.get("empty") or []
-    heading("Empty daily logs", len(empty))
+    heading(_("Empty daily logs"), len(empty))
     for rel in empty:
         t.append(f"\n  {one_line(rel)}")
     if logs.get("last"):
-        t.append(f"\n  last daily log: {logs['last']}  ({logs.get('count', 0)} in all)", "dim")
+        last = _("last daily log: {date}  ({count} in all)").format(
+            date=logs["last"], count=logs.get("count", 0)
+        )
+        t.append("\n  " + last, "dim")
 
     promo = health.get("promotions")
     if promo and promo.get("count"):
-        heading("Promotions", promo.get("flagged", 0))
+        heading(_("Promotions"), promo.get("flagged", 0))
         for line in promotion_lines(promo):
             t.append(f"\n  {one_line(line)}")
 
     dreaming = health.get("dreaming") or {}
-    heading("Dreaming diary")
+    heading(_("Dreaming diary"))
     if dreaming.get("last_run"):
         days = dreaming.get("days_since")
         t.append(
-            f"\n  last run {dreaming['last_run']} ({days} days ago)",
+            "\n  "
+            + ngettext(
+                "last run {date} ({days} day ago)", "last run {date} ({days} days ago)", days or 0
+            ).format(date=dreaming["last_run"], days=days),
             f"bold {alert}" if days and days > 2 else "",
         )
     else:
-        t.append("\n  no run found", "dim")
+        t.append("\n  " + _("no run found"), "dim")
 
     untouched = health.get("untouched") or []
-    heading("Knowledge files untouched for 30 days", len(untouched))
+    heading(_("Knowledge files untouched for 30 days"), len(untouched))
     for u in untouched:
         t.append(f"\n  {one_line(u['file'])}  ", "")
-        t.append(f"{u['days']}d", "dim")
+        t.append(_("{days}d").format(days=u["days"]), "dim")
 
     judge = health.get("judge")
     if judge:
-        heading("The judge's report card", (judge.get("total") or {}).get("decided", 0))
+        heading(_("The judge's report card"), (judge.get("total") or {}).get("decided", 0))
         for band in judge.get("buckets") or []:
             row = (judge.get("by_bucket") or {}).get(band) or {}
             if not row.get("decided"):
                 continue
             rate = row.get("approval_rate")
-            t.append(f"\n  confidence {band:<8}", "dim")
-            t.append(
-                f"approved {row.get('approved', 0)} of {row['decided']}"
-                + (f"  ({rate:.0%})" if isinstance(rate, float) else "")
+            t.append("\n  " + _("confidence {band}").format(band=f"{band:<8}"), "dim")
+            approved = _("approved {approved} of {decided}").format(
+                approved=row.get("approved", 0), decided=row["decided"]
             )
+            t.append(approved + (f"  ({rate:.0%})" if isinstance(rate, float) else ""))
         if judge.get("summary"):
             t.append(f"\n  {one_line(str(judge['summary']))}", "dim")
 
     totals = health.get("totals") or {}
     if totals:
-        heading("Totals")
+        heading(_("Totals"))
+        labels = dict(TOTAL_LABELS)
         t.append(
             "\n  "
             + "   ".join(
-                f"{k.replace('_', ' ')} {v if v is not None else '—'}" for k, v in totals.items()
+                _(labels[k]).format(count=v if v is not None else "—")
+                if k in labels
+                else f"{k.replace('_', ' ')} {v if v is not None else '—'}"
+                for k, v in totals.items()
             )
         )
     if missing:
-        heading("Sources not found", len(missing))
+        heading(_("Sources not found"), len(missing))
         for queue, why in missing.items():
-            t.append(f"\n  {queue}: ", "bold")
+            t.append(f"\n  {queue_title(queue)}: ", "bold")
             t.append(one_line(why), "dim")
-    heading("Warnings", len(warnings))
+    heading(_("Warnings"), len(warnings))
     for w in warnings:
-        where = one_line(str(w.get("file") or "workspace"))
+        where = one_line(str(w.get("file") or _("workspace")))
         if w.get("line"):
             where += f":{w['line']}"
         t.append(f"\n  {where}  ", "dim")

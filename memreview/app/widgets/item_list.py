@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from memreview.decisions.unit import TONES
 from memreview.display import one_line
+from memreview.i18n import N_, _
 
 Mark = tuple[str, str]  # (label, tone) of a staged decision
 MARK_WIDTH = 12
@@ -29,21 +30,30 @@ class ItemList(ScrollView, can_focus=True):
     """A virtual list of queue items with a cursor and a filter."""
 
     BINDINGS = [
-        Binding("up", "cursor(-1)", "up", show=False, id="nav.up", tooltip="Previous item"),
-        Binding("down", "cursor(1)", "down", show=False, id="nav.down", tooltip="Next item"),
+        Binding("up", "cursor(-1)", N_("up"), show=False, id="nav.up", tooltip=N_("Previous item")),
         Binding(
-            "pageup", "page(-1)", "page up", show=False, id="nav.pageup", tooltip="One page up"
+            "down", "cursor(1)", N_("down"), show=False, id="nav.down", tooltip=N_("Next item")
+        ),
+        Binding(
+            "pageup",
+            "page(-1)",
+            N_("page up"),
+            show=False,
+            id="nav.pageup",
+            tooltip=N_("One page up"),
         ),
         Binding(
             "pagedown",
             "page(1)",
-            "page down",
+            N_("page down"),
             show=False,
             id="nav.pagedown",
-            tooltip="One page down",
+            tooltip=N_("One page down"),
         ),
-        Binding("home", "jump(0)", "first", show=False, id="nav.first", tooltip="First item"),
-        Binding("end", "jump(-1)", "last", show=False, id="nav.last", tooltip="Last item"),
+        Binding(
+            "home", "jump(0)", N_("first"), show=False, id="nav.first", tooltip=N_("First item")
+        ),
+        Binding("end", "jump(-1)", N_("last"), show=False, id="nav.last", tooltip=N_("Last item")),
     ]
 
     COMPONENT_CLASSES = {
@@ -64,7 +74,7 @@ class ItemList(ScrollView, can_focus=True):
         # called synchronously on every move, so that whoever shows the item does it within
         # the same key press (and the same refresh)
         self.on_move: Callable[[int, dict | None], None] | None = None
-        self.empty_text = "nothing to review"
+        self.empty_text = _("nothing to review")
         self.mark_width = 1  # the widest staged label in the queue, up to MARK_WIDTH
         self._styles: dict[str, Style] = {}
 

@@ -10,6 +10,7 @@ from textual.widgets import Input, Static
 
 from memreview.app.widgets.item_list import ItemList
 from memreview.display import one_line
+from memreview.i18n import _
 
 
 class ListHeader(Static):
@@ -19,11 +20,14 @@ class ListHeader(Static):
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(title, "bold")
         if count:
-            t.append(f"   {cursor + 1:,} of {count:,}")
+            t.append("   " + _("{n} of {count}").format(n=f"{cursor + 1:,}", count=f"{count:,}"))
         else:
-            t.append("   0 of 0")
+            t.append("   " + _("{n} of {count}").format(n=0, count=0))
         if filter_text:
-            t.append(f"   filter “{one_line(filter_text)}” · {total:,} in all", "dim")
+            shown = _("filter “{text}” · {total} in all").format(
+                text=one_line(filter_text), total=f"{total:,}"
+            )
+            t.append("   " + shown, "dim")
         self.update(t, layout=False)
 
 

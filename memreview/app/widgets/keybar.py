@@ -52,7 +52,7 @@ class KeyBar(Widget):
                     continue
                 seen.add(binding.action)
                 shown = binding.key_display or self.app.get_key_display(binding)
-                out.append((shown, binding.description, bool(active.enabled), key))
+                out.append((shown, _(binding.description), bool(active.enabled), key))
             self._entries = out
         return self._entries
 

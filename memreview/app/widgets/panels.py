@@ -12,8 +12,23 @@ from textual.containers import Vertical
 from textual.widgets import Label, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from memreview.app.keys import HEALTH, decision_label, queue_key, queue_names, queue_title
-from memreview.app.messages import LoadFailed, LoadProgress, QueueChosen, WorkspaceLoaded
+from memreview.app.keys import (
+    HEALTH,
+    decision_label,
+    queue_key,
+    queue_names,
+    queue_short,
+    queue_title,
+)
+from memreview.app.messages import (
+    HealthReady,
+    LoadFailed,
+    LoadProgress,
+    QueueChosen,
+    QueueCounts,
+    QueueReady,
+    WorkspaceLoaded,
+)
 from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
 from memreview.display import one_line
@@ -37,15 +52,17 @@ class QueueRow(Static):
         t.append(self.title)
         if count is not None:
             t.append(f" {count}", "bold")
+        elif self.queue != HEALTH:
+            t.append(" …", "dim")  # not known yet: the queue is being computed
         if staged:
             t.append(f"  ✓{staged}")
         t.append("\n")
         if note and not count:
             t.append(f"  {one_line(note)}", "dim")
         elif hidden:
-            t.append(f"  {hidden} hidden", "dim")
+            t.append("  " + _("{count} hidden").format(count=hidden), "dim")
         self.update(t, layout=False)  # always two lines: no layout needed
-        empty = not count and self.queue != HEALTH
+        empty = count == 0 and self.queue != HEALTH
         if self.has_class("-empty") != empty:
             self.set_class(empty, "-empty")
 
@@ -57,19 +74,30 @@ class QueueNav(Vertical, can_focus=False):
     """Left pane: the queues with their counts, and the health view."""
 
     def compose(self) -> ComposeResult:
-        yield Label("Queues", classes="pane-title")
+        yield Label(_("Queues"), classes="pane-title")
         for k, q in enumerate(queue_names(), 1):
             yield QueueRow(q, queue_key(k))
         yield QueueRow(HEALTH, "h")
+
+    def on_mount(self) -> None:
+        for r in self.query(QueueRow):
+            r.show(None)  # "…": not known until the scan says
+
+    def show_counts(self, counts: dict[str, int]) -> None:
+        """Counts known before the workspace is read (the cache's)."""
+        for queue, n in counts.items():
+            if queue in queue_names():
+                self.row(queue).show(n)
 
     def row(self, queue: str) -> QueueRow:
         return self.query_one(f"#queue-row-{queue}", QueueRow)
 
     def show_queue(self, queue: str, result, staged: int) -> None:
-        """The row of ``queue``: its items in ``result``, ``staged`` decisions, why it is
-        empty or how many of its items are hidden."""
+        """The row of ``queue``: its items in ``result`` ("…" while it is computed),
+        ``staged`` decisions, why it is empty or how many of its items are hidden."""
+        pending = queue in (getattr(result, "pending", None) or ())
         self.row(queue).show(
-            len(result.queues.get(queue, [])),
+            None if pending else len(result.queues.get(queue, [])),
             staged,
             result.missing.get(queue),
             (getattr(result, "hidden", None) or {}).get(queue, 0),
@@ -130,11 +158,11 @@ class PendingBar(Static):
         in pending.yaml."""
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         if not decisions:
-            t.append(" No decisions staged.", "dim")
+            t.append(" " + _("No decisions staged."), "dim")
             self.update(t, layout=False)
             self.set_class(False, "-pending")
             return
-        t.append(f" {len(decisions)} pending ", "bold reverse")
+        t.append(" " + _("{count} pending").format(count=len(decisions)) + " ", "bold reverse")
         tally: dict[tuple[str, str], int] = {}
         tones: dict[tuple[str, str], str] = {}
         for d in decisions:
@@ -143,14 +171,14 @@ class PendingBar(Static):
             tally[k] = tally.get(k, 0) + 1
             tones[k] = act.tone if act else "defer"
         for (queue, label), n in tally.items():
-            t.append(f"  {queue} ", "dim")
+            t.append(f"  {queue_short(queue)} ", "dim")
             t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
             t.append(f" ×{n}")
         t.append("   — ")
         if saved:
-            t.append("saved", "dim")
+            t.append(_("saved"), "dim")
         else:
-            t.append("NOT SAVED (see the error)", "bold")
+            t.append(_("NOT SAVED (see the error)"), "bold")
         self.update(t, layout=False)
         self.set_class(True, "-pending")
 
@@ -167,14 +195,14 @@ class LoadingPane(Vertical):
     stages."""
 
     def compose(self) -> ComposeResult:
-        yield Label("Loading the workspace…", id="loading-title")
+        yield Label(_("Loading the workspace…"), id="loading-title")
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
         yield Static("", id="loading-stage", markup=False)
 
     def start(self, scan, root: Path, today: date | None) -> None:
         """Show the pane and run ``scan(root, today=…, progress=…)`` in a worker."""
         self.display = True
-        self.query_one("#loading-title", Label).update("Loading the workspace…")
+        self.query_one("#loading-title", Label).update(_("Loading the workspace…"))
         self.query_one(ProgressBar).update(progress=0)
         self._load(scan, root, today)
 
@@ -188,13 +216,24 @@ class LoadingPane(Vertical):
                 self.post_message(LoadProgress(stage, fraction))
 
         worker = get_current_worker()
+        posted = [False]
+
+        def emit(event) -> None:
+            """The scan's events as messages, each as it happens (see memreview.scan)."""
+            if worker.is_cancelled:  # a newer load is under way: its result wins
+                return
+            message = _message_of(event)
+            if message is not None:
+                posted[0] = posted[0] or isinstance(message, WorkspaceLoaded)
+                self.post_message(message)
+
         try:
-            result = scan(root, today=today, progress=progress)
+            result = scan(root, today=today, progress=progress, emit=emit)
         except Exception as exc:  # shown in the pane: no traceback reaches the user
             if not worker.is_cancelled:
                 self.post_message(LoadFailed(str(exc) or type(exc).__name__))
             return
-        if not worker.is_cancelled:  # a newer load is under way: its result wins
+        if not worker.is_cancelled and not posted[0]:  # a scan that tells nothing on the way
             self.post_message(WorkspaceLoaded(result))
 
     def on_load_progress(self, message: LoadProgress) -> None:
@@ -203,8 +242,23 @@ class LoadingPane(Vertical):
         self.query_one("#loading-stage", Static).update(one_line(message.stage))
 
     def on_load_failed(self, message: LoadFailed) -> None:
-        self.query_one("#loading-title", Label).update("Could not load the workspace")
+        self.query_one("#loading-title", Label).update(_("Could not load the workspace"))
         self.query_one("#loading-stage", Static).update(one_line(message.reason))
+
+
+def _message_of(event):
+    """The app's message for one of the scan's events."""
+    from memreview.scan import Counts, HealthDone, Loaded, QueueDone
+
+    if isinstance(event, Counts):
+        return QueueCounts(event.counts)
+    if isinstance(event, Loaded):
+        return WorkspaceLoaded(event.result)
+    if isinstance(event, QueueDone):
+        return QueueReady(event.name, event.items)
+    if isinstance(event, HealthDone):
+        return HealthReady(event.health)
+    return None
 
 
 class TopBar(Static):
@@ -215,12 +269,11 @@ class TopBar(Static):
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(" memreview ", "bold reverse")
         if result is not None:
-            t.append(f"  review date {result.today.isoformat()}")
+            t.append("  " + _("review date {date}").format(date=result.today.isoformat()))
             n = len(result.warnings)
             if n:
-                t.append(
-                    "  " + ngettext("{n} warning (h)", "{n} warnings (h)", n).format(n=n), "bold"
-                )
+                warned = ngettext("{count} warning (h)", "{count} warnings (h)", n).format(count=n)
+                t.append("  " + warned, "bold")
         else:
             t.append("  " + _("loading…"), "dim")
         t.append(f"  {one_line(str(root))}", "dim")

@@ -13,7 +13,7 @@ from memreview.decisions.unit import (
     QueueUnit,
     RefBlock,
 )
-from memreview.display import plural
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.archived import archived
 from memreview.workspace.model import Workspace
 
@@ -40,35 +40,46 @@ def evidence(item: dict) -> list:
     return [
         Facts(
             (
-                ("fragment", frag.get("id")),
-                ("status", frag.get("status")),
-                ("last seen", frag.get("last_seen")),
-                ("days ago", item.get("days_since_last_seen")),
+                (_("fragment"), frag.get("id")),
+                (_("status"), frag.get("status")),
+                (_("last seen"), frag.get("last_seen")),
+                (_("days ago"), item.get("days_since_last_seen")),
             )
         ),
-        Passage("archived fragment", str(frag.get("content", ""))),
-        Caption(f"still lives in {len(matches)} entr{'y' if len(matches) == 1 else 'ies'}:"),
+        Passage(_("archived fragment"), str(frag.get("content", ""))),
+        Caption(
+            ngettext(
+                "still lives in {count} entry:", "still lives in {count} entries:", len(matches)
+            ).format(count=len(matches))
+        ),
         *(RefBlock(ref, f"{k}.") for k, ref in enumerate(matches, 1)),
     ]
 
 
 def note(item: dict) -> str:
     """How long ago the fragment was archived."""
-    return f" — archived {plural(item.get('days_since_last_seen'), 'day')} ago, still in memory"
+    days = item.get("days_since_last_seen")
+    return ngettext(
+        " — archived {days} day ago, still in memory",
+        " — archived {days} days ago, still in memory",
+        days if isinstance(days, int) else 2,
+    ).format(days=days)
 
 
 def missing(ws: Workspace) -> str | None:
     """The fragments live in the dreaming database."""
-    return f"no fragments database ({ws.config.dreams_db})" if ws.fragments is None else None
+    if ws.fragments is None:
+        return _("no fragments database ({file})").format(file=ws.config.dreams_db)
+    return None
 
 
 UNIT = QueueUnit(
     name="archived",
-    title="Archived",
+    title=N_("Archived"),
     detect=archived,
     acts=(
-        Act("approve", "remove", "remove", "approve", "every matching entry is deleted"),
-        Act("keep", "keep", "keep", "keep", "the entries stay; the item is hidden"),
+        Act("approve", "remove", N_("remove"), "approve", N_("every matching entry is deleted")),
+        Act("keep", "keep", N_("keep"), "keep", N_("the entries stay; the item is hidden")),
         DEFER,
     ),
     plan=plan,

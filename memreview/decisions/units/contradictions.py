@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import AddRef, PlanBuilder, PlannedDecision, RemoveRef
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
+from memreview.i18n import N_, _
 from memreview.queues.contradictions import contradictions
 from memreview.workspace.model import Workspace
 
@@ -35,44 +36,44 @@ def evidence(item: dict) -> list:
     """The judge's facts, then A and B side by side."""
     return judge_pair(
         item,
-        ("source", item.get("source")),
-        RefBlock(item["a"], "A (older)"),
-        RefBlock(item["b"], "B (newer)"),
+        (_("source"), item.get("source")),
+        RefBlock(item["a"], _("A (older)")),
+        RefBlock(item["b"], _("B (newer)")),
     )
 
 
 def missing(ws: Workspace) -> str | None:
     """Without markers or judge proposals there is nothing to find."""
     if ws.proposals is None and not any(a.get("CONFLICTS-WITH") for a in ws.all_anchors()):
-        return f"no CONFLICTS-WITH markers and no {ws.config.proposals}"
+        return _("no CONFLICTS-WITH markers and no {file}").format(file=ws.config.proposals)
     return None
 
 
 UNIT = QueueUnit(
     name="contradictions",
-    title="Contradictions",
+    title=N_("Contradictions"),
     detect=contradictions,
     acts=(
         Act(
             "approve",
             "keep-a",
-            "keep A",
+            N_("keep A"),
             "approve",
-            "B gets Superseded-By A and moves to the superseded archive",
+            N_("B gets Superseded-By A and moves to the superseded archive"),
         ),
         Act(
             "keep_b",
             "keep-b",
-            "keep B",
+            N_("keep B"),
             "approve",
-            "A gets Superseded-By B and moves to the superseded archive",
+            N_("A gets Superseded-By B and moves to the superseded archive"),
         ),
         Act(
             "keep",
             "keep-both",
-            "keep both",
+            N_("keep both"),
             "keep",
-            "the CONFLICTS-WITH link becomes SEE-ALSO on both sides",
+            N_("the CONFLICTS-WITH link becomes SEE-ALSO on both sides"),
         ),
         DEFER,
     ),

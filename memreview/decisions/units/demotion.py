@@ -5,7 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, SetMeta
 from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
-from memreview.display import plural
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.demotion import demotion
 from memreview.workspace.model import Workspace
 
@@ -55,29 +55,45 @@ def evidence(item: dict) -> list:
 
 def note(item: dict) -> str:
     """Recalls in the window, and age."""
-    return (
-        f" — {plural(item.get('recalls_90d'), 'recall')} in 90 days, "
-        f"{plural(item.get('age_days'), 'day')} old"
+    recalls, days = item.get("recalls_90d"), item.get("age_days")
+    age = ngettext("{days} day old", "{days} days old", days if isinstance(days, int) else 2)
+    text = ngettext(
+        " — {recalls} recall in 90 days, {age}",
+        " — {recalls} recalls in 90 days, {age}",
+        recalls if isinstance(recalls, int) else 2,
     )
+    return text.format(recalls=recalls, age=age.format(days=days))
 
 
 def missing(ws: Workspace) -> str | None:
     """Without a recall log every anchor counts as important."""
     if ws.recalls is None:
-        return f"no recall log ({ws.config.recall_log}): every anchor counts as important"
+        return _("no recall log ({file}): every anchor counts as important").format(
+            file=ws.config.recall_log
+        )
     return None
 
 
 UNIT = QueueUnit(
     name="demotion",
-    title="Demotion",
+    title=N_("Demotion"),
     detect=demotion,
     acts=(
         Act(
-            "approve", "approve", "demote", "approve", "Demoted: DATE, moved to the demoted archive"
+            "approve",
+            "approve",
+            N_("demote"),
+            "approve",
+            N_("Demoted: DATE, moved to the demoted archive"),
         ),
-        Act("reject", "reject", "reject", "reject", "nothing is written; hidden 12 weeks"),
-        Act("pin", "pin", "pin", "keep", "Importance: high (a promoted entry: hidden for good)"),
+        Act("reject", "reject", N_("reject"), "reject", N_("nothing is written; hidden 12 weeks")),
+        Act(
+            "pin",
+            "pin",
+            N_("pin"),
+            "keep",
+            N_("Importance: high (a promoted entry: hidden for good)"),
+        ),
         DEFER,
     ),
     plan=plan,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
-from memreview.display import plural
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.dormant import dormant
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -54,15 +54,15 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                ("project", item.get("project")),
-                ("last mentioned", item.get("last_mentioned") or "never"),
-                ("asleep", f"{days} days" if days is not None else "since an unknown date"),
-                ("from", item.get("source")),
+                (_("project"), item.get("project")),
+                (_("last mentioned"), item.get("last_mentioned") or "never"),
+                (_("asleep"), f"{days} days" if days is not None else "since an unknown date"),
+                (_("from"), item.get("source")),
             )
         )
     ]
     if item.get("ref"):
-        blocks.append(RefBlock(item["ref"], "project", before=0))
+        blocks.append(RefBlock(item["ref"], _("project"), before=0))
     partial = item.get("partial_mentions") or []
     if partial:
         lines = [
@@ -71,7 +71,7 @@ def evidence(item: dict) -> list:
         ]
         blocks.append(
             Passage(
-                "partial mentions since (part of its name, not a mention):",
+                _("partial mentions since (part of its name, not a mention):"),
                 "\n".join(lines),
                 style="context",
             )
@@ -82,13 +82,17 @@ def evidence(item: dict) -> list:
 def note(item: dict) -> str:
     """How long the project has slept."""
     days = item.get("days_dormant")
-    return " — never mentioned" if days is None else f" — dormant {plural(days, 'day')}"
+    if days is None:
+        return _(" — never mentioned")
+    return ngettext(" — dormant {days} day", " — dormant {days} days", days).format(days=days)
 
 
 def missing(ws: Workspace) -> str | None:
     """Projects come from the projects folder, PROJECT anchors or markers."""
     if not ws.projects:
-        return f"no projects ({ws.config.projects_dir}/, PROJECT anchors or markers)"
+        return _("no projects ({folder}/, PROJECT anchors or markers)").format(
+            folder=ws.config.projects_dir
+        )
     return None
 
 
@@ -99,19 +103,19 @@ def limit(cfg: Config) -> int:
 
 UNIT = QueueUnit(
     name="dormant",
-    title="Dormant",
+    title=N_("Dormant"),
     detect=dormant,
     acts=(
         Act(
             "revive",
             "revive",
-            "revive",
+            N_("revive"),
             "approve",
-            "a todo in NOW.md; the project is snoozed 28 days",
+            N_("a todo in NOW.md; the project is snoozed 28 days"),
         ),
-        Act("snooze", "snooze", "snooze", "defer", "hidden for 28 days"),
-        Act("archive", "archive", "archive", "reject", "Status: archived (DATE)"),
-        Act("done", "done", "done", "keep", "Status: done (DATE)"),
+        Act("snooze", "snooze", N_("snooze"), "defer", N_("hidden for 28 days")),
+        Act("archive", "archive", N_("archive"), "reject", N_("Status: archived (DATE)")),
+        Act("done", "done", N_("done"), "keep", N_("Status: done (DATE)")),
         DEFER,
     ),
     plan=plan,

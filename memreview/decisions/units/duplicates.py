@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
 from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.duplicates import duplicates
 
 
@@ -69,38 +70,41 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                ("kind", item.get("kind")),
-                ("members", len(refs)),
-                ("lowest similarity", f"{score:g}" if isinstance(score, float) else score),
+                (_("kind"), item.get("kind")),
+                (_("members"), len(refs)),
+                (_("lowest similarity"), f"{score:g}" if isinstance(score, float) else score),
             )
         ),
         *(RefBlock(ref, f"#{k}") for k, ref in enumerate(refs, 1)),
     ]
     if item.get("merged"):
         blocks.append(
-            Passage("proposed merge (m to edit)", str(item["merged"]), style="edit", tabs=True)
+            Passage(_("proposed merge (m to edit)"), str(item["merged"]), style="edit", tabs=True)
         )
     return blocks
 
 
 def note(item: dict) -> str:
     """How many entries, of which kind."""
-    return f" — {len(item.get('refs') or [])} entries ({item.get('kind')})"
+    count = len(item.get("refs") or [])
+    return ngettext(" — {count} entry ({kind})", " — {count} entries ({kind})", count).format(
+        count=count, kind=item.get("kind")
+    )
 
 
 KEPT = "keep #{keep}"
 
 UNIT = QueueUnit(
     name="duplicates",
-    title="Duplicates",
+    title=N_("Duplicates"),
     detect=duplicates,
     acts=(
         Act(
             "approve",
             "keep",
-            "keep first",
+            N_("keep first"),
             "approve",
-            "the other entries are deleted",
+            N_("the other entries are deleted"),
             keep=1,
             takes=("keep",),
             staged=KEPT,
@@ -108,21 +112,21 @@ UNIT = QueueUnit(
         Act(
             "member",
             "keep",
-            "keep #N",
+            N_("keep #N"),
             "approve",
-            "the other entries are deleted",
+            N_("the other entries are deleted"),
             takes=("keep",),
             staged=KEPT,
         ),
         Act(
             "merge",
             "merge",
-            "merge",
+            N_("merge"),
             "edit",
-            "the kept entry is rewritten, the others are deleted",
+            N_("the kept entry is rewritten, the others are deleted"),
             takes=("keep", "text"),
         ),
-        Act("reject", "not-duplicate", "not dup", "reject", "nothing is written; hidden"),
+        Act("reject", "not-duplicate", N_("not dup"), "reject", N_("nothing is written; hidden")),
         DEFER,
     ),
     plan=plan,

@@ -14,12 +14,12 @@ from memreview.decisions.plan import (
     ReplaceEntry,
 )
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock, Verb
-from memreview.display import plural
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
 
 REJECTED_TITLE = "# Rejected promotions"
 VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
-STRIP = Verb("strip", "t", "strip", "Remove the pipeline's leftovers from a promoted entry")
+STRIP = Verb("strip", "t", N_("strip"), N_("Remove the pipeline's leftovers from a promoted entry"))
 
 
 def _first_line(item: dict, body_first: str) -> str:
@@ -111,24 +111,26 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                ("promoted", item.get("promoted")),
-                ("from", item.get("origin")),
-                ("group", item.get("group")),
-                ("score", item.get("score")),
-                ("recalls", item.get("recalls")),
-                ("signals", item.get("signals")),
-                ("importance", item.get("importance")),
+                (_("promoted"), item.get("promoted")),
+                (_("from"), item.get("origin")),
+                (_("group"), item.get("group")),
+                (_("score"), item.get("score")),
+                (_("recalls"), item.get("recalls")),
+                (_("signals"), item.get("signals")),
+                (_("importance"), item.get("importance")),
             )
         ),
-        RefBlock(item["ref"], "entry", before=1),
+        RefBlock(item["ref"], _("entry"), before=1),
     ]
     for f in item.get("flags") or []:
         blocks.append(Caption(f"⚑ {f['label']}: {f['reason']}", style="reject"))
     src = item.get("source")
     if src:
-        label = f"source {src['file']}:{src['start']}-{src['end']}"
+        label = _("source {file}:{start}-{end}").format(
+            file=src["file"], start=src["start"], end=src["end"]
+        )
         if src.get("missing"):
-            blocks.append(Caption(f"{label}: source missing"))
+            blocks.append(Caption(_("{label}: source missing").format(label=label)))
         else:
             text = "\n".join(
                 f"{'>' if src['start'] <= n <= src['end'] else ' '} {n:>4}  {t}"
@@ -140,9 +142,9 @@ def evidence(item: dict) -> list:
         blocks.append(
             Facts(
                 (
-                    ("store: recall days", store.get("recall_days")),
-                    ("last recalled", store.get("last_recalled")),
-                    ("promotedAt", store.get("promoted_at")),
+                    (_("store: recall days"), store.get("recall_days")),
+                    (_("last recalled"), store.get("last_recalled")),
+                    (_("promotedAt"), store.get("promoted_at")),
                 )
             )
         )
@@ -154,26 +156,34 @@ def note(item: dict) -> str:
     flags = item.get("flags") or []
     if not flags:
         return ""
-    return f" — {plural(len(flags), 'flag')}: " + ", ".join(f["label"] for f in flags)
+    return ngettext(" — {count} flag: {flags}", " — {count} flags: {flags}", len(flags)).format(
+        count=len(flags), flags=", ".join(f["label"] for f in flags)
+    )
 
 
 def missing(ws) -> str | None:
     """A workspace no pipeline promoted into has nothing for this queue."""
     if has_promotions(ws):
         return None
-    return "no promotion section or 自动沉淀 stamp in the memory files"
+    return _("no promotion section or 自动沉淀 stamp in the memory files")
 
 
 UNIT = QueueUnit(
     name="promotions",
-    title="Promotions",
+    title=N_("Promotions"),
     detect=promotions,
     acts=(
-        Act("approve", "keep", "keep", "approve", "nothing is written to memory; marked reviewed"),
+        Act(
+            "approve",
+            "keep",
+            N_("keep"),
+            "approve",
+            N_("nothing is written to memory; marked reviewed"),
+        ),
         Act(
             "archive",
             "archive",
-            "archive",
+            N_("archive"),
             "reject",
             f"copied with its marker to {REJECTED_FILE}, then removed; its marker stays in "
             "MEMORY.md, so OpenClaw does not promote it again",
@@ -181,12 +191,18 @@ UNIT = QueueUnit(
         Act(
             "merge",
             "edit",
+            N_("edit"),
             "edit",
-            "edit",
-            "the edited text, marker and tail kept",
+            N_("the edited text, marker and tail kept"),
             takes=("text",),
         ),
-        Act("strip", "strip", "strip", "edit", "leaked scaffolding removed; marker and tail kept"),
+        Act(
+            "strip",
+            "strip",
+            N_("strip"),
+            "edit",
+            N_("leaked scaffolding removed; marker and tail kept"),
+        ),
         DEFER,
     ),
     plan=plan,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.i18n import N_, _
 from memreview.queues.secrets import secrets
 from memreview.secrets import find_secrets, redact_secrets
 
@@ -50,15 +51,17 @@ def evidence(item: dict) -> list:
     return [
         Facts(
             (
-                ("kind", ", ".join(item.get("kinds") or ())),
-                ("masked", ", ".join(item.get("masked") or ())),
+                (_("kind"), ", ".join(item.get("kinds") or ())),
+                (_("masked"), ", ".join(item.get("masked") or ())),
             )
         ),
-        Passage("the line, masked", str(item.get("text", ""))),
-        RefBlock(item.get("ref") or {}, "in", before=2),
+        Passage(_("the line, masked"), str(item.get("text", ""))),
+        RefBlock(item.get("ref") or {}, _("in"), before=2),
         Caption(
-            "redact replaces the value in the file and in every backup memreview holds of it: "
-            "it can't be undone"
+            _(
+                "redact replaces the value in the file and in every backup memreview holds of it: "
+                "it can't be undone"
+            )
         ),
     ]
 
@@ -70,23 +73,23 @@ def note(item: dict) -> str:
 
 UNIT = QueueUnit(
     name="secrets",
-    title="Secrets",
+    title=N_("Secrets"),
     detect=secrets,
     acts=(
         Act(
             "approve",
             "redact",
-            "redact",
+            N_("redact"),
             "approve",
-            "the value becomes [redacted <kind> DATE], here and in memreview's backups",
+            N_("the value becomes [redacted <kind> DATE], here and in memreview's backups"),
             takes=("text",),
         ),
         Act(
             "keep",
             "keep",
+            N_("keep"),
             "keep",
-            "keep",
-            "nothing is written; hidden (a test key, a public value)",
+            N_("nothing is written; hidden (a test key, a public value)"),
         ),
         DEFER,
     ),

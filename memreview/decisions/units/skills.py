@@ -17,6 +17,7 @@ from memreview.decisions.plan import (
     RemoveCandidate,
 )
 from memreview.decisions.unit import DEFER, MERGE, Act, Facts, Passage, QueueUnit, judge_note
+from memreview.i18n import N_, _, ngettext
 from memreview.queues.skills import skill_slug, skills
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
@@ -77,26 +78,29 @@ def evidence(item: dict) -> list:
     return [
         Facts(
             (
-                ("theme", item.get("theme")),
-                ("folder", f"{item['slug']}/" if item.get("slug") else None),
-                ("seen", item.get("count")),
-                ("reason", item.get("reason")),
+                (_("theme"), item.get("theme")),
+                (_("folder"), f"{item['slug']}/" if item.get("slug") else None),
+                (_("seen"), item.get("count")),
+                (_("reason"), item.get("reason")),
             )
         ),
-        Passage("content", str(item.get("content", ""))),
+        Passage(_("content"), str(item.get("content", ""))),
     ]
 
 
 def note(item: dict) -> str:
     """How often the pipeline saw the rule."""
     if item.get("count") is not None:
-        return f" — seen {item['count']} times"
+        count = item["count"]
+        return ngettext(" — seen {count} time", " — seen {count} times", count).format(count=count)
     return judge_note(item)
 
 
 def missing(ws: Workspace) -> str | None:
     """No candidates file, no items."""
-    return f"no skill candidates ({ws.config.skill_candidates})" if ws.skills is None else None
+    if ws.skills is None:
+        return _("no skill candidates ({file})").format(file=ws.config.skill_candidates)
+    return None
 
 
 def candidates_file(cfg: Config) -> str:
@@ -106,27 +110,31 @@ def candidates_file(cfg: Config) -> str:
 
 UNIT = QueueUnit(
     name="skills",
-    title="Skills",
+    title=N_("Skills"),
     detect=skills,
     acts=(
-        Act("approve", "solidify", "solidify", "approve", "a bullet under the Rules heading"),
+        Act(
+            "approve", "solidify", N_("solidify"), "approve", N_("a bullet under the Rules heading")
+        ),
         Act(
             "skill",
             "create-skill",
-            "create-skill",
+            N_("create-skill"),
             "approve",
-            "a new SKILL.md under skills/, in the folder named above (m names another)",
+            N_("a new SKILL.md under skills/, in the folder named above (m names another)"),
             takes=("slug",),
         ),
         Act(
             MERGE,
             "create-skill",
-            "edit folder",
+            N_("edit folder"),
             "approve",
-            "create-skill into the folder you name",
+            N_("create-skill into the folder you name"),
             takes=("slug",),
         ),
-        Act("reject", "skip", "skip", "reject", "the candidate leaves skill_candidates.json"),
+        Act(
+            "reject", "skip", N_("skip"), "reject", N_("the candidate leaves skill_candidates.json")
+        ),
         DEFER,
     ),
     plan=plan,

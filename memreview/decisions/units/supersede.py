@@ -5,6 +5,7 @@ from __future__ import annotations
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
+from memreview.i18n import N_, _
 from memreview.queues.supersede import supersede
 from memreview.workspace.model import Workspace
 
@@ -25,35 +26,37 @@ def evidence(item: dict) -> list:
     """The judge's facts, then the old and the new anchor side by side."""
     return judge_pair(
         item,
-        ("proposal", item.get("proposal")),
-        RefBlock(item["old"], "OLD (would be superseded)"),
-        RefBlock(item["new"], "NEW"),
+        (_("proposal"), item.get("proposal")),
+        RefBlock(item["old"], _("OLD (would be superseded)")),
+        RefBlock(item["new"], _("NEW")),
     )
 
 
 def missing(ws: Workspace) -> str | None:
     """Only the judge proposes supersessions."""
-    return f"no judge proposals ({ws.config.proposals})" if ws.proposals is None else None
+    if ws.proposals is None:
+        return _("no judge proposals ({file})").format(file=ws.config.proposals)
+    return None
 
 
 UNIT = QueueUnit(
     name="supersede",
-    title="Supersede",
+    title=N_("Supersede"),
     detect=supersede,
     acts=(
         Act(
             "approve",
             "approve",
+            N_("approve"),
             "approve",
-            "approve",
-            "old gets Superseded-By new and moves to the superseded archive",
+            N_("old gets Superseded-By new and moves to the superseded archive"),
         ),
         Act(
             "reject",
             "reject",
+            N_("reject"),
             "reject",
-            "reject",
-            "the proposal is hidden and a verdict is recorded",
+            N_("the proposal is hidden and a verdict is recorded"),
         ),
         DEFER,
     ),

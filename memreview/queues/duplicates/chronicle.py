@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from memreview.i18n import _
 from memreview.queues.common import item_id
 from memreview.workspace.model import ChronicleRow, Workspace
 
@@ -48,7 +49,7 @@ def chronicle_items(ws: Workspace) -> list[dict]:
             items.append(
                 {
                     "id": item_id("d", "chronicle", mf.rel, day, *sorted(r.text for r in rows)),
-                    "title": f"{day}: {len(rows)} chronicle rows",
+                    "title": _("{day}: {count} chronicle rows").format(day=day, count=len(rows)),
                     "kind": "chronicle",
                     "refs": [r.entry.ref() for r in ordered],
                     "merged": merged,

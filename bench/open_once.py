@@ -1,0 +1,58 @@
+"""Time one open of a workspace in a fresh process, the scan cache on (run by bench.py).
+
+    python bench/open_once.py WORKSPACE T0
+
+``T0`` is the parent's ``time.time()`` just before starting this process, so the figures
+include the interpreter's start and the imports. Prints one JSON object: seconds from T0 to
+the queue counts (from the cache, or the last queue computed), to the workspace read, and
+to the whole scan (health included; the cache saved); and the CPU seconds the process had
+used at the counts and at the end (interpreter start included: about what an idle machine's
+wall time would be).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+
+def cpu() -> float:
+    """CPU seconds this process has used since it started (interpreter start included):
+    about the wall time an idle machine would take, whatever the load."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def main() -> None:
+    root, t0 = Path(sys.argv[1]), float(sys.argv[2])
+    from memreview.scan import Counts, HealthDone, Loaded, QueueDone, scan_workspace
+
+    marks: dict[str, float] = {}
+
+    def emit(event) -> None:
+        now, used = time.time() - t0, cpu()
+        if isinstance(event, Counts):
+            marks.setdefault("counts_s", now)
+            marks.setdefault("counts_cpu_s", used)
+        elif isinstance(event, Loaded):
+            marks["loaded_s"] = now
+            if not event.result.pending:
+                marks.setdefault("counts_s", now)
+                marks.setdefault("counts_cpu_s", used)
+        elif isinstance(event, QueueDone):
+            marks["last_queue_s"], marks["last_queue_cpu_s"] = now, used
+        elif isinstance(event, HealthDone):
+            marks.setdefault("counts_s", marks.get("last_queue_s", now))
+            marks.setdefault("counts_cpu_s", marks.get("last_queue_cpu_s", used))
+
+    result = scan_workspace(root, emit=emit)
+    marks["all_s"], marks["all_cpu_s"] = time.time() - t0, cpu()
+    marks = {k: round(v, 3) for k, v in marks.items()}
+    print(json.dumps({**marks, "notes": result.notes}))
+
+
+if __name__ == "__main__":
+    main()

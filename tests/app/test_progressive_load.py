@@ -1,0 +1,74 @@
+"""The first screen fills in as the scan goes: a queue's count and items as soon as it is
+computed, "…" for the others, and keys work in the computed queues meanwhile."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+from app_helpers import SIZE, loaded, review, screen_text
+from toy_queue import TOY, TOY_ANCHOR, toys
+
+from memreview.app.keys import review_bindings
+from memreview.app.screens.review import ReviewScreen
+from memreview.decisions import registry
+
+
+def _slow_toy(monkeypatch, ws, gate: threading.Event) -> None:
+    """A queue (the ninth) whose detector waits for ``gate``: a deliberately slow queue."""
+
+    def slow_toys(workspace, today):
+        gate.wait(30)
+        return toys(workspace, today)
+
+    unit = replace(TOY, detect=slow_toys)
+    monkeypatch.setattr(registry, "UNITS", (*registry.UNITS[:8], unit))
+    monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())
+    monkeypatch.setattr(ReviewScreen, "_merged_bindings", ReviewScreen._merge_bindings())
+    (ws / "memory" / "toy.md").write_text("# Toys\n\n" + TOY_ANCHOR, encoding="utf-8")
+
+
+async def _until(pilot, done) -> None:
+    for _ in range(1000):
+        if done():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never got there")
+
+
+async def test_the_first_queue_is_usable_while_a_slow_queue_is_computed(
+    make, ws, backend, monkeypatch
+):
+    gate = threading.Event()
+    _slow_toy(monkeypatch, ws, gate)
+    app = make()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review(app)
+            await _until(
+                pilot,
+                lambda: screen.result is not None
+                and "contradictions" not in screen.result.pending,
+            )
+            await pilot.pause()
+            await pilot.pause()
+            assert "toy" in screen.result.pending  # still waiting for the gate
+            text = screen_text(app)
+            assert " 9 Toy …" in text and "Contradictions 1" in text
+            assert "Contradictions   1 of 1" in text  # the first queue's items are listed
+            await pilot.press("k")  # keep both sides
+            [d] = backend.store["pending"]
+            assert d.queue == "contradictions" and d.action == "keep-both"
+            await pilot.press("2")  # another computed queue answers too
+            assert screen.queue == "supersede" and "Supersede   1 of 1" in screen_text(app)
+            await pilot.press("9")  # the slow one says so, and nothing blocks
+            assert "computing this queue" in screen_text(app)
+            assert "toy" in screen.result.pending and not gate.is_set()
+            gate.set()
+            await loaded(app, pilot)
+            assert not screen.result.pending
+            text = screen_text(app)
+            assert " 9 Toy 1" in text and "Toy   1 of 1" in text
+            assert screen.result.health  # the health figures come last
+    finally:
+        gate.set()
