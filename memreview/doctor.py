@@ -28,6 +28,7 @@ from memreview.health import health
 from memreview.i18n import _, ngettext, use_language
 from memreview.queues.secrets import secrets
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
+from memreview.store import lock_states
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import find_state_db, store_values
@@ -218,6 +219,7 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
             "elsewhere": secrets_elsewhere(ws),
         },
         "warnings": _warnings(health(ws, day)) + _held_locks(ws),
+        "locks": [s.to_json() for s in lock_states(root, ws.config.lock_files)],
     }
 
 
@@ -290,4 +292,6 @@ def cmd_doctor(args) -> int:
             )
         for w in r["warnings"]:
             print(visible("  " + _("warning: {text}").format(text=w)))
+        for lock in r["locks"]:
+            print(visible("  " + _("lock {text}").format(text=lock["text"])))
     return 1 if fired else 0

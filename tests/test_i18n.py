@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gettext
-import importlib.util
+import io
 import re
 from pathlib import Path
 
@@ -39,18 +39,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = re.compile(r"\{([a-z_]*)[^}]*\}")
 
 
-def _catalog_tool():
-    spec = importlib.util.spec_from_file_location("catalog", ROOT / "tools" / "catalog.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_every_text_of_the_code_is_translated_and_the_catalogue_has_no_stale_entry():
     # extracts every _(), ngettext() and N_() text from memreview/ and compares (Babel)
-    problems = _catalog_tool().problems()
-    assert problems == [], "run `python tools/catalog.py`, then translate:\n" + "\n".join(
-        problems[:40]
+    from memreview.locale import catalog
+
+    problems = catalog.problems()
+    assert problems == [], (
+        "run `python -m memreview.locale.catalog`, then translate:\n" + "\n".join(problems[:40])
     )
 
 
@@ -131,7 +126,7 @@ def test_language_precedence_flag_then_workspace_then_user_then_locale():
     assert i18n.choose_language(None, None, None, {"LANG": "de_DE.UTF-8"}) == "en"
 
 
-def test_no_text_is_translated_inside_an_f_string():
+def test_no_text_is_translated_where_the_extractor_cant_read_it():
     # Babel's extractor reads an f-string as one token: a _("…") inside it never reaches
     # the catalogue, so it is refused here
     import ast
@@ -151,6 +146,17 @@ def test_no_text_is_translated_inside_an_f_string():
                     and isinstance(inner.args[0], ast.Constant)
                 ):
                     found.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+        # _(f["label"]): the extractor would take "label" for the text to translate
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("_", "N_")
+                and node.args
+                and not isinstance(node.args[0], ast.Constant)
+                and any(isinstance(n, ast.Constant) for n in ast.walk(node.args[0]))
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert found == []
 
 
@@ -161,3 +167,27 @@ def test_the_chinese_help_has_the_placeholders_of_the_english_one():
     for mark in ("{{QUEUE_KEYS}}", "{{KEY_TABLE}}"):
         assert english.count(mark) == chinese.count(mark) == 1
     assert english.count("\n## ") == chinese.count("\n## ")
+
+
+def test_the_po_reader_reads_what_babel_compiles():
+    # an editable install reads the .po itself (PoTranslations); an install reads the .mo
+    # Babel compiled: both give every text, and every plural, the same way
+    from babel.messages.pofile import read_po
+
+    po = i18n.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "memreview.po"
+    ours = i18n.PoTranslations(po.read_text(encoding="utf-8"))
+    compiled = gettext.GNUTranslations(io.BytesIO(i18n.compile_po(po.read_bytes(), "zh_CN")))
+    with po.open("rb") as fp:
+        catalog = read_po(fp)
+    checked = 0
+    for m in catalog:
+        if not m.id:
+            continue
+        if isinstance(m.id, tuple | list):
+            for n in (0, 1, 2, 5):
+                assert ours.ngettext(m.id[0], m.id[1], n) == compiled.ngettext(m.id[0], m.id[1], n)
+        else:
+            assert ours.gettext(m.id) == compiled.gettext(m.id), m.id
+        checked += 1
+    assert checked > 500
+    assert ours.gettext("not in the catalogue") == "not in the catalogue"

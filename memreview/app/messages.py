@@ -92,10 +92,12 @@ class DiffPreviewed(Message):
 
 @dataclass
 class BatchWritten(Message):
-    """The pending decisions were written (or ``problem`` says why nothing was)."""
+    """The pending decisions were written (or ``problem`` says why nothing was; ``stopped``:
+    why the batch stopped part way)."""
 
     outcome: Outcome | None
     problem: str | None
+    stopped: bool = False
 
 
 @dataclass

@@ -21,7 +21,7 @@ def cmd_apply(args) -> int:
     )
     from memreview.display import one_line, visible
     from memreview.scan import scan_workspace
-    from memreview.store import PathEscape
+    from memreview.store import BatchStopped, PathEscape
     from memreview.workspace.loader import check_workspace
     from memreview.workspace.yamlcap import DECISIONS_LIMIT, YAMLRefused, read_capped
 
@@ -47,6 +47,9 @@ def cmd_apply(args) -> int:
     _refuse_bad_decisions(name, check_decisions(entries, items))
     try:
         outcome = apply(result, entries, dry_run=args.dry_run, commit=args.commit or None)
+    except BatchStopped as exc:  # written in part: the batch is named, recover ends it
+        print(f"memreview: {one_line(str(exc))}", file=sys.stderr)
+        return 1
     except OSError as exc:  # e.g. a read-only workspace: .memreview/ can't be created
         print(
             _("memreview: nothing applied: {reason}").format(reason=exc.strerror or exc),

@@ -11,13 +11,14 @@ from memreview.store.interrupted import InterruptedBatch, InterruptedFile, inter
 from memreview.store.journal import BatchRecord, JournalFile, batches, failed_keys, last_batch
 from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
 from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
-from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
 from memreview.store.recover import clean_temp_files, finish_batch
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
+    BatchStopped,
     Conflict,
     Failure,
     FileJob,
@@ -43,6 +44,7 @@ __all__ = [
     "VERDICTS_FILES",
     "BatchRecord",
     "BatchResult",
+    "BatchStopped",
     "Conflict",
     "Failure",
     "FileJob",
@@ -54,6 +56,7 @@ __all__ = [
     "JournalFile",
     "JournalProblem",
     "LockHeld",
+    "LockState",
     "PathEscape",
     "UndoResult",
     "append_line",
@@ -68,6 +71,7 @@ __all__ = [
     "is_git_repo",
     "journal_problems",
     "last_batch",
+    "lock_states",
     "read_journal",
     "read_private",
     "recent_decisions",

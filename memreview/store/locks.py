@@ -18,10 +18,12 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.paths import PathEscape, resolve_inside
-from memreview.store.private import PRIVATE_DIR, private_dir
+from memreview.store.private import PRIVATE_DIR, private_parent
 from memreview.workspace.process import pid_alive
 
 DEFAULT_LOCK_FILES: tuple[str, ...] = ("memory/.dreams/short-term-promotion.lock",)
@@ -110,10 +112,9 @@ def workspace_locks(
             fds.append(fd)
             _acquire(fd, rel, real, deadline)
             held.append(rel)
-        private_dir(root)
-        own = resolve_inside(root, OWN_LOCK)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(own, flags | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with private_parent(root, OWN_LOCK) as (parent, name):
+            fd = os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=parent)
         fds.append(fd)
         _acquire(fd, OWN_LOCK, None, deadline)
         held.append(OWN_LOCK)
@@ -121,3 +122,105 @@ def workspace_locks(
     finally:
         for fd in reversed(fds):
             os.close(fd)
+
+
+# -- who holds what: for ``memreview doctor`` ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class LockState:
+    """A lock file as found: ``absent``, ``free``, ``held`` (by ``pid``, when known, through
+    ``how``: ``flock`` or a ``pid:ms`` file) or ``stale`` (a ``pid:ms`` file whose process is
+    gone); ``refused`` when it is a symlink or leaves the workspace (never followed)."""
+
+    rel: str
+    state: str
+    pid: int | None = None
+    how: str = ""
+
+    def says(self) -> str:
+        """One line: ``.memreview/lock: in use by process 123 (running, flock)``."""
+        if self.state == "absent":
+            return _("{file}: free (no lock file)").format(file=self.rel)
+        if self.state == "free":
+            return _("{file}: free").format(file=self.rel)
+        if self.state == "refused":
+            return _("{file}: a symlink or outside the workspace: not read").format(file=self.rel)
+        if self.state == "stale":
+            return _(
+                "{file}: stale: written by process {pid}, which is no longer running "
+                "(remove the file)"
+            ).format(file=self.rel, pid=self.pid)
+        if self.pid:
+            return _("{file}: in use by process {pid} (running, {how})").format(
+                file=self.rel, pid=self.pid, how=self.how
+            )
+        return _("{file}: in use by another process ({how})").format(file=self.rel, how=self.how)
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.rel,
+            "state": self.state,
+            "pid": self.pid,
+            "how": self.how or None,
+            "text": self.says(),
+        }
+
+
+def lock_states(root: Path | str, lock_files: Iterable[str]) -> list[LockState]:
+    """memreview's own lock, then each pipeline lock file: free, held (by whom) or stale.
+    Reading a lock takes nothing: a shared ``flock`` tried and let go at once, never created."""
+    out = []
+    for rel in (OWN_LOCK, *lock_files):
+        try:
+            real = resolve_inside(root, rel)
+        except PathEscape:
+            out.append(LockState(rel, "refused"))
+            continue
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(real, flags | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            out.append(LockState(rel, "absent"))
+            continue
+        except OSError:
+            out.append(LockState(rel, "refused"))
+            continue
+        try:
+            out.append(_state(rel, fd))
+        finally:
+            os.close(fd)
+    return out
+
+
+def _state(rel: str, fd: int) -> LockState:
+    try:
+        head = os.pread(fd, 64, 0)
+    except OSError:
+        head = b""
+    match = _PID_LOCK.match(head)
+    if match:
+        pid = int(match.group(1))
+        return LockState(rel, "held" if pid_alive(pid) else "stale", pid, "pid file")
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise
+        return LockState(rel, "held", _flock_holder(os.fstat(fd)), "flock")
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return LockState(rel, "free")
+
+
+def _flock_holder(st: os.stat_result) -> int | None:
+    """The pid holding a ``flock`` on the file ``st`` describes, from /proc/locks (Linux)."""
+    dev = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 6 and parts[1] == "FLOCK" and parts[5] == dev:
+                    return int(parts[4]) if parts[4].isdigit() else None
+    except OSError:
+        return None
+    return None

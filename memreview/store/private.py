@@ -8,22 +8,26 @@ the lock file stay out of the owner's git history.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from memreview.store.atomic import atomic_write, write_all
 from memreview.store.paths import (
     PathEscape,
     check_rel,
-    fsync_dir,
-    make_dirs_inside,
-    resolve_inside,
+    open_dir_fd,
     safe_read_bytes,
+    workspace_root,
 )
 
 PRIVATE_DIR = ".memreview"
 GITIGNORE_LINES = ("backups/", "pending.yaml", "lock")
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def private_rel(name: str) -> str:
@@ -39,28 +43,77 @@ def private_rel(name: str) -> str:
     return f"{PRIVATE_DIR}/{clean}"
 
 
-def private_dir(root: Path | str) -> Path:
-    """Create ``.memreview/`` (and its ``.gitignore``) if needed; return its real path."""
-    real = make_dirs_inside(root, PRIVATE_DIR)
-    gitignore = real / ".gitignore"
-    if not gitignore.exists():
+@contextlib.contextmanager
+def dir_at(root: Path | str, rel_dir: str, *, create: bool = True) -> Iterator[int]:
+    """An fd of directory ``rel_dir`` of the workspace, reached from the workspace opened once,
+    one component at a time with ``O_NOFOLLOW`` (a component that is, or turned into, a
+    symlink is refused with PathEscape naming it): whatever is swapped meanwhile, what is
+    created or renamed relative to it stays in that directory."""
+    root_fd = os.open(workspace_root(root), os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
+    try:
+        fd = open_dir_fd(root_fd, rel_dir, create=create)
+    finally:
+        os.close(root_fd)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _ensure_gitignore(fd: int) -> None:
+    """``.gitignore`` in the ``.memreview`` directory ``fd``, written when missing."""
+    try:
+        os.stat(".gitignore", dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
         data = "".join(line + "\n" for line in GITIGNORE_LINES).encode("utf-8")
-        atomic_write(resolve_inside(root, f"{PRIVATE_DIR}/.gitignore"), data)
-    return real
+        atomic_write(Path(".gitignore"), data, dir_fd=fd)
+
+
+def private_dir(root: Path | str) -> Path:
+    """Create ``.memreview/`` (and its ``.gitignore``) if needed; return its path."""
+    with dir_at(root, PRIVATE_DIR) as fd:
+        _ensure_gitignore(fd)
+    return workspace_root(root) / PRIVATE_DIR
+
+
+@contextlib.contextmanager
+def private_parent(root: Path | str, name: str) -> Iterator[tuple[int, str]]:
+    """(an fd of the directory of ``.memreview/<name>``, created when missing, and the file's
+    own name), ``.memreview/.gitignore`` written first when missing."""
+    rel = private_rel(name)
+    folder, _, base = rel.rpartition("/")
+    with dir_at(root, PRIVATE_DIR) as top:
+        _ensure_gitignore(top)
+        if folder == PRIVATE_DIR:
+            yield top, base
+            return
+        fd = open_dir_fd(top, folder[len(PRIVATE_DIR) + 1 :], create=True)
+        try:
+            yield fd, base
+        finally:
+            os.close(fd)
+
+
+def _mode_at(fd: int, name: str) -> int | None:
+    """The permissions of the regular file ``name`` in directory ``fd``, None when absent."""
+    try:
+        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
+
+
+def write_at(fd: int, name: str, data: bytes) -> None:
+    """Atomically replace file ``name`` of the directory ``fd`` with ``data`` (its
+    permissions kept), the temp file created and renamed relative to that fd."""
+    atomic_write(Path(name), data, mode=_mode_at(fd, name), dir_fd=fd)
 
 
 def write_private(root: Path | str, name: str, data: bytes) -> Path:
     """Atomically replace ``.memreview/<name>`` with ``data`` (temp file, fsync, rename)."""
-    rel = private_rel(name)
-    private_dir(root)
-    parent = rel.rsplit("/", 1)[0]
-    make_dirs_inside(root, parent)
-    real = resolve_inside(root, rel)
-    mode = None
-    if real.exists():
-        mode = real.stat().st_mode & 0o7777
-    atomic_write(real, data, mode=mode)
-    return real
+    with private_parent(root, name) as (fd, base):
+        write_at(fd, base, data)
+    return workspace_root(root) / private_rel(name)
 
 
 def read_private(root: Path | str, name: str) -> bytes | None:
@@ -78,29 +131,25 @@ def append_line(root: Path | str, name: str, line: str) -> None:
     """Append one line to the append-only file ``.memreview/<name>`` and fsync it.
 
     The line is written with one ``write`` call. If a crash left the file without a final
-    newline (a torn line), a newline is written first so the new line stays whole.
+    newline (a torn line), a newline is written first so the new line stays whole. The file
+    is opened relative to its directory's fd, never through a symlink.
     """
-    rel = private_rel(name)
-    private_dir(root)
-    make_dirs_inside(root, rel.rsplit("/", 1)[0])
-    real = resolve_inside(root, rel)
     # a lone surrogate (text read from invalid UTF-8) is written as its JSON escape
     text = line.rstrip("\n")
     try:
         data = text.encode("utf-8") + b"\n"
     except UnicodeEncodeError:
         data = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8") + b"\n"
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    flags |= getattr(os, "O_NOFOLLOW", 0)
-    existed = real.exists()
-    fd = os.open(real, flags, 0o644)
-    try:
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            data = b"\n" + data
-        write_all(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    if not existed:
-        fsync_dir(real.parent)
+    flags = os.O_RDWR | os.O_APPEND | _CLOEXEC | _NOFOLLOW
+    with private_parent(root, name) as (parent, base):
+        fd = os.open(base, flags | os.O_CREAT, 0o644, dir_fd=parent)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data
+            write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if not size:  # new (or empty): its name in the directory must survive a power cut
+            os.fsync(parent)

@@ -28,6 +28,7 @@ from memreview.store.interrupted import interrupted_batches
 from memreview.store.journal import BatchRecord, batches
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.paths import PathEscape, check_rel, resolve_inside
+from memreview.store.private import dir_at
 from memreview.store.reverse import Refuse, reverse_patch, version_in
 from memreview.store.safewrite import Conflict, FileOutcome, run_batch
 from memreview.store.undo_jobs import UndoJobBase
@@ -56,17 +57,26 @@ def clean_temp_files(root: Path | str, *, lock_wait: float = 0.0) -> list[str]:
     try:
         with workspace_locks(real_root, (), lock_wait):
             for rel in present:
-                path = _temp_path(real_root, rel)
-                if path is None:
-                    continue
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    continue
-                removed.append(rel)
+                if _remove_temp(real_root, rel):
+                    removed.append(rel)
     except LockHeld:
         return []
     return removed
+
+
+def _remove_temp(root: Path, rel: str) -> bool:
+    """Remove the journal's temp file ``rel`` if it still is one, relative to its directory's
+    fd (a directory on the way swapped for a symlink is not followed)."""
+    folder, _, name = rel.rpartition("/")
+    try:
+        with dir_at(root, folder, create=False) as fd:
+            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode):
+                return False
+            os.unlink(name, dir_fd=fd)
+    except (PathEscape, OSError):
+        return False
+    return True
 
 
 def _temp_path(root: Path, rel: str) -> Path | None:

@@ -29,6 +29,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.batchplan import FilePlan, group_jobs, plan_file
 from memreview.store.jobs import (
     BatchResult,
@@ -43,6 +44,7 @@ from memreview.store.jobs import (
 )
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.openclaw_lock import wait_for_promotion_lock
+from memreview.store.paths import PathEscape
 from memreview.store.writer import BatchWriter, file_record
 
 __all__ = [
@@ -79,6 +81,21 @@ STEPS = (
 # A failpoint for crash tests and bench/storm.py: ``MEMREVIEW_FAILPOINT=N`` kills the process
 # with SIGKILL at the Nth write step of a batch, ``NAME:N`` at the Nth step called NAME.
 FAILPOINT_ENV = "MEMREVIEW_FAILPOINT"
+
+
+class BatchStopped(OSError):
+    """The journal (or memreview's own directory) failed in the middle of a batch: the
+    files written so far stay written, the batch is cut short and ``recover`` ends it."""
+
+    def __init__(self, batch: str, done: int, total: int, cause: BaseException) -> None:
+        self.batch, self.done, self.total = batch, done, total
+        why = str(cause) if isinstance(cause, PathEscape) else (cause.strerror or str(cause))
+        super().__init__(
+            _(
+                "batch {batch} stopped after {done} of {total} file(s): {why}; once .memreview "
+                "can be written again, `memreview recover` finishes it or rolls it back"
+            ).format(batch=batch, done=done, total=total, why=why)
+        )
 
 
 def env_failpoint() -> Callable[[str], None] | None:
@@ -239,7 +256,10 @@ def run_batch(
             writer.journal(_intent_record(kind, now, decisions, ready, undoes, extra))
             result.journaled = True
             step("intent")
-            written = writer.write_files(changed, ready)
+            try:
+                written = writer.write_files(changed, ready)
+            except (OSError, PathEscape) as exc:
+                raise BatchStopped(result.batch_id, writer.replaced, len(ready), exc) from exc
         finally:
             writer.release()
         for plan in plans:  # the result lists the files in job order

@@ -15,9 +15,8 @@ import json
 import os
 from pathlib import Path
 
-from memreview.store.atomic import atomic_write
 from memreview.store.paths import resolve_inside, safe_read_bytes
-from memreview.store.private import append_line, private_rel, read_private
+from memreview.store.private import append_line, dir_at, private_rel, read_private, write_at
 
 SCRUBBED = "scrubbed.jsonl"
 BACKUPS_REL = ".memreview/backups"
@@ -61,7 +60,9 @@ def scrub_backups(root: Path | str, replacements: list[tuple[str, str]]) -> list
                 new = new.replace(value, repl)
             if new == data:
                 continue
-            atomic_write(resolve_inside(root, rel), new, mode=path.stat().st_mode & 0o7777)
+            folder, _, base = rel.rpartition("/")
+            with dir_at(root, folder, create=False) as fd:
+                write_at(fd, base, new)
             record = {"path": rel, "from": _sha(data), "to": _sha(new)}
             append_line(root, SCRUBBED, json.dumps(record, sort_keys=True))
             changed.append(rel)

@@ -55,6 +55,7 @@ class BatchWriter:
         self.fault = fault
         self.jobs_by_rel = jobs_by_rel
         self._backup_name: str | None = None
+        self.replaced = 0  # files replaced (or removed) so far
         # old inodes of replaced files, held open until the batch ends: (plan, fd, bytes seen)
         self.held: list[list] = []
         # the workspace, opened once: every create and rename is relative to directory fds
@@ -149,9 +150,11 @@ class BatchWriter:
         """Write ``plan.new`` over the file (or remove it); False if it changed meanwhile."""
         parent, name = self._parent(plan.real, create=not plan.remove)
         try:
-            return self._replace_in(plan, parent, name)
+            done = self._replace_in(plan, parent, name)
         finally:
             os.close(parent)
+        self.replaced += done
+        return done
 
     def _replace_in(self, plan: FilePlan, parent: int, name: str) -> bool:
         if plan.remove:

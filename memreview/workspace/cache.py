@@ -213,9 +213,10 @@ class ScanCache:
             if not isinstance(doc, dict):
                 raise CacheRejected(_("not a scan cache"))
         except Exception as exc:  # any damage: ignored, never trusted
+            why = str(exc) if isinstance(exc, CacheRejected) else _("damaged: not readable")
             self._problem(
                 _("ignored the cache {path} ({why}); the workspace is read instead").format(
-                    path=path, why=str(exc)[:200]
+                    path=path, why=why[:200]
                 )
             )
             return None

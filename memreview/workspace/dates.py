@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import re
 from datetime import date
+from functools import lru_cache
 
 from memreview.i18n import _
 
 DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
+@lru_cache(maxsize=8192)  # a workspace writes the same few hundred dates again and again
 def parse_date(text: str | None) -> date | None:
     """``YYYY-MM-DD`` exactly at the start of ``text`` (after spaces), or None."""
     if not text:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from memreview.workspace.model import REF_RE, Anchor, ChronicleRow, Entry, MemoryFile
@@ -141,7 +142,7 @@ def parse_memory_file(
             meta=dict(block_meta),
             meta_end=block_meta_end + 1,
             text=text,
-            refs=tuple(REF_RE.findall(text)),
+            refs=tuple(map(sys.intern, REF_RE.findall(text))),  # ids repeat: one copy each
             archived=archived,
         )
         anchors.append(a)

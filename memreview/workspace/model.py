@@ -74,7 +74,7 @@ class Entry:
 
     @property
     def first_line(self) -> str:
-        return self.text.split("\n", 1)[0]
+        return _first_line(self.text)
 
     def ref(self) -> dict:
         return {
@@ -115,7 +115,7 @@ class Anchor:
 
     @property
     def first_line(self) -> str:
-        return self.text.split("\n", 1)[0]
+        return _first_line(self.text)
 
     def ref(self) -> dict:
         return {
@@ -125,6 +125,13 @@ class Anchor:
             "text": self.first_line,
             "anchor": self.id,
         }
+
+
+def _first_line(text: str) -> str:
+    """The text up to its first newline, without copying the rest (an anchor block can hold
+    thousands of references)."""
+    end = text.find("\n")
+    return text if end < 0 else text[:end]
 
 
 def _refs(value: str) -> list[str]:

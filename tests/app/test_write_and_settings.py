@@ -192,3 +192,24 @@ async def test_health_view_shows_budgets_growth_and_lists(make):
         assert "Daily logs missing in the last 7 days  6" in text
         assert "2026-11-22, 2026-11-23" in text
         assert "Warnings  0" in text
+
+
+async def test_a_batch_stopped_part_way_is_said_so_not_nothing_written(make, backend):
+    from memreview.store import BatchStopped, PathEscape
+
+    def stopped(result, decisions):
+        cause = PathEscape(".memreview turned into a symlink; refused, nothing written there")
+        raise BatchStopped("B1", 1, 3, cause)
+
+    backend.apply = stopped
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "w")
+        await loaded(app, pilot)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        text = " ".join(screen_text(app).split())
+        assert "The batch stopped part way: batch B1 stopped after 1 of 3 file(s)" in text
+        assert "Nothing was written" not in text
+        assert len(backend.store["pending"]) == 1

@@ -19,7 +19,14 @@ GROUP = {
 
 
 def test_every_queue_has_defer_and_the_actions_of_design_section_2():
-    assert registry.unit("contradictions").actions == ("keep-a", "keep-b", "keep-both", "defer")
+    # keep-one: a group of contradictions (an anchor in more than a handful of conflicts)
+    assert registry.unit("contradictions").actions == (
+        "keep-a",
+        "keep-b",
+        "keep-both",
+        "keep-one",
+        "defer",
+    )
     assert registry.unit("dormant").actions == ("revive", "snooze", "archive", "done", "defer")
     assert registry.unit("duplicates").actions == ("keep", "merge", "not-duplicate", "defer")
     assert all("defer" in u.actions for u in registry.units())
@@ -123,6 +130,6 @@ def test_keep_and_text_belong_only_to_duplicates_and_an_item_is_decided_once(mak
             {"item": _dup(r, "chronicle"), "action": "not-duplicate"},
         ],
     )
-    assert "'keep' only goes with duplicates keep or merge" in reasons[0]
+    assert "'keep' only goes with contradictions keep-one; duplicates keep or merge" in reasons[0]
     assert "'text' only goes with duplicates merge" in reasons[1]
     assert "decided twice" in reasons[2]

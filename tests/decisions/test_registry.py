@@ -63,7 +63,7 @@ def test_a_queue_added_to_the_table_is_planned_and_written_by_its_own_builder(
     [(_d, reason)] = plan.invalid
     assert reason == "action 'approve' is not valid for a toy item; valid: tag, defer"
     plan = build_plan(result, [{"item": item["id"], "action": "tag", "keep": 1}])
-    assert "'keep' only goes with duplicates keep or merge" in plan.invalid[0][1]
+    assert "'keep' only goes with contradictions keep-one; duplicates keep or merge" in plan.invalid[0][1]
     plan = build_plan(result, [{"item": item["id"], "action": "tag"}])
     assert not plan.invalid and plan.decisions[0].queue == "toy"
     outcome = apply(result, [{"item": item["id"], "action": "tag"}])

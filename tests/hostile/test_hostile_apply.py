@@ -211,9 +211,12 @@ def test_read_only_mount_is_reported_and_every_file_left_intact(tmp_path, monkey
     f = decisions_file(tmp_path, decisions)
     root = os.path.realpath(ws)
 
-    def inside(path) -> bool:
+    def inside(path, dir_fd=None) -> bool:
         try:
-            real = os.path.realpath(os.fspath(path))
+            path = os.fspath(path)
+            if dir_fd is not None:  # a name relative to a directory fd: where that fd is
+                path = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), path)
+            real = os.path.realpath(path)
         except TypeError:
             return False
         return real == root or real.startswith(root + os.sep)
@@ -226,13 +229,13 @@ def test_read_only_mount_is_reported_and_every_file_left_intact(tmp_path, monkey
     real_rename, real_unlink = os.rename, os.unlink
 
     def os_open(path, flags, *a, **kw):
-        if flags & writing and inside(path):
+        if flags & writing and inside(path, kw.get("dir_fd")):
             erofs(path)
         return real_open(path, flags, *a, **kw)
 
     def two(real):
         def fn(src, dst, *a, **kw):
-            if inside(dst) or inside(src):
+            if inside(dst, kw.get("dst_dir_fd")) or inside(src, kw.get("src_dir_fd")):
                 erofs(dst)
             return real(src, dst, *a, **kw)
 
@@ -240,7 +243,7 @@ def test_read_only_mount_is_reported_and_every_file_left_intact(tmp_path, monkey
 
     def one(real):
         def fn(path, *a, **kw):
-            if inside(path):
+            if inside(path, kw.get("dir_fd")):
                 erofs(path)
             return real(path, *a, **kw)
 

@@ -18,6 +18,7 @@ from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.app.widgets.keybar import KeyBar
 from memreview.display import one_line
 from memreview.i18n import N_, _, ngettext
+from memreview.store import BatchStopped
 
 
 def outcome_note(outcome: Outcome) -> tuple[str, str]:
@@ -193,6 +194,9 @@ class ApplyScreen(Screen[Outcome | None]):
     def write(self) -> None:
         try:
             outcome = self.backend.apply(self.result, self.decisions)
+        except BatchStopped as exc:  # written in part: named, and ended by recover
+            self.post_message(BatchWritten(None, str(exc), stopped=True))
+            return
         except Exception as exc:  # shown on screen; the decisions stay pending
             self.post_message(BatchWritten(None, f"{type(exc).__name__}: {exc}"))
             return
@@ -208,7 +212,11 @@ class ApplyScreen(Screen[Outcome | None]):
             )
         body = self.query_one("#apply-diff-text", Static)
         t = Text(end="")
-        if message.problem:
+        if message.problem and message.stopped:
+            t.append(_("The batch stopped part way: "), "bold")
+            t.append(one_line(message.problem))
+            t.append("\n" + _("Every decision stays pending."), "dim")
+        elif message.problem:
             t.append(_("Nothing was written: "), "bold")
             t.append(one_line(message.problem))
             t.append("\n" + _("Every decision stays pending."), "dim")

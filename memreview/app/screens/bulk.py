@@ -7,7 +7,7 @@ from rich.text import Text
 
 from memreview.app.screens.apply import ApplyScreen
 from memreview.display import one_line
-from memreview.i18n import ngettext
+from memreview.i18n import _, ngettext
 
 
 class BulkArchiveScreen(ApplyScreen):
@@ -28,5 +28,6 @@ class BulkArchiveScreen(ApplyScreen):
         found = self.result.item(d.item) if self.result is not None else None
         flags = (found[1].get("flags") or []) if found else []
         if flags:
-            t.append("  ⚑ " + one_line(", ".join(f["label"] for f in flags)), "dim")
+            names = [f["label"] for f in flags]
+            t.append("  ⚑ " + one_line(", ".join(_(name) for name in names)), "dim")
         return t

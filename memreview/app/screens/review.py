@@ -61,6 +61,9 @@ from memreview.i18n import _, ngettext
 ScanFunction = Callable[..., object]
 
 
+ALSO_SHOWN = 5  # other items on the same anchors named in the evidence (all staged ones too)
+
+
 class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
@@ -422,15 +425,28 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         """One line per other item naming the same anchor or entry, with what is staged
         for it (deciding both must agree: the planner refuses a contradiction)."""
         out = []
-        for queue, other in self.result.related(item["id"]):
+        related = self.result.related(item["id"])
+        hidden = 0
+        for k, (queue, other) in enumerate(related):
+            d = self.staging.for_item(other["id"])
+            if d is None and k >= ALSO_SHOWN:  # a group of thousands: the staged ones, a few
+                hidden += 1
+                continue
             title = one_line(str(other.get("title", "")))
             line = _("also in {queue}: {id} {title}").format(
                 queue=queue_title(queue), id=other["id"], title=title
             )
-            d = self.staging.for_item(other["id"])
             if d is not None:
                 line += " — " + _("staged: {decision}").format(decision=decision_label(d)[0])
             out.append(line)
+        if hidden:
+            out.append(
+                ngettext(
+                    "… and {n} more item on the same anchors or entries",
+                    "… and {n} more items on the same anchors or entries",
+                    hidden,
+                ).format(n=f"{hidden:,}")
+            )
         return out
 
     def _hints(self) -> list[tuple[str, Act]]:
@@ -459,7 +475,13 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             return on_item if in_queue and known else False
         if action in ("keep_member", "pick_member", "merge"):
             verb = MERGE if action == "merge" else MEMBER
-            return on_item if act_for(self.queue, verb) is not None else False
+            if act_for(self.queue, verb) is None:
+                return False
+            # a pair of contradictions has no members to pick
+            current = self.items.current if has_item else None
+            if verb == MEMBER and current is not None and "refs" not in current:
+                return False
+            return on_item
         if action == "open_editor":
             return on_item if in_queue else False
         if action == "unstage":

@@ -55,6 +55,20 @@ class RemoveRef:
 
 
 @dataclass(frozen=True)
+class MoveRefs:
+    """Move the references ``refs`` from the ``source`` key to the ``dest`` key, adding
+    ``extra`` there too (a group's conflicts that become see-also: one operation per anchor,
+    however many references it holds)."""
+
+    key: str
+    target: Target
+    source: str
+    dest: str
+    refs: frozenset[str]
+    extra: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class MoveBlock:
     """Take an anchor block (and the blank lines after it) out of its file; ``move`` pairs it
     with the AppendBlock that receives it. A promoted entry moves with its marker, after a
@@ -151,6 +165,7 @@ Op = (
     | SetMeta
     | AddRef
     | RemoveRef
+    | MoveRefs
     | MoveBlock
     | AppendBlock
     | InsertRule

@@ -16,6 +16,7 @@ from memreview.decisions.plan import (
     DeleteEntry,
     InsertRule,
     MoveBlock,
+    MoveRefs,
     Op,
     RedactLines,
     RemoveRef,
@@ -207,6 +208,31 @@ class LineEdit(LineFile):
                 del r.block[i]
                 r.meta_last -= 1
 
+    def _MoveRefs(self, op: MoveRefs, _imports) -> None:
+        r = self._anchor(op)
+        for i in reversed(self._meta_lines(r, op.source)):
+            old = r.block[i]
+            text = _drop_refs(old.text, op.refs)
+            if text == old.text:
+                continue
+            if REF_RE.search(text.split(":", 1)[1] if ":" in text else ""):
+                r.block[i] = self.line(text, old.ending)
+            else:
+                del r.block[i]
+                r.meta_last -= 1
+        found = self._meta_lines(r, op.dest)
+        have = set(REF_RE.findall(" ".join(r.block[i].text for i in found)))
+        tokens = ", ".join(f"[[{ref}]]" for ref in sorted(op.refs | op.extra) if ref not in have)
+        if not tokens:
+            return
+        if not found:
+            self._add_meta(r, f"{op.dest}: {tokens}")
+            return
+        old = r.block[found[0]]
+        value = META_RE.match(old.text).group(2).strip()
+        text = old.text.rstrip() + (f", {tokens}" if value else f" {tokens}")
+        r.block[found[0]] = self.line(text, old.ending)
+
     def _MoveBlock(self, op: MoveBlock, _imports) -> None:
         if op.target.kind != "anchor":  # a promoted entry: it leaves with its marker
             r = self.region(op.target)
@@ -390,6 +416,7 @@ _HANDLERS = {
     SetMeta: LineEdit._SetMeta,
     AddRef: LineEdit._AddRef,
     RemoveRef: LineEdit._RemoveRef,
+    MoveRefs: LineEdit._MoveRefs,
     MoveBlock: LineEdit._MoveBlock,
     AppendBlock: LineEdit._AppendBlock,
     AppendLine: LineEdit._AppendLine,
@@ -416,3 +443,27 @@ def _drop_ref(text: str, token: str) -> str:
     if not text[j:].strip():
         return text[:i].rstrip(" \t") + text[j:]
     return text[:i] + text[j:]
+
+
+def _drop_refs(text: str, refs: frozenset[str]) -> str:
+    """``text`` (a ``Key: [[a]], [[b]]`` line) without the references in ``refs``, each with
+    the separator after it (the one before it when it ends the list), in one pass however
+    many there are."""
+    colon = text.find(":")
+    parts = re.split(r"(\[\[[^\[\]\s]+\]\])", text[colon + 1 :])  # text, ref, text, …
+    kept: list[str] = [parts[0]]
+    for k in range(1, len(parts), 2):
+        token, after = parts[k], parts[k + 1]
+        if token[2:-2] not in refs:
+            kept += [token, after]
+            continue
+        sep = _SEP_AFTER.match(after)
+        if sep:
+            kept.append(after[sep.end() :])
+        else:
+            kept[-1] = _SEP_BEFORE.sub("", kept[-1])
+            kept.append(after)
+    value = "".join(kept)
+    if not REF_RE.search(value):
+        value = value.rstrip(" \t")
+    return text[: colon + 1] + value

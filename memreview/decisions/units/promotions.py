@@ -123,7 +123,10 @@ def evidence(item: dict) -> list:
         RefBlock(item["ref"], _("entry"), before=1),
     ]
     for f in item.get("flags") or []:
-        blocks.append(Caption(f"⚑ {f['label']}: {f['reason']}", style="reject"))
+        # the flag's name in the interface's language; its reason as the detector gave it
+        name = f["label"]
+        label = _(name)
+        blocks.append(Caption(f"⚑ {label}: {f['reason']}", style="reject"))
     src = item.get("source")
     if src:
         label = _("source {file}:{start}-{end}").format(
@@ -157,7 +160,7 @@ def note(item: dict) -> str:
     if not flags:
         return ""
     return ngettext(" — {count} flag: {flags}", " — {count} flags: {flags}", len(flags)).format(
-        count=len(flags), flags=", ".join(f["label"] for f in flags)
+        count=len(flags), flags=", ".join(_(name) for name in (f["label"] for f in flags))
     )
 
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import re
 
+from memreview.i18n import N_
 from memreview.queues.common import short
 from memreview.queues.promotions.found import ANY_TAIL_RE, Promoted
 
 FLAGS: dict[str, str] = {
-    "never-recalled": "never recalled",
-    "command": "shell command or code",
-    "half-sentence": "half sentence",
-    "flattened": "flattened document",
-    "status-snapshot": "status snapshot",
-    "scaffolding": "pipeline scaffolding leaked",
-    "duplicate": "duplicate",
-    "came-back": "came back",
-    "dangling-source": "dangling source",
+    "never-recalled": N_("never recalled"),
+    "command": N_("shell command or code"),
+    "half-sentence": N_("half sentence"),
+    "flattened": N_("flattened document"),
+    "status-snapshot": N_("status snapshot"),
+    "scaffolding": N_("pipeline scaffolding leaked"),
+    "duplicate": N_("duplicate"),
+    "came-back": N_("came back"),
+    "dangling-source": N_("dangling source"),
 }
 
 COMMAND_WORDS = frozenset(

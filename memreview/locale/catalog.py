@@ -1,7 +1,7 @@
-"""Extract the interface's texts and bring the catalogues up to date (run from the repo root).
+"""Extract the interface's texts and bring the catalogues up to date.
 
-    python tools/catalog.py          # write memreview/locale/memreview.pot, update each .po
-    python tools/catalog.py --check  # exit 1 when a text is untranslated or a .po is stale
+    python -m memreview.locale.catalog          # write memreview.pot, update each .po
+    python -m memreview.locale.catalog --check  # exit 1: a text untranslated or a .po stale
 
 Texts are what the code passes to `_()`, `ngettext()` and `N_()` (memreview/i18n.py). Each
 `.po` keeps its translations; a new text is added untranslated, a text the code no longer
@@ -18,9 +18,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "memreview"
-LOCALE = PACKAGE / "locale"
+LOCALE = Path(__file__).resolve().parent
+PACKAGE = LOCALE.parent
+ROOT = PACKAGE.parent
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
 
 
@@ -53,6 +53,7 @@ def _clean_header(catalog: Catalog) -> None:
 
 
 def update() -> None:
+    """Write the template from the code and bring each language's ``.po`` up to it."""
     template = extract()
     _clean_header(template)
     _write(template, LOCALE / "memreview.pot")
