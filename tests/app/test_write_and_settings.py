@@ -213,3 +213,14 @@ async def test_a_batch_stopped_part_way_is_said_so_not_nothing_written(make, bac
         assert "The batch stopped part way: batch B1 stopped after 1 of 3 file(s)" in text
         assert "Nothing was written" not in text
         assert len(backend.store["pending"]) == 1
+
+
+async def test_the_diff_screen_lists_one_line_per_decision_at_80_columns(make, backend):
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3", "down", "a", "w")  # a skill with a long hostile title
+        await loaded(app, pilot)
+        lines = screen_text(app).splitlines()
+        assert lines[1].startswith("   skills") and lines[1].rstrip().endswith("…")
+        assert lines[2].startswith("▁")  # the rule under the list: nothing wrapped
