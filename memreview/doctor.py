@@ -28,7 +28,7 @@ from memreview.health import health
 from memreview.i18n import _, ngettext, use_language
 from memreview.queues.secrets import secrets
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
-from memreview.store import lock_states
+from memreview.store import backup_usage, lock_states
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import find_state_db, store_values
@@ -219,8 +219,18 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
             "elsewhere": secrets_elsewhere(ws),
         },
         "warnings": _warnings(health(ws, day)) + _held_locks(ws),
+        "backups": _backups(root),
         "locks": [s.to_json() for s in lock_states(root, ws.config.lock_files)],
     }
+
+
+def _backups(root: Path) -> dict:
+    """The size of ``.memreview/backups/`` (pruned on apply: see ``memreview log``)."""
+    try:
+        files, size = backup_usage(root)
+    except OSError:
+        files, size = 0, 0
+    return {"files": files, "bytes": size}
 
 
 def _held_locks(ws: Workspace) -> list[str]:
@@ -292,6 +302,13 @@ def cmd_doctor(args) -> int:
             )
         for w in r["warnings"]:
             print(visible("  " + _("warning: {text}").format(text=w)))
+        b = r["backups"]
+        print(
+            "  "
+            + _("backups: {files} file(s), {kib} KiB under .memreview/backups").format(
+                files=b["files"], kib=(b["bytes"] + 1023) // 1024
+            )
+        )
         for lock in r["locks"]:
             print(visible("  " + _("lock {text}").format(text=lock["text"])))
     return 1 if fired else 0

@@ -118,7 +118,7 @@ def promotion_card(ws: Workspace) -> dict:
         if v.relation != "promotion" and not (v.verdict == "undone" and v.proposal in stacks):
             continue
         stack = stacks.setdefault(v.proposal, [])
-        if v.verdict == "undone":
+        if v.verdict in ("undone", "restored"):  # restored: the owner took the archive back
             if stack:
                 stack.pop()
             continue

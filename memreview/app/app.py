@@ -37,6 +37,20 @@ class MemReviewApp(App):
             tooltip=N_("Keys and how the review works"),
         ),
         Binding(
+            "L",
+            "history",
+            N_("history"),
+            id="app.history",
+            tooltip=N_("Every batch written; undo any of them"),
+        ),
+        Binding(
+            "R",
+            "archive",
+            N_("archive"),
+            id="app.archive",
+            tooltip=N_("Search the archive and put an entry back"),
+        ),
+        Binding(
             "q",
             "request_quit",
             N_("quit"),
@@ -153,6 +167,22 @@ class MemReviewApp(App):
         if not self.is_screen_installed("help"):  # kept: opened again at no cost
             self.install_screen(HelpScreen(help_markdown(self.key_for)), "help")
         self.push_screen("help")
+        self.key_done()
+
+    def action_history(self) -> None:
+        """The History view: every batch, its diff, undo of any batch."""
+        from memreview.app.screens.history import HistoryScreen
+
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen(self.backend))
+        self.key_done()
+
+    def action_archive(self) -> None:
+        """The Archive view: search what was archived and put an entry back."""
+        from memreview.app.screens.history import ArchiveScreen
+
+        if not isinstance(self.screen, ArchiveScreen):
+            self.push_screen(ArchiveScreen(self.backend))
         self.key_done()
 
     def switch_language(self, lang: str) -> None:

@@ -106,6 +106,50 @@ class Backend(PendingFile):
         res = _decisions.undo(self.root)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
+    # -- history: every batch, undo of any batch, archived entries put back -----------------
+    def history(self) -> list:
+        """Every batch, newest first (``store.BatchEntry``: record, undoable, why_not)."""
+        return store.batch_history(
+            self.root, verdicts_files=(_decisions.config_of(self.root).verdicts,)
+        )
+
+    def batch_diff(self, batch_id: str) -> str:
+        """What batch ``batch_id`` changed, as a unified diff."""
+        record = next((b for b in store.batches(self.root) if b.batch_id == batch_id), None)
+        return store.batch_diff(self.root, record) if record is not None else ""
+
+    def undo_batch(self, batch_id: str) -> UndoSummary:
+        """Undo batch ``batch_id`` (later batches stay); its decisions are staged again."""
+        res = _decisions.undo(self.root, batch_id=batch_id)
+        return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
+
+    def archived(self) -> list:
+        """The archived entries that can be put back (``decisions.restore.Archived``)."""
+        from memreview.decisions.restore import archived_entries
+
+        return archived_entries(self.root)
+
+    def restore(self, item_id: str, dry_run: bool = False) -> UndoSummary:
+        """Put the archived entry ``item_id`` back (or, with ``dry_run``, say what would
+        change); the diff is what was (or would be) written."""
+        from memreview.decisions.restore import restore
+
+        res = restore(self.root, item_id, dry_run=dry_run)
+        return UndoSummary(bool(res.ok), str(res.message), str(res.diff))
+
+    def hidden_reasons(self, today=None) -> dict[str, str]:
+        """{item id: why it is hidden on ``today``} (``rejected``, ``snoozed, hidden until
+        …``)."""
+        from memreview.decisions.hidden import hidden_items
+
+        return {h.id: h.why() for h in hidden_items(self.root, today)}
+
+    def unhide(self, item_id: str, today=None) -> str:
+        """Show a hidden item again (a journaled batch, undone by ``U``); what happened."""
+        from memreview.decisions.hidden import unhide
+
+        return unhide(self.root, item_id, today=today).message
+
     def interrupted(self) -> str | None:
         """What a crash left (temp files removed, a batch cut short), or None."""
         return _decisions.recovery_notice(self.root)

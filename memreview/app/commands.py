@@ -74,6 +74,10 @@ class MemReviewCommands(Provider):
                     )
                 )
             out.append((_("undo"), screen.action_undo, _("undo the last written batch")))
+            out.append(
+                (_("history"), app.action_history, _("every batch written; undo any of them (L)"))
+            )
+            out.append((_("archive"), app.action_archive, _("search the archive, put back (R)")))
         out.append(
             (_("theme"), app.action_change_theme, _("choose a theme (saved in your config)"))
         )

@@ -216,6 +216,14 @@ def review_bindings() -> list[Binding]:
             tooltip=N_("Show every item, the ones reviewed before too (again: only the new ones)"),
         ),
         Binding(
+            "Z",
+            "unhide",
+            "unhide",
+            show=False,
+            id="item.unhide",
+            tooltip="Show a hidden item (⊘, after A) in its queue again",
+        ),
+        Binding(
             "w",
             "write",
             N_("write…"),

@@ -6,6 +6,8 @@ One module per command or group, each importing what it uses when it runs, so ``
 - ``parser``: the arguments of the commands and of the app (and ``UsageError``);
 - ``scan``: ``memreview scan``, text and JSON;
 - ``batches``: ``apply``, ``undo`` and ``recover``;
+- ``history``: ``log`` (the journal's batches and what can still be undone) and
+  ``restore`` (archived entries put back), ``hidden`` and ``unhide``;
 - ``interrupted``: the batches cut short, named before a command reads the journal;
 - ``launch``: opening the app (``memreview [PATH]``) and ``memreview demo``;
 - ``report`` and ``doctor`` live in ``memreview.report`` and ``memreview.doctor``.
@@ -19,6 +21,7 @@ import sys
 
 from memreview.cli import launch
 from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
+from memreview.cli.history import cmd_hidden, cmd_log, cmd_restore, cmd_unhide
 from memreview.cli.language import (
     choose_before_parsing,
     choose_for_workspace,
@@ -49,6 +52,10 @@ COMMANDS = {
     "report": cmd_report,
     "apply": cmd_apply,
     "undo": cmd_undo,
+    "log": cmd_log,
+    "restore": cmd_restore,
+    "hidden": cmd_hidden,
+    "unhide": cmd_unhide,
     "recover": cmd_recover,
     "doctor": cmd_doctor,
 }

@@ -96,16 +96,17 @@ def cmd_apply(args) -> int:
 
 
 def cmd_undo(args) -> int:
-    """Undo the last applied batch of the workspace ``args.path``."""
+    """Undo the last applied batch of the workspace ``args.path``, or batch ``args.batch``."""
+    from memreview.cli.history import one_workspace
     from memreview.decisions import undo
     from memreview.display import one_line, visible
     from memreview.store import LockHeld, PathEscape
     from memreview.workspace.loader import check_workspace
 
-    root = check_workspace(args.path)
+    root = check_workspace(one_workspace(args.path))
     report_interrupted(root)
     try:
-        outcome = undo(root)
+        outcome = undo(root, batch_id=getattr(args, "batch", None))
     except LockHeld as exc:
         print(_("memreview: {message}").format(message=one_line(str(exc))), file=sys.stderr)
         return 1
@@ -119,7 +120,8 @@ def cmd_undo(args) -> int:
             file=sys.stderr,
         )
         return 1
-    if not outcome.ok and outcome.diff:
+    if outcome.diff and (not outcome.ok or getattr(args, "batch", None)):
+        # why it stopped; with --batch also what it wrote (the later batches' lines stay)
         sys.stdout.write(visible(outcome.diff))
     print(_("memreview: {message}").format(message=one_line(outcome.message)), file=sys.stderr)
     return outcome.exit_code

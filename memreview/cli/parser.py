@@ -20,6 +20,13 @@ from memreview.workspace.fields import width
 DESCRIPTION = N_("Review what your agents propose to change in their memory.")
 
 
+_WS_HELP = N_("the workspace (default: as OpenClaw finds it)")
+_FLEET_HELP = N_(
+    "a workspace, several, or a directory with one workspace per agent "
+    "(default: every agent's workspace, found as OpenClaw finds them)"
+)
+
+
 # The commands and what each does, for ``memreview --help`` (their own parsers below use the
 # same words).
 COMMAND_HELP = (
@@ -30,7 +37,11 @@ COMMAND_HELP = (
     ),
     ("demo", N_("open the app on a copy of the sample workspace")),
     ("apply", N_("apply a file of decisions without the app")),
-    ("undo", N_("undo the last applied batch")),
+    ("undo", N_("undo the last applied batch, or any batch with --batch")),
+    ("log", N_("every batch written, newest first, and what can be undone")),
+    ("restore", N_("put an archived entry back where it came from (without ID: list them)")),
+    ("hidden", N_("the items decisions hide, why and since when")),
+    ("unhide", N_("put a hidden item back in its queue")),
     ("recover", N_("list, finish or roll back a batch cut short by a crash")),
     ("doctor", N_("alarms and secrets, for cron: exit 1 when one fires")),
 )
@@ -185,7 +196,39 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--commit", action="store_true", help=_("commit the batch (a git workspace)"))
     a.add_argument("--today", type=parse_date_arg, help=review_date)
     u = sub.add_parser("undo", help=command_help("undo"))
-    u.add_argument("path", type=Path)
+    u.add_argument("path", type=Path, nargs="?", help=_(_WS_HELP))
+    u.add_argument(
+        "--batch",
+        metavar="ID",
+        help="the batch to undo (ids from `memreview log`), even with later batches on top",
+    )
+    rs = sub.add_parser("restore", help=command_help("restore"))
+    rs.add_argument(
+        "words",
+        nargs="*",
+        metavar="[PATH] ID|TEXT",
+        help="the workspace (default: as OpenClaw finds it), then the entry's id (from the "
+        "list) or a piece of its text",
+    )
+    rs.add_argument("--to", metavar="FILE", help="the file it goes back to (when not recorded)")
+    rs.add_argument("--list", action="store_true", help="list what can be restored")
+    rs.add_argument("--json", action="store_true", help="the list as one JSON object")
+    rs.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
+    hd = sub.add_parser("hidden", help=command_help("hidden"))
+    hd.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_(_FLEET_HELP))
+    hd.add_argument("--json", action="store_true", help="print one JSON object")
+    hd.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    uh = sub.add_parser("unhide", help=command_help("unhide"))
+    uh.add_argument(
+        "words",
+        nargs="*",
+        metavar="[PATH] ID",
+        help="the workspace (default: as OpenClaw finds it), then the item's id",
+    )
+    uh.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    lg = sub.add_parser("log", help=command_help("log"))
+    lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_(_FLEET_HELP))
+    lg.add_argument("--json", action="store_true", help="print one JSON object")
     r = sub.add_parser("recover", help=command_help("recover"))
     r.add_argument("path", type=Path)
     how = r.add_mutually_exclusive_group()

@@ -30,6 +30,7 @@ from memreview.decisions.planner import (
     clash_of,
     seen_now,
 )
+from memreview.decisions.state import config_of
 from memreview.decisions.undo_finish import finish, recovery_notice, undo
 from memreview.decisions.units.skills import skill_slug
 
@@ -47,6 +48,7 @@ __all__ = [
     "check_decision",
     "check_decisions",
     "clash_of",
+    "config_of",
     "seen_now",
     "commit_message",
     "finish",

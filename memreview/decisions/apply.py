@@ -23,6 +23,7 @@ from memreview.decisions.bookkeeping import (
     applied_before,
     applied_hides,
     keep_broken_state,
+    prune,
     scrub_redacted,
     skip_hidden_repeats,
     state_with,
@@ -207,6 +208,8 @@ def apply(
     scrub_redacted(root, plan, outcome)
     written = {f.rel for f in batch.files if f.written} if batch is not None else set()
     outcome.messages.extend(remember_reviewed(root, result.workspace, written, plan.today))
+    if batch is not None and batch.journaled:
+        prune(root, result.workspace.config, outcome)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = update_pending(root, plan, decisions, stay, outcome)
     cfg = result.workspace.config

@@ -13,6 +13,7 @@ from memreview.decisions.outcome import ApplyOutcome
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
 from memreview.decisions.plan import EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
+from memreview.i18n import _
 from memreview.secrets import find_secrets
 
 STATE_NAME = STATE_FILE.split("/", 1)[1]
@@ -148,3 +149,24 @@ def _item_of(d: Decision | dict) -> str | None:
     """The item id a raw decision names, when it is one (a malformed entry may hold a list)."""
     item = d.get("item") if isinstance(d, dict) else getattr(d, "item", None)
     return item if isinstance(item, str) else None
+
+
+def prune(root: Path, cfg, outcome: ApplyOutcome) -> None:
+    """Remove the backups of old batches that can't be undone any more (store.prune)."""
+    try:
+        pruned = store.prune_backups(
+            root,
+            keep_batches=cfg.backups_keep_batches,
+            keep_days=cfg.backups_keep_days,
+            verdicts_files=(cfg.verdicts,),
+        )
+    except (OSError, store.PathEscape) as exc:
+        outcome.messages.append(_("could not prune old backups: {reason}").format(reason=exc))
+        return
+    if pruned.batches:
+        outcome.messages.append(
+            _(
+                "pruned the backups of {count} old batch(es) ({kib} KiB); "
+                "`memreview log` lists them"
+            ).format(count=len(pruned.batches), kib=(pruned.bytes + 1023) // 1024)
+        )

@@ -66,6 +66,7 @@ class UndoOutcome:
     unhidden: list[str] = field(default_factory=list)
     restaged: list[Decision] = field(default_factory=list)  # the batch's decisions, pending again
     restage_error: str | None = None  # why pending.yaml could not take them
+    rehidden: list[str] = field(default_factory=list)  # undo of an unhide: hidden again
 
     @property
     def ok(self) -> bool:
@@ -81,6 +82,11 @@ class UndoOutcome:
             extra += ngettext("; {count} item shows again", "; {count} items show again", n).format(
                 count=n
             )
+        if self.rehidden:
+            n = len(self.rehidden)
+            extra += ngettext(
+                "; {count} item is hidden again", "; {count} items are hidden again", n
+            ).format(count=n)
         if self.restaged:
             n = len(self.restaged)
             extra += ngettext(

@@ -11,6 +11,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 
 from memreview.store import PathEscape, safe_read_bytes
+from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 
@@ -111,3 +112,13 @@ def load_state(root: Path, ws=None) -> State:
     if problem and ws is not None:
         ws.warn(STATE_FILE, None, problem)
     return state
+
+
+def config_of(root: Path) -> Config:
+    """The workspace's settings (memreview.yaml; the defaults when it is missing or can't
+    be read)."""
+    try:
+        data = safe_read_bytes(root, "memreview.yaml")
+    except (OSError, PathEscape):
+        data = None
+    return load_config(data)[0]

@@ -9,30 +9,36 @@ from pathlib import Path
 
 from memreview import store
 from memreview.decisions.bookkeeping import STATE_NAME
+from memreview.decisions.hidden import rehide
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
-from memreview.decisions.state import Hidden, load_state
-from memreview.workspace.config import Config, load_config
+from memreview.decisions.state import Hidden, config_of, load_state
+from memreview.workspace.config import Config
 
 
 def _config(root: Path) -> Config:
-    try:
-        data = store.safe_read_bytes(root, "memreview.yaml")
-    except (OSError, store.PathEscape):
-        data = None
-    return load_config(data)[0]
+    return config_of(root)
 
 
-def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.0) -> UndoOutcome:
-    """Take back the last applied batch: its files (store) and its hidden items (state.yaml).
+def undo(
+    root: Path | str,
+    *,
+    now: datetime | None = None,
+    lock_wait: float = 2.0,
+    batch_id: str | None = None,
+) -> UndoOutcome:
+    """Take back batch ``batch_id`` (default: the last one not undone): its files (store)
+    and its hidden items (state.yaml); its decisions are staged again, and the items an
+    unhide batch showed are hidden again.
 
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
     cfg = _config(root)
-    res = store.undo_last(
+    res = store.undo_batch(
         root,
+        batch_id,
         now=now,
         lock_files=tuple(cfg.lock_files),
         lock_wait=lock_wait,
@@ -47,6 +53,9 @@ def undo(root: Path | str, *, now: datetime | None = None, lock_wait: float = 2.
                 del state.hidden[k]
             store.write_private(root, STATE_NAME, state.to_bytes())
         out.unhidden = taken
+        record = next((b for b in store.batches(root) if b.batch_id == res.undone_batch), None)
+        if record is not None and record.kind == "unhide":
+            out.rehidden = rehide(root, record)
         try:
             out.restaged = _restage(root, res.undone_batch)
         except (OSError, store.PathEscape) as exc:
@@ -58,7 +67,7 @@ def _restage(root: Path, batch_id: str) -> list[Decision]:
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
     there), before what is pending now; a decision pending now for the same item wins."""
     record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
-    if record is None:
+    if record is None or record.kind != "apply":
         return []
     failed = store.failed_keys(record)
     existing, _warnings = load_pending(root)

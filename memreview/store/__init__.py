@@ -7,13 +7,31 @@ never its modules (checked by the import contracts in pyproject.toml).
 
 from memreview.store.atomic import atomic_write
 from memreview.store.git import commit_batch, is_git_repo, run_git
+from memreview.store.history import (
+    BatchEntry,
+    Blocker,
+    batch_diff,
+    batch_history,
+    pruned_batches,
+    undo_batch,
+    undo_blockers,
+    undo_last,
+)
 from memreview.store.interrupted import InterruptedBatch, InterruptedFile, interrupted_batches
-from memreview.store.journal import BatchRecord, JournalFile, batches, failed_keys, last_batch
+from memreview.store.journal import (
+    UNDOABLE_KINDS,
+    BatchRecord,
+    JournalFile,
+    batches,
+    failed_keys,
+    last_batch,
+)
 from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
 from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
+from memreview.store.prune import PruneResult, backup_usage, prune_backups
 from memreview.store.recover import clean_temp_files, finish_batch
 from memreview.store.safewrite import (
     STEPS,
@@ -30,13 +48,24 @@ from memreview.store.safewrite import (
 )
 from memreview.store.scrub import scrub_backups
 from memreview.store.seen import SEEN_FILE, bullet_in_backups, read_seen, remember_promotions
-from memreview.store.undo import VERDICTS_FILES, UndoResult, undo_last
+from memreview.store.undo import VERDICTS_FILES, UndoResult
 
 __all__ = [
     "SEEN_FILE",
     "bullet_in_backups",
     "read_seen",
     "remember_promotions",
+    "BatchEntry",
+    "Blocker",
+    "UNDOABLE_KINDS",
+    "batch_diff",
+    "batch_history",
+    "pruned_batches",
+    "PruneResult",
+    "backup_usage",
+    "prune_backups",
+    "undo_batch",
+    "undo_blockers",
     "scrub_backups",
     "DEFAULT_LOCK_FILES",
     "RECENT_DAYS",

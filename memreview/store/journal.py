@@ -153,14 +153,18 @@ def build_batches(
     return order
 
 
-def last_batch(root: Path | str, *, undoable: bool = False) -> BatchRecord | None:
-    """The last apply batch in the journal (committed or not).
+# The kinds of batch an undo takes back (an undo batch is not: apply its decisions again).
+UNDOABLE_KINDS = ("apply", "restore", "unhide")
 
-    With ``undoable``: the last apply batch not yet taken back by an undo — the one
+
+def last_batch(root: Path | str, *, undoable: bool = False) -> BatchRecord | None:
+    """The last apply, restore or unhide batch in the journal (committed or not).
+
+    With ``undoable``: the last such batch not yet taken back by an undo — the one
     ``undo_last`` would reverse.
     """
     for batch in reversed(batches(root)):
-        if batch.kind != "apply":
+        if batch.kind not in UNDOABLE_KINDS:
             continue
         if undoable and batch.undone_by:
             continue

@@ -178,6 +178,7 @@ def apply_batch(
     dry_run: bool = False,
     lock_wait: float = 2.0,
     fault: Callable[[str], None] | None = None,
+    kind: str = "apply",
 ) -> BatchResult:
     """Apply a batch of decisions, one whole-file rewrite per changed file (DESIGN §4).
 
@@ -185,7 +186,7 @@ def apply_batch(
     conflict or a failure in one leaves it untouched and the others still apply. With
     ``dry_run`` nothing at all is written, not even under ``.memreview/``, and the result's
     diffs say what would change. Raises LockHeld (nothing written) when a lock stays held
-    for ``lock_wait`` seconds.
+    for ``lock_wait`` seconds. ``kind`` names the batch in the journal (``restore``, …).
     """
     return run_batch(
         root,
@@ -196,6 +197,7 @@ def apply_batch(
         dry_run=dry_run,
         lock_wait=lock_wait,
         fault=fault,
+        kind=kind,
     )
 
 

@@ -16,7 +16,8 @@ is append-only, is never restored: it gets one ``"verdict": "undone"`` line per 
 batch appended. State entries (``state.yaml``) belong to the decisions module: the result
 carries the undone batch's decisions so the caller can take them back.
 
-Here: ``undo_last`` and its ``UndoResult``; the per-file jobs are in ``undo_jobs``, the
+Here: ``undo_record`` (any batch) and its ``UndoResult``; ``undo_last`` and undo of a batch
+that is not the last are in ``history``, the per-file jobs in ``undo_jobs``, the
 reverse-patching in ``reverse``.
 """
 
@@ -28,7 +29,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview.i18n import _, ngettext
-from memreview.store.journal import BatchRecord, JournalFile, last_batch
+from memreview.store.journal import BatchRecord, JournalFile
 from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.safewrite import Conflict, Failure, FileResult, run_batch
 from memreview.store.undo_jobs import UndoJob
@@ -67,8 +68,22 @@ def _files_to_undo(batch: BatchRecord) -> list[JournalFile]:
     return [f for f in files if f.before != f.after]
 
 
-def undo_last(
+def undo_jobs(
+    root: Path, batch: BatchRecord, now: datetime, verdicts_files: Sequence[str] = VERDICTS_FILES
+) -> list[UndoJob]:
+    """One job per file ``batch`` changed, each taking its change back from what the file
+    holds when the job runs."""
+    return [
+        UndoJob(root, batch.batch_id, jf, jf.file in verdicts_files, now)
+        # the reverse of the order the batch wrote them: the files text left get it back
+        # before the files that received it lose it, so a kill leaves it in two places at worst
+        for jf in reversed(_files_to_undo(batch))
+    ]
+
+
+def undo_record(
     root: Path | str,
+    batch: BatchRecord,
     *,
     now: datetime | None = None,
     fault: Callable[[str], None] | None = None,
@@ -77,17 +92,11 @@ def undo_last(
     verdicts_files: Sequence[str] = VERDICTS_FILES,
     dry_run: bool = False,
 ) -> UndoResult:
-    """Take back the last applied batch not yet undone (see the module docstring).
-
-    Returns an UndoResult; ``ok`` is False with a message (and, for a refusal, a diff per
-    file) when there is nothing to undo or when nothing could be written. Raises LockHeld
-    like ``apply_batch``.
-    """
+    """Take back ``batch``, last or not, by the rules of the module docstring: every file
+    is checked against what it holds now, and a refusal writes nothing. Raises LockHeld
+    like ``apply_batch``."""
     real_root = Path(root).resolve()
     now = now or datetime.now().astimezone()
-    batch = last_batch(real_root, undoable=True)
-    if batch is None:
-        return UndoResult(False, _("nothing to undo: the journal has no applied batch"))
     if batch.damaged:
         lines = ", ".join(map(str, batch.damaged))
         return UndoResult(
@@ -98,12 +107,7 @@ def undo_last(
             ).format(batch=batch.batch_id, lines=lines),
             undone_batch=batch.batch_id,
         )
-    jobs = [
-        UndoJob(real_root, batch.batch_id, jf, jf.file in verdicts_files, now)
-        # the reverse of the order the batch wrote them: the files text left get it back
-        # before the files that received it lose it, so a kill leaves it in two places at worst
-        for jf in reversed(_files_to_undo(batch))
-    ]
+    jobs = undo_jobs(real_root, batch, now, verdicts_files)
     result = run_batch(
         real_root,
         jobs,

@@ -85,6 +85,11 @@ class Config:
     alarms_gate_recalls: int = 3
     alarms_gate_queries: int = 3
     commit: bool = False
+    # backups (also written as ``backups: {keep_batches: 50, keep_days: 90}``): the copies of
+    # a batch are pruned once it is neither among the last keep_batches nor keep_days old,
+    # and can't be undone any more
+    backups_keep_batches: int = 50
+    backups_keep_days: int = 90
 
     @property
     def max_markdown_bytes(self) -> int:
@@ -131,6 +136,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "alarms_gate_score": (0, 1),
     "alarms_gate_recalls": (0, 1_000_000),
     "alarms_gate_queries": (0, 1_000_000),
+    "backups_keep_batches": (1, 1_000_000),
+    "backups_keep_days": (0, _YEARS_100),
 }
 
 
@@ -185,7 +192,7 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
     for key, value in doc.items():
         if isinstance(value, dict) and key in ("paths", "thresholds", "sections"):
             nested(value, "", "")
-        elif isinstance(value, dict) and key in ("duplicates", "alarms"):
+        elif isinstance(value, dict) and key in ("duplicates", "alarms", "backups"):
             nested(value, f"{key}_", f"{key}.")
         else:
             flat[key] = value

@@ -203,7 +203,9 @@ def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
         pid, verdict = _text(obj.get("proposal")), obj.get("verdict")
         relation = _text(obj.get("relation"))
         known = PROMOTION_VERDICTS if relation == "promotion" else VERDICTS
-        if pid is None or verdict not in (*known, "undone"):
+        if verdict == "restored" and relation != "promotion":
+            continue  # an archived entry put back (memreview restore): no judge verdict
+        if pid is None or verdict not in (*known, "undone", "restored"):
             ws.warn(rel, no, "verdict without a proposal id or a known verdict; skipped")
             continue
         flags = obj.get("flags") if isinstance(obj.get("flags"), list) else []

@@ -75,7 +75,8 @@ def test_demoting_an_unused_promotion_moves_it_with_its_marker_and_keeps_a_tombs
     assert decide(root, "demotion", "approve").ok
     assert text(root, "MEMORY.md") == memory(M3, B3, "", "## Removed promotions", "", NOTE, M1, "")
     assert text(root, "memory/archive/demoted.md") == (
-        f"# Demoted\n\nDemoted: 2026-11-29 (reviewed)\n{M1}\n{B1}\n"
+        "# Demoted\n\nDemoted: 2026-11-29 (reviewed) · From: MEMORY.md § "
+        f"Promoted From Short-Term Memory (2026-09-05)\n{M1}\n{B1}\n"
     )
     assert item["id"] not in [i["id"] for i in scan(root).all_queues["demotion"]]
 

@@ -117,6 +117,7 @@ def test_archive_moves_the_entry_with_its_marker_to_the_rejected_archive_crlf(ma
     assert archived == (
         "# Rejected promotions\n\n"
         "Rejected: 2026-11-29 (promoted 2026-11-28; source memory/2026-11-27.md:3-3; flags: none)\n"
+        "From: MEMORY.md § Promoted From Short-Term Memory (2026-11-28)\n"
         f"{MARK}\n- The gateway listens on port 18789 only{TAIL}\n"
     )
     v = _verdicts(root)[0]

@@ -86,6 +86,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.changed: set[str] = set()  # items whose staged decision is to be asked again
         self._binding_state: tuple | None = None
         self.show_all: set[str] = set()  # queues showing the items reviewed before too
+        self.hidden: dict[str, str] = {}  # item id -> why a decision hides it
+        self._hidden_why: dict[str, str] | None = None  # the backend's reasons, read once
         self.member_prompt = False  # `#` was pressed: the next digit keeps that member
 
     # -- layout ------------------------------------------------------------------------------
@@ -179,6 +181,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         gc.freeze()
         self.result = message.result
         self.scanning = False
+        self._hidden_why = None
+        self._find_hidden()
         if not self._pending_queues():
             self._find_changed()
         self.query_one(LoadingPane).display = False
@@ -210,6 +214,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         if self.result is None:
             return
         self.result.add_queue(message.name, message.items)
+        self._find_hidden()
         self._show_nav_row(message.name)
         if message.name == self.queue:
             self.show_queue(self.queue)
@@ -225,6 +230,31 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
         self._find_changed()
         self._sync_bindings()
+
+    def _find_hidden(self) -> None:
+        """The items a decision hides, and why (shown with ``A``, marked, ``Z`` unhides)."""
+        every = getattr(self.result, "all_queues", None) or {}
+        shown = {it.get("id") for items in self.result.queues.values() for it in items}
+        hidden_ids = {it.get("id") for items in every.values() for it in items} - shown
+        reasons = getattr(self.backend, "hidden_reasons", None)
+        if hidden_ids and reasons is not None and self._hidden_why is None:
+            self._hidden_why = reasons(self.result.today)  # read once per load
+        why = self._hidden_why or {}
+        self.hidden = {i: why.get(i, _("hidden")) for i in hidden_ids}
+
+    def action_unhide(self) -> None:
+        """Put the highlighted hidden item back in its queue (an undoable batch)."""
+        item = self.items.current
+        if item is None or item.get("id") not in self.hidden:
+            self.notify(_("this item is not hidden"), markup=False, timeout=2)
+            return
+        try:
+            message = self.backend.unhide(item["id"], self.result.today)
+        except Exception as exc:  # a held lock, an unreadable state file: shown, not raised
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.notify(message, title=_("Unhide"), markup=False)
+        self.reload()
 
     def _find_changed(self) -> None:
         """The staged decisions whose targets read otherwise than when they were decided
@@ -313,7 +343,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             note = _("{queue}: only the new items")
         else:
             self.show_all.add(queue)
-            note = _("{queue}: every item, the ones reviewed before too")
+            note = _(
+                "{queue}: every item, the ones reviewed before too (⊘ hidden: Z shows one again)"
+            )
         self.show_queue(queue)
         self.notify(note.format(queue=queue_title(queue)), markup=False, timeout=2)
 
@@ -458,6 +490,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     def _mark_of(self, item_id: str):
         d = self.staging.for_item(item_id)
         if d is None:
+            if item_id in self.hidden:
+                return f"⊘ {self.hidden[item_id]}", "defer"
             return None
         label, act = decision_label(d)
         if d.item in self.changed:
@@ -499,6 +533,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
             if not has_flags or act_for(self.queue, "archive") is None:
                 return False
             return True if not self.scanning and self._flagged_in_view() else None
+        if action == "unhide":
+            current = self.items.current if has_item else None
+            return True if current is not None and current.get("id") in self.hidden else None
         if action == "toggle_all":
             if not in_queue or self.scanning or self.result is None:
                 return False if not in_queue else None

@@ -5,6 +5,7 @@ record verdicts, keep, hide."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, date, datetime, timedelta
 
 from memreview.decisions.model import DecisionError
@@ -38,6 +39,10 @@ def verdict_line(ts: str, proposal, verdict: str, kept: str | None = None) -> st
     if kept is not None:
         obj["kept"] = kept
     return json.dumps(obj, ensure_ascii=False)
+
+
+# a heading that is an anchor's header (``[TYPE:id]``), not a section of the file
+ANCHOR_TEXT_RE = re.compile(r"^\[[A-Z][A-Z0-9_-]*:[^\]\s]+\]")
 
 
 class PlanBuilder:
@@ -104,8 +109,31 @@ class PlanBuilder:
         """Move an anchor block (or a promoted entry with its marker, after a ``note``
         line) to the end of ``dest`` (titled ``title`` when new)."""
         self._moves += 1
+        origin = self.origin(target)
+        if target.kind == "anchor":  # where it came from, for `memreview restore`
+            self.plan.add(target.file, SetMeta(pd.key, target, "From", origin), pd)
+        elif note:
+            note = f"{note} · From: {origin}"
         self.plan.add(target.file, MoveBlock(pd.key, target, dest, self._moves, note), pd)
         self.plan.add(dest, AppendBlock(pd.key, target.file, self._moves, title), pd)
+
+    def origin(self, target: Target) -> str:
+        """``<file> § <heading>``: where an archived block came from (the nearest heading
+        above it that is not an anchor's header; the file alone when there is none), and
+        for an anchor ``after [[id]]``, the anchor right before it in that section."""
+        mf = self.memory_file(target.file)
+        above = [
+            (line, text)
+            for line, _level, text in (mf.headings if mf is not None else [])
+            if line < target.line and not ANCHOR_TEXT_RE.match(text)
+        ]
+        where = f"{target.file} § {above[-1][1]}" if above else target.file
+        if target.kind == "anchor" and mf is not None:
+            start = above[-1][0] if above else 0
+            before = [a for a in mf.anchors if start < a.line < target.line]
+            if before:
+                where += f" after [[{before[-1].id}]]"
+        return where
 
     def verdicts(self, pd: PlannedDecision, proposal_ids, verdict: str, kept=None) -> None:
         """Append the human's verdict on each of these proposals to verdicts.jsonl."""

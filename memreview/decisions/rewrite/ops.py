@@ -396,7 +396,7 @@ def _verdict_given(line: str, texts: list[str]) -> bool:
     return given
 
 
-_MOVE_META = re.compile(r"^(superseded-by|demoted)\s*:", re.I)
+_MOVE_META = re.compile(r"^(superseded-by|demoted|from)\s*:", re.I)
 
 
 def _moved_body(lines: list[str]) -> list[str]:

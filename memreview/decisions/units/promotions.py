@@ -78,7 +78,7 @@ def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
     lines: list[str] = []
     if b.memory_file(REJECTED_FILE) is None and REJECTED_FILE not in b.plan.files:
         lines += [REJECTED_TITLE]
-    lines += ["", archive_note(b, item)]
+    lines += ["", archive_note(b, item), f"From: {b.origin(target)}"]
     marker = item.get("marker_line")
     if marker:
         mf = b.memory_file(item["ref"]["file"])

@@ -94,9 +94,11 @@ def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
     """Marker keys and comparison forms of the entries archived in earlier reviews."""
     keys: set[str] = set()
     forms: dict[str, str] = {}
-    for v in ws.verdicts or []:
+    for v in ws.verdicts or []:  # in file order: a restore takes an archive back
         if v.relation == "promotion" and v.verdict == "archived":
             keys.add(v.proposal)
+        elif v.relation == "promotion" and v.verdict == "restored":
+            keys.discard(v.proposal)
     mf = ws.archive_files.get(REJECTED_FILE)
     day = ""
     if mf is not None:

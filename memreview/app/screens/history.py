@@ -1,0 +1,305 @@
+"""History you can walk back, in the app: every batch (``L``) and the archive (``R``).
+
+The History view lists the batches as ``memreview log`` does, newest first; Enter shows a
+batch's diff, ``u`` undoes the highlighted batch (asked first). The Archive view lists what
+``memreview restore`` can put back, filtered by what is typed; Enter shows what a restore
+would write and asks. Both run the write in a worker thread and tell the review screen
+(:class:`UndoDone`), which reports it and loads the workspace again.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from memreview.app.messages import UndoDone
+from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
+from memreview.display import one_line, visible
+from memreview.i18n import _
+
+PREVIEW_LINES = 14  # lines of a restore's diff the question shows (its buttons stay in view)
+
+
+def _when(ts: str | None) -> str:
+    return (ts or "?").replace("T", " ")[:19]
+
+
+def _review(app):
+    from memreview.app.screens.review import ReviewScreen
+
+    return next((s for s in app.screen_stack if isinstance(s, ReviewScreen)), None)
+
+
+class _ListScreen(Screen[None]):
+    """A title, a list, the highlighted row's details, a footer; escape goes back."""
+
+    BINDINGS = [Binding("escape", "back", _("back"), id="history.back", tooltip=_("Back"))]
+    FIRST_FOCUS = "#rows"  # the widget focused when the view opens
+
+    def __init__(self, backend, title: str) -> None:
+        super().__init__()
+        self.backend = backend
+        self.heading = title
+        self.rows: list = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="history"):
+            yield Label(self.heading, classes="dialog-question", markup=False)
+            yield from self.top()
+            yield OptionList(id="rows")
+            yield Static("", id="detail", markup=False)
+        yield Footer()
+
+    def top(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.refresh_rows()
+        self.query_one(self.FIRST_FOCUS).focus()
+
+    def refresh_rows(self) -> None:
+        """Read the rows again and show them."""
+        self.rows = self.load()
+        self.show_rows()
+
+    def show_rows(self) -> None:
+        rows = self.query_one("#rows", OptionList)
+        rows.clear_options()
+        shown = self.shown()
+        rows.add_options([Option(self.line(r), id=str(i)) for i, r in shown])
+        if shown:
+            rows.highlighted = 0
+        self.query_one("#detail", Static).update(
+            self.details(shown[0][1]) if shown else self.empty()
+        )
+
+    def shown(self) -> list[tuple[int, object]]:
+        return list(enumerate(self.rows))
+
+    def current(self):
+        rows = self.query_one("#rows", OptionList)
+        if rows.highlighted is None or rows.option_count == 0:
+            return None
+        option = rows.get_option_at_index(rows.highlighted)
+        return self.rows[int(option.id)]
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        row = self.current()
+        if row is not None:
+            self.query_one("#detail", Static).update(self.details(row))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        row = self.current()
+        if row is not None:
+            self.open(row)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def run_write(self, write, title: str) -> None:
+        """Run ``write()`` (returning an UndoSummary) in a thread; report it through the
+        review screen, and read the rows again."""
+        self.run_worker(
+            partial(self._write, write, title), group="history", exclusive=True, thread=True
+        )
+
+    def _write(self, write, title: str) -> None:
+        try:
+            res = write()
+            done = UndoDone(res.message, res.ok, "" if res.ok else res.diff, title)
+        except Exception as exc:  # a held lock, an unreadable file: shown, not raised
+            done = UndoDone(str(exc) or type(exc).__name__, False, "", title)
+        self.app.call_from_thread(self._written, done)
+
+    def _written(self, done: UndoDone) -> None:
+        review = _review(self.app)
+        if review is not None:
+            review.post_message(done)
+        else:
+            self.app.notify(done.summary, title=done.title, markup=False)
+        self.refresh_rows()
+
+    # what each list shows
+    def load(self) -> list:
+        raise NotImplementedError
+
+    def line(self, row) -> str:
+        raise NotImplementedError
+
+    def details(self, row) -> str:
+        raise NotImplementedError
+
+    def empty(self) -> str:
+        return ""
+
+    def open(self, row) -> None:
+        raise NotImplementedError
+
+
+class HistoryScreen(_ListScreen):
+    """Every batch, newest first; Enter: its diff; u: undo it."""
+
+    BINDINGS = [
+        *_ListScreen.BINDINGS,
+        Binding("u", "undo_batch", _("undo batch"), id="history.undo", tooltip=_("Undo it")),
+    ]
+
+    def __init__(self, backend) -> None:
+        super().__init__(backend, _("History: every batch written, newest first"))
+
+    def load(self) -> list:
+        return list(self.backend.history())
+
+    def line(self, entry) -> str:
+        r = entry.record
+        mark = "↶" if entry.undoable else " "
+        first = next(
+            (
+                f"{d.get('queue', '?')} {d.get('action', '?')}: {d.get('title', '')}"
+                for d in r.decisions
+                if isinstance(d, dict) and "undo" not in d
+            ),
+            _("undo of {batch}").format(batch=r.undoes) if r.kind == "undo" else "",
+        )
+        more = len([d for d in r.decisions if isinstance(d, dict) and "undo" not in d]) - 1
+        extra = f" (+{more})" if more > 0 else ""
+        return one_line(f"{mark} {_when(r.committed_ts or r.ts)}  {r.kind:<8} {first}{extra}")[:150]
+
+    def details(self, entry) -> str:
+        r = entry.record
+        lines = [f"{r.batch_id}  {_when(r.committed_ts or r.ts)}  {r.kind}"]
+        for d in r.decisions:
+            if isinstance(d, dict) and "undo" not in d:
+                lines.append(
+                    f"  {d.get('queue', '?')} {d.get('action', '?')}: {d.get('title', '')}"
+                )
+        if entry.files:
+            lines.append(_("  files: {names}").format(names=", ".join(entry.files)))
+        if entry.undoable:
+            lines.append(_("  can be undone (u); Enter shows its diff"))
+        else:
+            lines.append(_("  can't be undone: {why}").format(why=entry.why_not))
+        return visible("\n".join(lines))
+
+    def empty(self) -> str:
+        return _("No batch yet: nothing was written by memreview in this workspace.")
+
+    def open(self, entry) -> None:
+        diff = self.backend.batch_diff(entry.batch_id) or _("(it wrote no file)")
+        self.app.push_screen(DiffDialog(_("Batch {batch}").format(batch=entry.batch_id), "", diff))
+
+    def action_undo_batch(self) -> None:
+        entry = self.current()
+        if entry is None:
+            return
+        if not entry.undoable:
+            self.app.notify(
+                _("Batch {batch} can't be undone: {why}").format(
+                    batch=entry.batch_id, why=entry.why_not
+                ),
+                severity="warning",
+                markup=False,
+            )
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_write(partial(self.backend.undo_batch, entry.batch_id), _("Undo"))
+
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Undo batch {batch}?").format(batch=entry.batch_id),
+                _(
+                    "The lines it changed are put back as they were; later batches stay. "
+                    "Its decisions are staged again."
+                ),
+                yes=_("Undo"),
+                no=_("Keep"),
+            ),
+            answer,
+        )
+
+
+class ArchiveScreen(_ListScreen):
+    """What can be put back; type to filter (Enter: to the list, / back to the search),
+    Enter on an entry to restore it (asked first)."""
+
+    def __init__(self, backend) -> None:
+        super().__init__(backend, _("Archive: entries that can be put back"))
+        self.query_text = ""
+
+    def top(self) -> ComposeResult:
+        yield Input(placeholder=_("search the archive"), id="search")
+
+    def load(self) -> list:
+        return list(self.backend.archived())
+
+    def shown(self) -> list[tuple[int, object]]:
+        q = self.query_text.casefold()
+        return [
+            (i, a) for i, a in enumerate(self.rows) if not q or q in "\n".join(a.lines).casefold()
+        ]
+
+    BINDINGS = [
+        *_ListScreen.BINDINGS,
+        Binding("slash", "search", _("search"), id="archive.search", tooltip=_("Search")),
+    ]
+    FIRST_FOCUS = "#search"
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value
+        self.show_rows()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#rows", OptionList).focus()
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def line(self, item) -> str:
+        return one_line(f"{item.kind:<18} {item.title}")[:150]
+
+    def details(self, item) -> str:
+        if item.origin:
+            where = item.origin + (f" § {item.heading}" if item.heading else "")
+            head = _("goes back to {where}").format(where=where)
+        else:
+            head = _("origin unknown: restore it with memreview restore --to FILE")
+        return visible(f"{item.id}  {head}\n" + "\n".join(item.restored_lines[:8]))
+
+    def empty(self) -> str:
+        return _("Nothing archived to restore.")
+
+    def open(self, item) -> None:
+        if not item.origin:
+            self.app.notify(self.details(item), severity="warning", markup=False)
+            return
+        preview = self.backend.restore(item.id, dry_run=True)
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_write(partial(self.backend.restore, item.id), _("Restore"))
+
+        lines = (preview.diff or preview.message).splitlines()
+        shown = "\n".join(lines[:PREVIEW_LINES])
+        if len(lines) > PREVIEW_LINES:
+            shown += "\n" + _("… {count} more line(s) of diff").format(
+                count=len(lines) - PREVIEW_LINES
+            )
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Put {title} back?").format(title=one_line(item.title)[:60]),
+                visible(shown),
+                yes=_("Restore"),
+                no=_("Keep archived"),
+            ),
+            answer,
+        )

@@ -1,0 +1,112 @@
+"""The History view (L: every batch, Enter its diff, u undoes any batch) and the Archive view
+(R: search what was archived, Enter puts it back), on the real decisions package."""
+
+from __future__ import annotations
+
+from app_helpers import SIZE, TODAY, loaded, review, screen_text
+
+from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
+from memreview.app.screens.history import ArchiveScreen, HistoryScreen
+from memreview.decisions import apply
+from memreview.scan import scan_workspace
+
+
+def _decide(ws, queue: str, action: str, title: str) -> str:
+    result = scan_workspace(ws, today=TODAY)
+    item = next(it for it in result.queues[queue] if title in it["title"])
+    out = apply(result, [{"item": item["id"], "action": action}])
+    assert out.ok, out
+    return out.batch
+
+
+async def test_history_lists_batches_shows_a_diff_and_undoes_an_older_one(make, ws):
+    first = _decide(ws, "supersede", "approve", "new-port supersedes old-port")
+    second = _decide(ws, "dormant", "snooze", "Gateway upgrade")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        text = screen_text(app)
+        assert text.index("dormant snooze: Gateway upgrade") < text.index(
+            "supersede approve: new-port supersedes old-port"
+        )
+        assert f"{second}" in text and "can be undone (u)" in text
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffDialog)
+        assert "+Superseded-By: [[new-port]]" in screen_text(app)
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert f"Undo batch {first}?" in screen_text(app)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert f"undo of {first}" in screen_text(app)
+        # the later batch stays: the project is still snoozed
+        dormant = [it["title"] for it in review(app).result.queues["dormant"]]
+        assert "Gateway upgrade" not in dormant
+    live = "".join(
+        p.read_text(encoding="utf-8") for p in ws.rglob("*.md") if ".memreview" not in p.parts
+    )
+    assert "[[new-port]]" not in live and "## [FACT:old-port]" in live
+
+
+def _live(ws) -> dict:
+    return {p: p.read_bytes() for p in ws.rglob("*.md") if ".memreview" not in p.parts}
+
+
+async def test_archive_view_searches_and_puts_an_entry_back(make, ws):
+    header = b"## [KNOWLEDGE:win11-gbk]"
+    copies = sum(data.count(header) for data in _live(ws).values())
+    _decide(ws, "demotion", "approve", "[KNOWLEDGE:win11-gbk]")
+    archive = ws / "memory/archive/demoted.md"
+    assert "win11-gbk" in archive.read_text(encoding="utf-8")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, ArchiveScreen)
+        await pilot.press(*"gbk")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "demoted" in text and "## [KNOWLEDGE:win11-gbk]" in text
+        assert "goes back to" in text
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "+## [KNOWLEDGE:win11-gbk]" in screen_text(app)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, ArchiveScreen)
+        assert "Nothing archived to restore." in screen_text(app)
+    assert "win11-gbk" not in archive.read_text(encoding="utf-8")
+    assert sum(data.count(header) for data in _live(ws).values()) == copies
+
+
+async def test_hidden_items_show_marked_with_a_and_z_puts_one_back(make, ws):
+    from memreview.decisions.state import load_state
+
+    _decide(ws, "supersede", "reject", "new-port supersedes old-port")
+    [hidden_id] = list(load_state(ws).hidden)
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        assert "new-port supersedes old-port" not in screen_text(app)
+        await pilot.press("A")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "⊘ rejected" in text and "new-port supersedes old-port" in text
+        await pilot.press("Z")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert hidden_id in [it["id"] for it in review(app).result.queues["supersede"]]
+        assert "⊘ rejected" not in screen_text(app)
+    assert hidden_id not in load_state(ws).hidden

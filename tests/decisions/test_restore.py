@@ -1,0 +1,175 @@
+"""Restore: an archived entry goes back where it came from, through the one writer, as an
+undoable batch; the receiving file is written before the archive that loses it."""
+
+from __future__ import annotations
+
+import json
+
+from decisions_helpers import NOW, decide, only, scan, snapshot, text
+
+from memreview.decisions import undo
+from memreview.decisions.restore import archived_entries, restore
+from memreview.store import batches, read_journal
+
+DEMOTE = {
+    "MEMORY.md": (
+        "# Memory\n"
+        "\n"
+        "## Facts\n"
+        "\n"
+        "## [FACT:wallet]\n"
+        "Added: 2026-04-08\n"
+        "Summary: registered\n"
+        "Importance: 2\n"
+        "---\n"
+        "\n"
+        "## Notes\n"
+        "- a bullet after it\n"
+    ),
+    "memory/recall_log.jsonl": "",
+}
+WALLET = "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\nImportance: 2\n---\n"
+MARK = "<!-- openclaw-memory-promotion:memory:memory/2026-11-27.md:3:3 -->"
+BULLET = "- The gateway listens on port 18789 only [score=0.801 recalls=4 avg=0.700]"
+PROMOTED = (
+    "# Memory\r\n\r\n## Promoted From Short-Term Memory (2026-11-28)\r\n\r\n"
+    f"{MARK}\r\n{BULLET}\r\n\r\n## Notes\r\n- an owner's line\r\n"
+)
+
+
+def _verdicts(root) -> list[dict]:
+    return [json.loads(x) for x in text(root, "memory/review/verdicts.jsonl").splitlines()]
+
+
+def test_a_demoted_anchor_records_its_origin_and_goes_back_there(make_ws):
+    root = make_ws(DEMOTE)
+    assert decide(root, "demotion", "approve").ok
+    assert "From: MEMORY.md § Facts\n" in text(root, "memory/archive/demoted.md")
+    [item] = archived_entries(root)
+    assert (item.kind, item.origin, item.heading, item.found_by) == (
+        "demoted",
+        "MEMORY.md",
+        "Facts",
+        "recorded",
+    )
+    archive_before = (root / "memory/archive/demoted.md").read_bytes()
+    out = restore(root, item.id, now=NOW)
+    assert out.ok, out.message
+    # back at the end of its section, without Demoted: and From:
+    assert text(root, "MEMORY.md") == DEMOTE["MEMORY.md"]
+    assert text(root, "memory/archive/demoted.md") == "# Demoted\n"
+    v = _verdicts(root)[-1]
+    assert v["verdict"] == "restored" and v["proposal"] == item.id and v["file"] == "MEMORY.md"
+    # a journaled batch of its own, the receiving file written before the archive
+    record = batches(root)[-1]
+    assert record.kind == "restore" and record.batch_id == out.batch
+    intent = [r for r in read_journal(root) if r["type"] == "intent"][-1]
+    order = [f["file"] for f in intent["files"]]
+    assert order.index("MEMORY.md") < order.index("memory/archive/demoted.md")
+    # and it can be undone
+    assert undo(root).ok
+    assert (root / "memory/archive/demoted.md").read_bytes() == archive_before
+    assert "## [FACT:wallet]" not in text(root, "MEMORY.md")
+
+
+def test_an_old_block_without_from_is_traced_through_the_journal(make_ws):
+    root = make_ws(DEMOTE)
+    assert decide(root, "demotion", "approve").ok
+    archive = root / "memory/archive/demoted.md"
+    # as an earlier version wrote it: no From: line (the journal's copy is left alone)
+    archive.write_text(archive.read_text().replace("From: MEMORY.md § Facts\n", ""))
+    [item] = archived_entries(root)
+    assert (item.origin, item.heading, item.found_by) == ("MEMORY.md", "Facts", "journal")
+    assert restore(root, "wallet", now=NOW).ok
+    assert WALLET in text(root, "MEMORY.md")
+
+
+def test_an_unknown_origin_asks_for_the_file(make_ws):
+    root = make_ws(
+        {
+            **DEMOTE,
+            "memory/archive/superseded.md": "# Superseded\n\n"
+            + WALLET.replace("Importance: 2\n", "Superseded-By: [[other]] (2026-01-01)\n"),
+        }
+    )
+    before = snapshot(root, skip_private=False)
+    out = restore(root, "wallet", now=NOW)
+    assert not out.ok and "--to FILE" in out.message
+    assert snapshot(root, skip_private=False) == before
+    out = restore(root, "wallet", to="memory/facts.md", now=NOW)
+    assert out.ok, out.message
+    assert text(root, "memory/facts.md") == (
+        "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\n---\n"
+    )
+    assert text(root, "memory/archive/superseded.md") == "# Superseded\n"
+
+
+def test_a_rejected_promotion_goes_back_with_its_marker_crlf_kept(make_ws):
+    log = "".join(f"- line {k}\n" for k in range(1, 10))
+    root = make_ws({"MEMORY.md": PROMOTED.encode(), "memory/2026-11-27.md": log})
+    assert decide(root, "promotions", "archive").ok
+    assert "Removed promotions" in text(root, "MEMORY.md")
+    [item] = archived_entries(root)
+    assert item.kind == "rejected-promotion" and item.found_by == "recorded"
+    out = restore(root, "18789", now=NOW)
+    assert out.ok, out.message
+    memory = (root / "MEMORY.md").read_bytes()
+    assert memory.startswith(PROMOTED.split("## Notes")[0].encode())
+    assert memory.count(MARK.encode()) == 1  # out of "Removed promotions", back in place
+    assert text(root, "memory/archive/rejected-promotions.md") == "# Rejected promotions\n"
+    v = _verdicts(root)[-1]
+    assert (v["relation"], v["verdict"]) == ("promotion", "restored")
+    assert v["proposal"] == "memory:memory/2026-11-27.md:3:3"
+    # not flagged as "came back" now that the owner put it back
+    again = only(scan(root), "promotions")
+    assert "came-back" not in [f["flag"] for f in again["flags"]]
+
+
+def test_a_removed_duplicate_goes_back_after_the_line_it_followed(make_ws):
+    memory = (
+        "# Memory\n\n## Lessons\n"
+        "- bounties need a day for review (2026-04-10)\n"
+        "- bounties need a day for review (2026-05-02)\n"
+        "- another lesson\n"
+    )
+    root = make_ws({"MEMORY.md": memory})
+    assert decide(root, "duplicates", "keep", keep=2).ok
+    assert "(2026-04-10)" not in text(root, "MEMORY.md")
+    [item] = archived_entries(root)
+    assert item.kind == "removed" and item.archive is None
+    assert restore(root, item.id, now=NOW).ok
+    assert text(root, "MEMORY.md") == memory
+    assert archived_entries(root) == []  # it is there again
+
+
+def test_text_naming_several_entries_writes_nothing(make_ws):
+    root = make_ws(
+        {
+            **DEMOTE,
+            "memory/archive/demoted.md": "# Demoted\n\n"
+            + WALLET.replace("wallet", "w1")
+            + "\n"
+            + WALLET.replace("wallet", "w2"),
+        }
+    )
+    before = snapshot(root, skip_private=False)
+    out = restore(root, "registered", now=NOW)
+    assert not out.ok and len(out.candidates) == 2
+    assert "give one id" in out.message
+    assert snapshot(root, skip_private=False) == before
+    assert not restore(root, "nothing like this", now=NOW).ok
+
+
+def test_an_anchor_goes_back_right_after_the_anchor_it_followed(make_ws):
+    memory = (
+        "# Memory\n\n## [FACT:a]\nSummary: first\n---\n\n"
+        "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\nImportance: 2\n---\n\n"
+        "## [FACT:c]\nSummary: third\n---\n"
+    )
+    root = make_ws({"MEMORY.md": memory, "memory/recall_log.jsonl": ""})
+    assert decide(root, "demotion", "approve", {"title": "[FACT:wallet]"}).ok
+    assert "From: MEMORY.md § Memory after [[a]]\n" in text(root, "memory/archive/demoted.md")
+    [item] = archived_entries(root)
+    assert item.after_anchor == "a"
+    assert restore(root, item.id, now=NOW).ok
+    assert text(root, "MEMORY.md") == memory
