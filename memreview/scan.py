@@ -103,18 +103,23 @@ class ScanResult:
         index = self.__dict__.get("_related")
         if index is None:
             index = {}
+            place: dict[str, int] = {}  # item id -> its place in queue order
             for name, items in self.queues.items():
                 for it in items:
+                    place.setdefault(it["id"], len(place))
                     for key in _ref_keys(it):
                         index.setdefault(key, []).append((name, it))
             self.__dict__["_related"] = index
+            self.__dict__["_related_place"] = place
+        place = self.__dict__["_related_place"]
         out: dict[str, tuple[str, dict]] = {}
         found = self.item(item_id)
         for key in _ref_keys(found[1]) if found else ():
             for name, it in index.get(key, ()):
                 if it["id"] != item_id:
                     out.setdefault(it["id"], (name, it))
-        return list(out.values())
+        # the keys come from a set: their order is not stable from one run to the next
+        return sorted(out.values(), key=lambda found: place.get(found[1]["id"], 0))
 
     def context(
         self, file: str, line: int, end_line: int, before: int = 3, after: int = 3

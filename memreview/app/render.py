@@ -46,7 +46,8 @@ def _line_text(text: str) -> str:
 def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> Group:
     """``label  file:line`` and the numbered lines of the entry with a little context;
     long lines wrap beside their line number, not under it."""
-    head = Text(no_wrap=False, overflow="fold")
+    # a word longer than the line (a long anchor) is cut with an ellipsis, never folded
+    head = Text(no_wrap=False, overflow="ellipsis")
     head.append(label, st("label"))
     head.append("  ")
     line, end = int(ref.get("line") or 1), int(ref.get("end_line") or ref.get("line") or 1)
@@ -109,16 +110,24 @@ class Numbered:
 
 
 class SideBySide:
-    """Two renderables in two equal columns."""
+    """Two renderables in two equal columns, or one under the other (``stack``, or when a
+    column would be narrower than ``MIN_COLUMN`` cells)."""
 
     GAP = 2
+    MIN_COLUMN = 40
 
-    def __init__(self, left: RenderableType, right: RenderableType) -> None:
+    def __init__(self, left: RenderableType, right: RenderableType, stack: bool = False) -> None:
         self.left = left
         self.right = right
+        self.stack = stack
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
+        if self.stack or (width - self.GAP) // 2 < self.MIN_COLUMN:
+            yield self.left
+            yield Text("")
+            yield self.right
+            return
         lw = max(1, (width - self.GAP) // 2)
         rw = max(1, width - self.GAP - lw)
         left = console.render_lines(self.left, options.update_width(lw), pad=True)
@@ -131,8 +140,8 @@ class SideBySide:
             yield Segment.line()
 
 
-def side_by_side(left: RenderableType, right: RenderableType) -> SideBySide:
-    return SideBySide(left, right)
+def side_by_side(left: RenderableType, right: RenderableType, stack: bool = False) -> SideBySide:
+    return SideBySide(left, right, stack)
 
 
 def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
@@ -150,15 +159,18 @@ def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
     return t
 
 
-def item_body(queue: str, item: dict, context, st: StyleOf) -> list[RenderableType]:
-    """The queue-specific evidence of one item: its unit's blocks, drawn."""
+def item_body(
+    queue: str, item: dict, context, st: StyleOf, stack: bool = False
+) -> list[RenderableType]:
+    """The queue-specific evidence of one item: its unit's blocks, drawn (``stack``: a pair
+    of entries one under the other rather than side by side)."""
     unit = registry.unit(queue)
     if unit is None:
         return []
-    return [block_renderable(block, context, st) for block in unit.evidence(item)]
+    return [block_renderable(block, context, st, stack) for block in unit.evidence(item)]
 
 
-def block_renderable(block: Block, context, st: StyleOf) -> RenderableType:
+def block_renderable(block: Block, context, st: StyleOf, stack: bool = False) -> RenderableType:
     """One evidence block as Rich text (every text from memory made visible first)."""
     if isinstance(block, Facts):
         return facts(block.pairs, st)
@@ -169,6 +181,7 @@ def block_renderable(block: Block, context, st: StyleOf) -> RenderableType:
         return side_by_side(
             ref_block(context, left.ref, left.label, st, before=left.before),
             ref_block(context, right.ref, right.label, st, before=right.before),
+            stack,
         )
     if isinstance(block, Passage):
         t = Text(end="")

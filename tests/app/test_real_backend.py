@@ -107,3 +107,20 @@ async def test_a_staged_decision_whose_anchor_changed_since_is_marked_and_asked_
         await pilot.press("y")
         await loaded(app, pilot)
         assert "Superseded-By: [[win11-utf8]]" in (ws / "memory/archive/superseded.md").read_text()
+
+
+def test_nothing_to_undo_is_known_before_asking(ws):
+    from app_helpers import TODAY
+
+    from memreview.app.backend import Backend, make_decision
+    from memreview.scan import scan_workspace
+
+    backend = Backend(ws)
+    assert backend.nothing_to_undo().startswith("nothing to undo")
+    result = scan_workspace(ws, today=TODAY)
+    item = result.queues["demotion"][0]
+    outcome = backend.apply(result, [make_decision(item["id"], "approve", "demotion")])
+    assert outcome.written
+    assert backend.nothing_to_undo() is None
+    assert backend.undo_last().ok
+    assert backend.nothing_to_undo().startswith("nothing to undo")  # each one undone

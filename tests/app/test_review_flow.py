@@ -71,7 +71,8 @@ async def test_a_decision_is_staged_marked_and_the_cursor_advances(make, backend
         assert (d.queue, d.action) == ("demotion", "approve")
         text = screen_text(app)
         assert "1 pending" in text and "demotion approve ×1" in text
-        assert " approve      [KNOWLEDGE:win11-gbk]" in text
+        # the mark column is as wide as the widest staged label of the queue
+        assert " approve [KNOWLEDGE:win11-gbk]" in text
         assert "7 Demotion 5  ✓1" in text
         # a second verb on the same item replaces the first
         await pilot.press("up", "p")
@@ -361,13 +362,42 @@ async def test_the_main_screen_at_160x48_reads_like_this(make):
         await loaded(app, pilot)
         lines = screen_text(app).splitlines()
         assert len(lines) == 48
-        assert lines[0].startswith(" memreview   ") and lines[0].rstrip().endswith("2026-11-29")
-        header = [part.strip() for part in lines[1].split("▕")[1].split("▏")]
-        assert header == ["Contradictions   1 of 1", "win11-gbk ⟷ win11-utf8"]
-        row = lines[2].split("▕")[1].split("▏")[0]
-        assert row.rstrip() == "▌·            win11-gbk ⟷ win11-utf8"
+        assert lines[0].startswith(" memreview   review date 2026-11-29  /")
+        # the items above the evidence (as tall as they need), both as wide as the screen
+        assert lines[1].split("▕")[1].rstrip() == " Contradictions   1 of 1"
+        assert lines[2].split("▕")[1].rstrip() == "▌· win11-gbk ⟷ win11-utf8"
+        assert lines[5].split("▕")[1].rstrip() == " win11-gbk ⟷ win11-utf8"  # the evidence
+        assert lines[7].split("▕")[1].rstrip() == " not decided"  # the keys under the title
+        assert lines[8].split("▕")[1].startswith(" a keep-a   b keep-b   k keep-both")
         assert lines[-2].rstrip() == " No decisions staged."
         assert lines[-1].startswith(
             " a keep-a  b keep-b  k keep-both  d defer  u unstage  o open  / filter  w write…"
         )
         assert lines[-1].rstrip().endswith("^p palette")
+
+
+async def test_the_key_bar_fits_the_width_and_a_click_presses_its_key(make, backend):
+    from memreview.app.screens.help import HelpScreen
+
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        bar = screen_text(app).splitlines()[-1]
+        assert bar.startswith(" a keep-a  b keep-b  k keep-both  d defer")
+        assert bar.rstrip().endswith("? more  ^p palette")  # what doesn't fit is in the help
+        assert "w write…" not in bar
+        await pilot.click("#keybar", offset=(bar.index("d defer") + 1, 0))
+        [d] = backend.store["pending"]
+        assert d.action == "defer"
+        await pilot.click("#keybar", offset=(bar.index("? more") + 1, 0))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+    backend.store.clear()  # nothing staged on "disk"
+    async with make().run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await loaded(app, pilot)
+        bar = screen_text(app).splitlines()[-1]
+        assert "w write…" in bar and "q quit" in bar and bar.rstrip().endswith("? help  ^p palette")
+        await pilot.click("#keybar", offset=(bar.index("w write…") + 1, 0))  # greyed: says why
+        await pilot.pause()
+        assert "nothing is staged to write" in list(app._notifications)[-1].message

@@ -30,6 +30,22 @@ async def test_write_shows_the_diff_and_escape_writes_nothing(make, backend):
         assert len(backend.store["pending"]) == 2
 
 
+async def test_y_on_the_result_screen_says_it_is_written_already(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "w")
+        await loaded(app, pilot)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        assert len(backend.applied) == 1
+        await pilot.press("y")  # written already: said, not written twice
+        await loaded(app, pilot)
+        assert len(backend.applied) == 1
+        assert "already written: escape goes back" in list(app._notifications)[-1].message
+        assert isinstance(app.screen, ApplyScreen)
+
+
 async def test_undo_asks_first_then_undoes_and_reloads(make, backend):
     app = make()
     async with app.run_test(size=SIZE) as pilot:
@@ -197,3 +213,14 @@ async def test_a_batch_stopped_part_way_is_said_so_not_nothing_written(make, bac
         assert "The batch stopped part way: batch B1 stopped after 1 of 3 file(s)" in text
         assert "Nothing was written" not in text
         assert len(backend.store["pending"]) == 1
+
+
+async def test_the_diff_screen_lists_one_line_per_decision_at_80_columns(make, backend):
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3", "down", "a", "w")  # a skill with a long hostile title
+        await loaded(app, pilot)
+        lines = screen_text(app).splitlines()
+        assert lines[1].startswith("   skills") and lines[1].rstrip().endswith("…")
+        assert lines[2].startswith("▁")  # the rule under the list: nothing wrapped

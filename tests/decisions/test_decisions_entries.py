@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from decisions_helpers import NOW, decide, only, scan, text
 
-from memreview.decisions import apply
+from memreview.decisions import Decision, DecisionError, apply, check_decision
 from memreview.decisions.state import load_state
 
 FRAGMENT = {
@@ -350,6 +350,18 @@ def test_dormant_archive_of_a_marker_only_project_is_refused_with_a_reason(make_
     assert outcome.exit_code == 1
     assert "only known from <!-- project: --> markers" in outcome.failures[0].reason
     assert text(root, "MEMORY.md") == PROJECTS["MEMORY.md"]
+
+
+def test_dormant_archive_of_a_marker_only_project_is_refused_when_it_is_decided(make_ws):
+    # the app's key says why at once (and a decisions file holding it is refused whole),
+    # rather than a decision that is staged, written and then fails
+    root = make_ws(PROJECTS)
+    item = only(scan(root), "dormant", project="zora")
+    for action in ("archive", "done"):
+        with pytest.raises(DecisionError, match="only known from <!-- project: --> markers"):
+            check_decision("dormant", item, Decision(item=item["id"], action=action))
+    for action in ("snooze", "revive", "defer"):
+        check_decision("dormant", item, Decision(item=item["id"], action=action))
 
 
 def test_dormant_snooze_hides_the_project_for_28_days(make_ws):

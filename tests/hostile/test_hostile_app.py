@@ -70,7 +70,8 @@ def test_the_app_opens_shows_the_warnings_and_writes_nothing(observed, name):
     warnings = seen["warnings"]
     assert "Could not load" not in seen["first_screen"]
     if warnings:
-        assert f"{len(warnings)} warning" in seen["first_screen"]
+        n = len(warnings)
+        assert f"{n} warning{'s' if n > 1 else ''} (h)" in seen["first_screen"]
     # h shows every warning: the file and the message, made visible
     assert "Warnings" in seen["health_screen"]
     for w in warnings:
@@ -166,7 +167,7 @@ async def test_unreadable_directory_is_a_warning_in_the_app(tmp_path, monkeypatc
     app = _app(ws, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
-        assert "3 warnings" in screen_text(app)
+        assert "3 warnings (h)" in screen_text(app)
         await pilot.press("h")
         await pilot.pause()
         health = _health_text(app)

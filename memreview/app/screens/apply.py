@@ -71,6 +71,9 @@ class ApplyScreen(Screen[Outcome | None]):
             id="apply-title",
         )
         yield Static(self._decision_list(), id="apply-decisions", markup=False)
+        note = self._redaction_note()
+        if note is not None:
+            yield Static(note, id="apply-redaction", markup=False)
         yield LoadingIndicator(id="apply-loading")
         with VerticalScroll(id="apply-diff"):
             yield Static("", id="apply-diff-text", markup=False)
@@ -100,16 +103,20 @@ class ApplyScreen(Screen[Outcome | None]):
 
     def _decision_list(self) -> Text:
         t = Text("\n", end="").join(self._decision_line(d) for d in self.decisions)
-        if any(getattr(d, "action", None) == "redact" for d in self.decisions):
-            t.append(
-                "\n  "
-                + _(
-                    "A redaction can't be undone: the value also leaves memreview's backups; "
-                    "undo of this batch restores everything else."
-                ),
-                "bold",
-            )
+        t.no_wrap, t.overflow = True, "ellipsis"  # one line per decision at any width
         return t
+
+    def _redaction_note(self) -> Text | None:
+        if not any(getattr(d, "action", None) == "redact" for d in self.decisions):
+            return None
+        return Text(
+            "  "
+            + _(
+                "A redaction can't be undone: the value also leaves memreview's backups; "
+                "undo of this batch restores everything else."
+            ),
+            "bold",
+        )
 
     @work(thread=True, exclusive=True, group="apply-preview")
     def preview(self) -> None:

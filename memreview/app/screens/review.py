@@ -45,7 +45,14 @@ from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
 from memreview.app.widgets.keybar import KeyBar
-from memreview.app.widgets.panels import AlarmBanner, LoadingPane, PendingBar, QueueNav, TopBar
+from memreview.app.widgets.panels import (
+    AlarmBanner,
+    LoadingPane,
+    PendingBar,
+    QueueBar,
+    QueueNav,
+    TopBar,
+)
 from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
@@ -61,6 +68,10 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
+    # below 100 columns the left pane becomes a line of queues; below 200 the items sit
+    # above the evidence, so that titles and evidence each get the whole width; from 140 on
+    # the two entries of a pair stand side by side (memreview.tcss)
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (140, "-wide"), (200, "-huge")]
 
     def __init__(self, root: Path, today: date | None, scan: ScanFunction, backend: Backend):
         super().__init__()
@@ -83,6 +94,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     def compose(self) -> ComposeResult:
         yield TopBar(id="topbar", markup=False)
         yield AlarmBanner(id="alarms", markup=False)
+        yield QueueBar(id="queuebar")
         with Horizontal(id="body"):
             yield QueueNav(id="nav")
             yield LoadingPane(id="loading")
@@ -120,6 +132,15 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.items.focus()
         self.reload()
+
+    def on_resize(self, _event) -> None:
+        # the width class (-wide, -medium, -narrow) may have changed: A/B stack or not
+        if self.result is not None:
+            self.call_after_refresh(self._after_resize)
+
+    def _after_resize(self) -> None:
+        self._fit_list()
+        self._show_current()
 
     def _theme_changed(self, _theme) -> None:
         # the styles of the new theme are in place after the next refresh
@@ -261,12 +282,33 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     def _show_nav_row(self, queue: str) -> None:
         if self.result is not None:
             self.query_one(QueueNav).show_queue(queue, self.result, self.staging.count(queue))
+            self._show_queue_bar()
+
+    def _show_queue_bar(self) -> None:
+        counts: dict[str, int | None] = {HEALTH: None}
+        if self.result is not None:
+            counts.update({q: len(self.result.queues.get(q, [])) for q in queue_names()})
+        self.query_one(QueueBar).show(counts, self.queue)
 
     # -- queues ------------------------------------------------------------------------------
+    LIST_ROWS = {"-narrow": 8, "-medium": 10, "-wide": 12}  # the most rows the list takes
+
+    def _fit_list(self) -> None:
+        """Where the items sit above the evidence, the list is as tall as its items (and the
+        filter box) need, up to ``LIST_ROWS``: the rest goes to the evidence."""
+        most = next((n for cls, n in self.LIST_ROWS.items() if self.has_class(cls)), None)
+        if most is None:
+            self.pane.styles.height = None  # side by side: the CSS's height
+            return
+        rows = 1 + max(1, self.items.count) + (3 if self.pane.filtering else 0)
+        self.pane.styles.height = max(3, min(most + (3 if self.pane.filtering else 0), rows))
+
     def show_queue(self, queue: str) -> None:
         self.queue = queue
         nav = self.query_one(QueueNav)
         nav.set_current(queue)
+        self._show_queue_bar()
+        self._show_mark_width()
         switcher = self.query_one(ContentSwitcher)
         if queue == HEALTH:
             switcher.current = "health"
@@ -279,6 +321,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         if queue in self._pending_queues():
             empty = _("computing this queue… (the others can be reviewed meanwhile)")
         self.pane.show_queue(queue, items, empty)
+        self._fit_list()
         self._sync_bindings()
 
     def _pending_queues(self) -> set[str]:
@@ -505,13 +548,20 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
     # -- filter ------------------------------------------------------------------------------
     def action_filter(self) -> None:
         self.pane.open_filter()
+        self._fit_list()
         self._sync_bindings()
+
+    @on(Input.Changed, "#filter")
+    def _filter_typed(self) -> None:
+        self._fit_list()
 
     @on(Input.Submitted, "#filter")
     def _filter_done(self) -> None:
+        self._fit_list()
         self._sync_bindings()
         self.app.key_done()
 
     def action_clear_filter(self) -> None:
         self.pane.clear_filter()
+        self._fit_list()
         self._sync_bindings()

@@ -64,6 +64,22 @@ class ReviewDecisions:
 
     def _show_pending(self) -> None:
         self.query_one(PendingBar).show(self.staging.decisions(), self.staging.saved)
+        self._show_mark_width()
+
+    def _show_mark_width(self) -> None:
+        """The list's mark column as wide as the widest staged label of this queue (one
+        column when nothing is staged there: the titles get the room)."""
+        widest = max(
+            (len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
+            default=1,
+        )
+        if self.queue in self.show_all and self.hidden and self.result is not None:
+            # `A` shows the hidden items too, each marked "⊘ why": make room for the widest
+            shown = {it.get("id") for it in self.result.all_queues.get(self.queue, [])}
+            widest = max(
+                [widest] + [len(self._mark_of(i)[0]) for i in self.hidden if i in shown]
+            )
+        self.items.set_mark_width(widest)
 
     def action_decide(self, verb: str) -> None:
         act = act_for(self.queue, verb)

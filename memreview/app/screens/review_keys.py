@@ -113,13 +113,18 @@ class ReviewKeys:
         acts = queue_acts(self.queue)
         if not acts:
             return bindings
-        for key, active in list(bindings.items()):
+        order = {verb: k for k, verb in enumerate(acts)}
+        decide, rest = [], {}
+        for key, active in bindings.items():
             bid = active.binding.id or ""
-            if bid.startswith("decide."):
-                act = acts.get(bid.removeprefix("decide."))
-                if act is not None:
-                    bindings[key] = active._replace(
-                        binding=replace(active.binding, description=act.label),
-                        tooltip=f"{act.label}: {act.effect}",
-                    )
-        return bindings
+            act = acts.get(bid.removeprefix("decide.")) if bid.startswith("decide.") else None
+            if act is None:
+                rest[key] = active
+                continue
+            renamed = active._replace(
+                binding=replace(active.binding, description=_(act.label)),
+                tooltip=f"{_(act.label)}: {_(act.effect)}",
+            )
+            decide.append((order[act.verb], key, renamed))
+        # the decision keys first, in the order the queue lists them (as in the evidence)
+        return {key: active for _n, key, active in sorted(decide)} | rest

@@ -130,10 +130,10 @@ class Evidence(Widget, can_focus=False):
             parts: list[RenderableType] = [
                 Text(one_line(str(item.get("title", ""))), style=st("title"))
             ]
-            parts.extend(Text(line, style=st("label"), end="") for line in also)
-            parts.extend(item_body(queue, item, context, st))
             label, act = decision_label(decision) if decision is not None else ("", None)
             staged = (act, label) if act is not None else None
+            # the decision and its keys right under the title: never below the fold
+            parts.append(decision_line(staged, hints, st))
             if changed and staged is not None:
                 parts.append(
                     Text(
@@ -145,7 +145,10 @@ class Evidence(Widget, can_focus=False):
                         end="",
                     )
                 )
-            parts.append(decision_line(staged, hints, st))
+            parts.extend(Text(line, style=st("label"), end="") for line in also)
+            # A/B side by side only where the screen is wide (140 columns and more)
+            stack = not (self.screen.has_class("-wide") or self.screen.has_class("-huge"))
+            parts.extend(item_body(queue, item, context, st, stack))
             self._body = spaced(parts)
         self._render_strips()
 

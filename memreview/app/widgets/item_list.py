@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.cells import set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -74,6 +75,7 @@ class ItemList(ScrollView, can_focus=True):
         # the same key press (and the same refresh)
         self.on_move: Callable[[int, dict | None], None] | None = None
         self.empty_text = _("nothing to review")
+        self.mark_width = 1  # the widest staged label in the queue, up to MARK_WIDTH
         self._styles: dict[str, Style] = {}
 
     # -- data --------------------------------------------------------------------------------
@@ -198,6 +200,12 @@ class ItemList(ScrollView, can_focus=True):
             return
         self.move_to(offset.y + round(self.scroll_y))
 
+    def set_mark_width(self, width: int) -> None:
+        width = max(1, min(MARK_WIDTH, width))
+        if width != self.mark_width:
+            self.mark_width = width
+            self.refresh()
+
     # -- drawing -----------------------------------------------------------------------------
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -257,7 +265,7 @@ class ItemList(ScrollView, can_focus=True):
         pointer = "▌" if row == self.cursor else " "
         segments = [
             Segment(pointer, row_style),
-            Segment(_fit(mark_text, MARK_WIDTH), mark_style),
+            Segment(_fit(mark_text, self.mark_width), mark_style),
             Segment(" " + one_line(str(item.get("title", ""))), row_style),
         ]
         return _line(segments, width, row_style)
@@ -269,8 +277,8 @@ def _line(segments: list[Segment], width: int, style: Style) -> Strip:
 
 
 def _fit(text: str, width: int) -> str:
-    text = text[:width]
-    return text + " " * (width - len(text))
+    """``text`` cut or padded to ``width`` terminal cells."""
+    return set_cell_size(text, width)
 
 
 def _haystack(item: dict) -> str:

@@ -4,7 +4,8 @@ Textual's Footer rebuilds a widget per key each time the bindings change (every 
 every filter, every screen): a tenth of a second or more on a slow machine. This bar is one
 line of text drawn from the screen's active bindings, cut to the width it has: the keys are
 listed in the order the screen declares them (the decision keys first), and what doesn't fit
-is left to the help screen, which the bar always names.
+is left to the help screen, which the bar always names. A click on a key presses it (a
+greyed one then says why it can't act).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ class KeyBar(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._entries: list[tuple[str, str, bool]] | None = None
+        self._entries: list[tuple[str, str, bool, str]] | None = None
+        self._spans: list[tuple[int, int, str]] = []  # (first cell, past the last, key) drawn
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -38,8 +40,9 @@ class KeyBar(Widget):
     def on_resize(self, _event: events.Resize) -> None:
         self.refresh()
 
-    def entries(self) -> list[tuple[str, str, bool]]:
-        """(key as shown, label, enabled) of every shown binding, the help key left out."""
+    def entries(self) -> list[tuple[str, str, bool, str]]:
+        """(key as shown, label, enabled, key) of every shown binding, the help key left
+        out."""
         if self._entries is None:
             out = []
             seen: set[str] = set()
@@ -49,7 +52,7 @@ class KeyBar(Widget):
                     continue
                 seen.add(binding.action)
                 shown = binding.key_display or self.app.get_key_display(binding)
-                out.append((shown, _(binding.description), bool(active.enabled)))
+                out.append((shown, _(binding.description), bool(active.enabled), key))
             self._entries = out
         return self._entries
 
@@ -59,34 +62,47 @@ class KeyBar(Widget):
         label_style = self.get_component_rich_style("keybar--label")
         off_style = self.get_component_rich_style("keybar--disabled")
         more_style = self.get_component_rich_style("keybar--more")
-        palette = [("^p", _("palette"))] if self.app.use_command_palette else []
+        palette = [("^p", _("palette"), "ctrl+p")] if self.app.use_command_palette else []
 
-        def tail(cut: bool) -> list[tuple[str, str]]:
-            return [("?", _("more") if cut else _("help")), *palette]
+        def tail(cut: bool) -> list[tuple[str, str, str]]:
+            return [("?", _("more") if cut else _("help"), "question_mark"), *palette]
 
         def size(pairs) -> int:
-            return sum(cell_len(f" {k} {label} ") for k, label in pairs)
+            return sum(cell_len(f" {k} {label} ") for k, label, _key in pairs)
 
         entries = self.entries()
-        parts: list[tuple[str, str, bool]] = []
+        parts: list[tuple[str, str, bool, str]] = []
         used = 0
         cut = False
-        for shown, label, enabled in entries:
+        for shown, label, enabled, key in entries:
             piece = cell_len(f" {shown} {label} ")
             if used + piece + size(tail(True)) > width:
                 cut = True
                 break
-            parts.append((shown, label, enabled))
+            parts.append((shown, label, enabled, key))
             used += piece
         pinned = tail(cut)
         if used + size(pinned) > width:  # a very narrow screen: the help key alone
             pinned = pinned[:1]
         t = Text(no_wrap=True, overflow="crop", end="")
-        for shown, label, enabled in parts:
+        spans: list[tuple[int, int, str]] = []
+        for shown, label, enabled, key in parts:
+            start = t.cell_len
             t.append(f" {shown}", key_style if enabled else off_style)
             t.append(f" {label} ", label_style if enabled else off_style)
+            spans.append((start, t.cell_len, key))
         t.append(" " * max(0, width - used - size(pinned)))
-        for shown, label in pinned:
+        for shown, label, key in pinned:
+            start = t.cell_len
             t.append(f" {shown}", key_style)
             t.append(f" {label} ", more_style)
+            spans.append((start, t.cell_len, key))
+        self._spans = spans
         return t
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                self.app.simulate_key(key)
+                return

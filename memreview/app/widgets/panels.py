@@ -110,6 +110,46 @@ class QueueNav(Vertical, can_focus=False):
                 r.set_class(current, "-current")
 
 
+class QueueBar(Static):
+    """The queues on one line, for screens too narrow for the left pane: the current one
+    named in full, the others as short as the width needs (``2 Supe 3``, then ``2·3``)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(markup=False, id=id)
+        self.counts: dict[str, int | None] = {}
+        self.current = ""
+
+    def show(self, counts: dict[str, int | None], current: str) -> None:
+        self.counts, self.current = dict(counts), current
+        self.refresh()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.refresh()
+
+    def render(self) -> Text:
+        rows = [(queue_key(k), q) for k, q in enumerate(queue_names(), 1)] + [("h", HEALTH)]
+        width = self.size.width
+        for shorten in (None, 4, 0):
+            t = self._line(rows, shorten)
+            if t.cell_len <= width:
+                return t
+        return t
+
+    def _line(self, rows, shorten: int | None) -> Text:
+        t = Text(no_wrap=True, overflow="ellipsis", end="")
+        for key, queue in rows:
+            count = self.counts.get(queue)
+            title = queue_title(queue)
+            current = queue == self.current
+            if not current and shorten is not None:
+                title = title[:shorten]
+            shown = f" {key} {title}" if title else f" {key}"
+            if count is not None:
+                shown += f" {count}" if title else f"·{count}"
+            t.append(shown + " ", "bold reverse" if current else ("dim" if not count else ""))
+        return t
+
+
 class PendingBar(Static):
     """The staged decisions, one line: count, then each kind of action with its tally."""
 
@@ -225,19 +265,18 @@ class TopBar(Static):
     """The first line: the workspace, its review date and how many warnings it raised."""
 
     def show(self, root: Path, result) -> None:
+        # the review date and the warnings first: the path is what a narrow screen cuts
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(" memreview ", "bold reverse")
-        t.append(f"  {one_line(str(root))}")
         if result is not None:
-            t.append("   " + _("review date {date}").format(date=result.today.isoformat()))
+            t.append("  " + _("review date {date}").format(date=result.today.isoformat()))
             n = len(result.warnings)
             if n:
-                warned = ngettext(
-                    "{count} warning: h shows it", "{count} warnings: h shows them", n
-                ).format(count=n)
-                t.append("   " + warned, "bold")
+                warned = ngettext("{count} warning (h)", "{count} warnings (h)", n).format(count=n)
+                t.append("  " + warned, "bold")
         else:
-            t.append("   " + _("loading…"), "dim")
+            t.append("  " + _("loading…"), "dim")
+        t.append(f"  {one_line(str(root))}", "dim")
         self.update(t, layout=False)
 
 

@@ -47,6 +47,17 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         )
 
 
+def check(item: dict, d: Decision) -> None:
+    """archive and done set the project's Status: a project known only from markers has no
+    Status line to set, so they are refused when decided (not failed when written)."""
+    if d.action in ("archive", "done") and item.get("source") == "marker":
+        raise DecisionError(
+            f"{d.action} sets a project's Status, and {item.get('project')!r} is only known "
+            "from <!-- project: --> markers (no project file or PROJECT anchor holds one): "
+            "snooze hides it, revive adds a todo"
+        )
+
+
 # Where a project is known from, in words (the scan's ``source``).
 KNOWN_FROM = {
     "file": N_("its page in the projects folder"),
@@ -169,4 +180,5 @@ UNIT = QueueUnit(
     note=note,
     missing=missing,
     limit=limit,
+    check=check,
 )
