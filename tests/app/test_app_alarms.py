@@ -51,3 +51,17 @@ async def test_no_banner_when_nothing_fires(make, ws):
         await loaded(app, pilot)
         assert not app.screen.query_one("#alarms").display
         assert "⚠ ALARM" not in screen_text(app)
+
+
+async def test_at_80_columns_each_alarm_keeps_to_one_line_cut_with_an_ellipsis(make, ws):
+    long = "a remembered promotion whose text runs far past the width of the screen " * 3
+    _seen(ws, {"memory:memory/2026-11-01.md:3:3": long})
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        banner = app.screen.query_one("#alarms")
+        alarms = app.screen.result.health["alarms"]
+        shown = min(len(alarms), banner.SHOWN)
+        # one line per alarm shown (the hint on its own line below several): nothing wraps
+        assert banner.size.height == shown + (1 if len(alarms) > 1 else 0)
+        assert "…" in screen_text(app).splitlines()[1]
