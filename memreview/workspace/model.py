@@ -210,8 +210,10 @@ class SkillCandidate:
     reason: str | None
 
 
-@dataclass
+@dataclass(slots=True)
 class Recall:
+    """One recall of an anchor (a line of the recall log): a million of them for 100 MB."""
+
     day: date
     id: str
     channel: str
