@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memreview import store
 from memreview.decisions.restore.found import archived_entries, find_archived
-from memreview.decisions.restore.item import MARKER_RE, Archived
+from memreview.decisions.restore.item import MARKER_RE, Archived, read_text
 from memreview.decisions.restore.place import insert_entry, remove_block, with_lines
 from memreview.decisions.state import config_of
 from memreview.i18n import _
@@ -39,7 +39,43 @@ class RestoreOutcome:
         return 0 if self.ok else 1
 
 
-def _verdict(item: Archived, now: datetime) -> str:
+def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
+    """The verdict line that approved archiving the anchor ``anchor`` (a supersede approved,
+    or a contradiction resolved against it) and still stands, the latest; None when the
+    anchor left its file without a judge proposal (a demotion) or the line was taken back."""
+    if anchor is None:
+        return None
+    tf = read_text(root, verdicts)
+    stacks: dict[str, list[dict]] = {}
+    for text in tf.texts if tf is not None else []:
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("proposal"), str):
+            continue
+        stack = stacks.setdefault(obj["proposal"], [])
+        if obj.get("verdict") == "undone":
+            if stack:
+                stack.pop()
+            continue
+        stack.append(obj)
+    found = None
+    for stack in stacks.values():
+        top = stack[-1] if stack else {}
+        if top.get("verdict") != "approved" or top.get("relation") == "promotion":
+            continue
+        kept, new, old = top.get("kept"), top.get("new"), top.get("old")
+        loser = old if kept in (None, new) else new if kept == old else None
+        if loser == anchor and (found is None or str(top.get("ts")) >= str(found.get("ts"))):
+            found = top
+    return found
+
+
+def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str:
+    """The ``restored`` line: on the judge proposal whose approval archived the entry
+    (``approved``, so the judge's report card counts that approval as wrong), else on the
+    promotion's marker, else on the archived entry's own id (relation ``archive``)."""
     relation = "promotion" if item.marker else "archive"
     proposal = item.id
     if item.marker:
@@ -49,6 +85,11 @@ def _verdict(item: Archived, now: datetime) -> str:
         "ts": now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "proposal": proposal,
         "relation": relation,
+    }
+    if approved is not None:
+        obj = {**obj, "proposal": approved["proposal"], "relation": approved.get("relation")}
+        obj |= {k: approved[k] for k in ("new", "old") if k in approved}
+    obj |= {
         "verdict": "restored",
         "by": "human",
         "title": item.title,
@@ -131,7 +172,7 @@ def restore(
     if item.archive is not None:
         archive = item.archive
         jobs.append(_Job(archive, lambda cur: remove_block(item, archive, cur), key, True))
-    line = _verdict(item, now)
+    line = _verdict(item, now, approval(root, cfg.verdicts, item.anchor))
     jobs.append(_Job(cfg.verdicts, lambda cur: _append(cfg.verdicts, cur, line), key))
     record = {
         "key": key,

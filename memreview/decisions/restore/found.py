@@ -48,7 +48,7 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
     for a in mf.anchors:
         start, end = a.line - 1, a.end_line
         lines = texts[start:end]
-        item = Archived(item_id(rel, lines[0]), kind, rel, lines)
+        item = Archived(item_id(rel, lines[0]), kind, rel, lines, anchor=a.id)
         frm = next((t for t in lines[1:] if re.match(r"^from\s*:", t, re.I)), None)
         if frm:
             item.origin, item.heading, item.after_anchor = _split_origin(frm.split(":", 1)[1])

@@ -36,6 +36,7 @@ class Archived:
     batch: str | None = None  # the batch that archived or removed it, when known
     marker: str | None = None  # a promoted entry's marker line
     after_anchor: str | None = None  # an anchor: the id of the anchor it followed
+    anchor: str | None = None  # an anchor block: its id
 
     @property
     def restored_lines(self) -> list[str]:
