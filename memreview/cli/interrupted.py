@@ -21,8 +21,18 @@ def report_interrupted(root: Path, *, quiet: bool = False) -> int:
         clean_temp_files,
         interrupted_batches,
         journal_problems,
+        mend_private_dir,
     )
 
+    try:  # .memreview swapped for a symlink or a file: mended first, said exactly
+        mend = mend_private_dir(root)
+    except (OSError, PathEscape) as exc:
+        mend = None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        message = _("memreview: warning: .memreview not mended: {reason}")
+        print(message.format(reason=one_line(reason)), file=sys.stderr)
+    for line in mend.lines() if mend is not None else ():
+        print(_("memreview: warning: {message}").format(message=visible(line)), file=sys.stderr)
     try:
         cleaned = clean_temp_files(root)
         damaged = [] if quiet else journal_problems(root)

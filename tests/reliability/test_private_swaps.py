@@ -12,7 +12,14 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from reliability_helpers import MIXED
+from reliability_helpers import (
+    MIXED,
+    apply_cli,
+    comparable,
+    entries,
+    run_cli,
+    write_decisions,
+)
 
 from memreview.decisions import apply
 from memreview.scan import scan_workspace
@@ -115,3 +122,100 @@ def test_a_batch_with_memreview_swapped_midway_writes_nothing_outside(ws, swap) 
     assert tree(swap.outside) == swap.before, "a write followed the symlink"
     journal = (ws / ".memreview-moved-away/journal.jsonl").read_text()
     assert '"type": "intent"' in journal
+
+
+def _stop_midway(ws: Path, swap: Swapper) -> None:
+    """An apply whose .memreview is swapped for a link to an outside copy after its intent
+    line (the real folder renamed to .memreview-moved-away): it stops after one file."""
+
+    def fault(step: str) -> None:
+        if step == "intent":
+            swap.armed = True
+
+    result = scan_workspace(ws, today=date(2026, 11, 29))
+    with pytest.raises(BatchStopped):
+        apply(result, MIXED, fault=fault)
+    assert swap.done and (ws / ".memreview").is_symlink()
+
+
+def _live(root: Path) -> dict[str, bytes]:
+    return {k: v for k, v in comparable(root).items() if not k.startswith(".memreview")}
+
+
+def test_the_next_run_puts_memreview_back_and_finishing_the_batch_works(
+    ws: Path, swap: Swapper, applied_states
+) -> None:
+    _stop_midway(ws, swap)
+    link = os.readlink(ws / ".memreview")
+    outside = tree(swap.outside)
+
+    finished = run_cli("recover", str(ws), "--finish")
+    assert finished.returncode == 0, finished.stderr
+    said = finished.stderr
+    assert f".memreview was a symlink to {link}, not memreview's folder: never followed" in said
+    [aside] = re.findall(r"moved it aside to (\.memreview\.swapped-[\d-]+) \(what it points", said)
+    assert "memreview's folder was found at .memreview-moved-away and is back as .memreview" in said
+    assert re.search(r"batch \S+ \(apply, [^)]*\) stopped after \d+ of \d+ files", said), said
+    assert "finished batch" in said
+
+    assert (ws / ".memreview").is_dir() and not (ws / ".memreview").is_symlink()
+    assert not (ws / ".memreview-moved-away").exists()
+    assert os.readlink(ws / aside) == link  # the link itself, kept aside, never followed
+    assert tree(swap.outside) == outside  # nothing outside read into or written
+    assert _live(ws) == _live(applied_states["mixed-workspace"])  # as one clean apply
+    assert "no batch was cut short" in run_cli("recover", str(ws)).stderr
+
+
+def test_the_next_run_puts_memreview_back_and_rolling_back_works(ws: Path, swap: Swapper) -> None:
+    original = _live(ws)
+    before = entries(ws)
+    _stop_midway(ws, swap)
+    assert entries(ws) >= before  # cut short: every entry still in a live file
+    rolled = run_cli("recover", str(ws), "--rollback")
+    assert rolled.returncode == 0, rolled.stderr
+    assert "is back as .memreview" in rolled.stderr
+    now = _live(ws)
+    verdicts = "memory/review/verdicts.jsonl"
+    assert {k: v for k, v in now.items() if k != verdicts} == {
+        k: v for k, v in original.items() if k != verdicts
+    }
+
+
+def test_a_link_to_memreviews_folder_inside_the_workspace_is_replaced_by_that_folder(
+    ws: Path,
+) -> None:
+    (ws / ".memreview").mkdir(exist_ok=True)
+    (ws / ".memreview/journal.jsonl").write_text('{"type": "old"}\n')
+    os.rename(ws / ".memreview", ws / "memory/kept-here")
+    os.symlink("memory/kept-here", ws / ".memreview")
+    scan = run_cli("scan", str(ws), "--json", "--today", "2026-11-29")
+    assert scan.returncode in (0, 1), scan.stderr
+    assert ".memreview was a symlink to memory/kept-here" in scan.stderr
+    assert "found at memory/kept-here and is back as .memreview" in scan.stderr
+    assert (ws / ".memreview/journal.jsonl").read_text() == '{"type": "old"}\n'
+    assert not (ws / "memory/kept-here").exists()
+
+
+def test_with_memreviews_folder_gone_the_link_is_moved_aside_and_apply_starts_afresh(
+    ws: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "journal.jsonl").write_text("not ours\n")
+    os.symlink(outside, ws / ".memreview")
+    dec = write_decisions(tmp_path / "d.yaml", MIXED)
+    applied = apply_cli(ws, dec)
+    assert applied.returncode == 0, applied.stderr
+    assert "memreview's folder is not in the workspace: a new .memreview is made" in applied.stderr
+    assert (ws / ".memreview").is_dir() and (ws / ".memreview/journal.jsonl").exists()
+    assert (outside / "journal.jsonl").read_text() == "not ours\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["journal.jsonl"]
+
+
+def test_when_several_folders_could_be_memreviews_none_is_chosen(ws: Path, swap: Swapper) -> None:
+    _stop_midway(ws, swap)
+    shutil.copytree(ws / ".memreview-moved-away", ws / ".memreview-copy")
+    said = run_cli("recover", str(ws)).stderr
+    assert "could be any of .memreview-copy, .memreview-moved-away: none was chosen" in said
+    assert (ws / ".memreview").is_symlink()  # nothing moved: the owner chooses
+    assert (ws / ".memreview-copy").is_dir() and (ws / ".memreview-moved-away").is_dir()
