@@ -31,8 +31,10 @@ def report_interrupted(root: Path, *, quiet: bool = False) -> int:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         message = _("memreview: warning: .memreview not mended: {reason}")
         print(message.format(reason=one_line(reason)), file=sys.stderr)
-    for line in mend.lines() if mend is not None else ():
-        print(_("memreview: warning: {message}").format(message=visible(line)), file=sys.stderr)
+    if mend is not None and (mend.adopted or not quiet):  # quiet: only what it changed
+        for line in mend.lines():
+            message = _("memreview: warning: {message}").format(message=visible(line))
+            print(message, file=sys.stderr)
     try:
         cleaned = clean_temp_files(root)
         damaged = [] if quiet else journal_problems(root)

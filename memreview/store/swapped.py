@@ -2,20 +2,20 @@
 
 A batch whose ``.memreview`` turns into a symlink part way stops (the journal can't follow
 it; nothing is written through the link). The next run (scan, apply, undo, recover, the app)
-mends it before it reads the journal, and says what it found and what it did:
+looks before it reads the journal, says what it found, and mends it only where that is
+safe — where memreview's own folder can be put back:
 
-- the link (or file) is never followed: it is moved aside, in the workspace, to
-  ``.memreview.swapped-<date>-<time>``; what it points to is not touched;
-- memreview's own folder is put back as ``.memreview`` when it is in the workspace and
+- the link (or file) is never followed, and what it points to is never read or changed;
+- memreview's folder is put back as ``.memreview`` when it is in the workspace and
   unambiguous: the link's target when that is a directory inside the workspace holding a
   journal, else the one folder at the top of the workspace named ``.memreview…`` whose
-  journal has a batch cut short (where a swap by renaming leaves it). With it back, the
-  batch that was cut short is named as any other, to finish or roll back;
-- when no such folder is in the workspace, the next write starts a new ``.memreview``; the
-  old journal and backups (outside, or gone) are not read. No entry is lost either way: a
-  batch writes the file an entry moves to before the file it leaves;
-- when several folders could be it, none is chosen: nothing is moved, the candidates are
-  named, and writes keep refusing until the owner puts the right one back.
+  journal has a batch cut short (where a swap by renaming leaves it). The link is first
+  moved aside, in the workspace, to ``.memreview.swapped-<date>-<time>``. With the folder
+  back, the batch that was cut short is named as any other, to finish or roll back;
+- otherwise nothing is changed: the link may be the owner's own arrangement, and memreview
+  keeps refusing to write through it, naming it and what the owner can do. No entry is lost
+  meanwhile: a batch writes the file an entry moves to before the file it leaves;
+- when several folders could be memreview's, none is chosen: they are named.
 
 Every rename is made relative to the workspace's directory fd: nothing outside changes.
 """
@@ -49,9 +49,9 @@ class PrivateMend:
     candidates: list[str] = field(default_factory=list)  # several: none chosen
 
     def lines(self) -> list[str]:
-        """What happened and what was done, one line each, for the user."""
+        """What was found and what was done, one line each, for the user."""
         out = [
-            _(".memreview was {found}, not memreview's folder: never followed").format(
+            _(".memreview is {found}, not memreview's folder: never followed").format(
                 found=self.found
             )
         ]
@@ -63,13 +63,12 @@ class PrivateMend:
                     "`memreview recover`"
                 ).format(names=", ".join(self.candidates))
             )
-            return out
-        out.append(
-            _("moved it aside to {name} (what it points to is untouched)").format(
-                name=self.moved_to
+        elif self.adopted:
+            out.append(
+                _("moved it aside to {name} (what it points to is untouched)").format(
+                    name=self.moved_to
+                )
             )
-        )
-        if self.adopted:
             out.append(
                 _("memreview's folder was found at {name} and is back as .memreview").format(
                     name=self.adopted
@@ -78,16 +77,18 @@ class PrivateMend:
         else:
             out.append(
                 _(
-                    "memreview's folder is not in the workspace: a new .memreview is made on "
-                    "the next write; the batches before it can't be undone from here "
-                    "(no entry is lost: a batch writes where an entry goes before where it leaves)"
+                    "memreview's folder is not in the workspace: nothing was changed, and "
+                    "nothing is written until .memreview is a folder again; put memreview's "
+                    "folder back there, or move the link away to start a new one (batches "
+                    "before it can't be undone then; no entry is lost: a batch writes where "
+                    "an entry goes before where it leaves)"
                 )
             )
         return out
 
 
 def mend_private_dir(root: Path | str, *, now: datetime | None = None) -> PrivateMend | None:
-    """Mend a ``.memreview`` swapped for a symlink or a file (see the module's docstring);
+    """Look at ``.memreview`` and mend it where that is safe (see the module's docstring);
     None when it is a directory or absent."""
     real_root = Path(root).resolve()
     root_fd = os.open(real_root, _DIR_FLAGS)
@@ -109,6 +110,8 @@ def mend_private_dir(root: Path | str, *, now: datetime | None = None) -> Privat
         if len(candidates) > 1:
             mend.candidates = candidates
             return mend
+        if not candidates:
+            return mend  # maybe the owner's own link: said, not changed
         stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
         aside = f"{PRIVATE_DIR}.swapped-{stamp}"
         k = 1
@@ -117,14 +120,13 @@ def mend_private_dir(root: Path | str, *, now: datetime | None = None) -> Privat
             aside = f"{PRIVATE_DIR}.swapped-{stamp}-{k}"
         os.rename(PRIVATE_DIR, aside, src_dir_fd=root_fd, dst_dir_fd=root_fd)
         mend.moved_to = aside
-        if candidates:
-            folder, _sep, name = candidates[0].rpartition("/")
-            parent = open_dir_fd(root_fd, folder) if folder else os.dup(root_fd)
-            try:
-                os.rename(name, PRIVATE_DIR, src_dir_fd=parent, dst_dir_fd=root_fd)
-            finally:
-                os.close(parent)
-            mend.adopted = candidates[0]
+        folder, _sep, name = candidates[0].rpartition("/")
+        parent = open_dir_fd(root_fd, folder) if folder else os.dup(root_fd)
+        try:
+            os.rename(name, PRIVATE_DIR, src_dir_fd=parent, dst_dir_fd=root_fd)
+        finally:
+            os.close(parent)
+        mend.adopted = candidates[0]
         os.fsync(root_fd)
         return mend
     finally:

@@ -152,7 +152,7 @@ def test_the_next_run_puts_memreview_back_and_finishing_the_batch_works(
     finished = run_cli("recover", str(ws), "--finish")
     assert finished.returncode == 0, finished.stderr
     said = finished.stderr
-    assert f".memreview was a symlink to {link}, not memreview's folder: never followed" in said
+    assert f".memreview is a symlink to {link}, not memreview's folder: never followed" in said
     [aside] = re.findall(r"moved it aside to (\.memreview\.swapped-[\d-]+) \(what it points", said)
     assert "memreview's folder was found at .memreview-moved-away and is back as .memreview" in said
     assert re.search(r"batch \S+ \(apply, [^)]*\) stopped after \d+ of \d+ files", said), said
@@ -190,26 +190,36 @@ def test_a_link_to_memreviews_folder_inside_the_workspace_is_replaced_by_that_fo
     os.symlink("memory/kept-here", ws / ".memreview")
     scan = run_cli("scan", str(ws), "--json", "--today", "2026-11-29")
     assert scan.returncode in (0, 1), scan.stderr
-    assert ".memreview was a symlink to memory/kept-here" in scan.stderr
+    assert ".memreview is a symlink to memory/kept-here" in scan.stderr
     assert "found at memory/kept-here and is back as .memreview" in scan.stderr
     assert (ws / ".memreview/journal.jsonl").read_text() == '{"type": "old"}\n'
     assert not (ws / "memory/kept-here").exists()
 
 
-def test_with_memreviews_folder_gone_the_link_is_moved_aside_and_apply_starts_afresh(
+def test_with_memreviews_folder_not_in_the_workspace_nothing_is_changed_or_written(
     ws: Path, tmp_path: Path
 ) -> None:
+    # the link may be the owner's own arrangement: said, never followed, left as it is
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "journal.jsonl").write_text("not ours\n")
     os.symlink(outside, ws / ".memreview")
+    before = _live(ws)
     dec = write_decisions(tmp_path / "d.yaml", MIXED)
     applied = apply_cli(ws, dec)
-    assert applied.returncode == 0, applied.stderr
-    assert "memreview's folder is not in the workspace: a new .memreview is made" in applied.stderr
-    assert (ws / ".memreview").is_dir() and (ws / ".memreview/journal.jsonl").exists()
-    assert (outside / "journal.jsonl").read_text() == "not ours\n"
+    assert applied.returncode != 0
+    said = applied.stderr
+    assert f".memreview is a symlink to {outside}, not memreview's folder: never followed" in said
+    assert "memreview's folder is not in the workspace: nothing was changed" in said
+    assert os.readlink(ws / ".memreview") == str(outside)
+    assert _live(ws) == before and not list(ws.glob(".memreview.swapped-*"))
     assert sorted(p.name for p in outside.iterdir()) == ["journal.jsonl"]
+    assert (outside / "journal.jsonl").read_text() == "not ours\n"
+    # once the owner moves the link away, apply starts a new .memreview
+    os.rename(ws / ".memreview", tmp_path / "old-link")
+    again = apply_cli(ws, dec)
+    assert again.returncode == 0, again.stderr
+    assert (ws / ".memreview").is_dir() and (ws / ".memreview/journal.jsonl").exists()
 
 
 def test_when_several_folders_could_be_memreviews_none_is_chosen(ws: Path, swap: Swapper) -> None:
