@@ -47,6 +47,7 @@ class PrivateMend:
     moved_to: str | None = None  # where the link or file went
     adopted: str | None = None  # memreview's folder, put back as .memreview
     candidates: list[str] = field(default_factory=list)  # several: none chosen
+    looked_only: bool = False  # a read-only run: said what would be done, did nothing
 
     def lines(self) -> list[str]:
         """What was found and what was done, one line each, for the user."""
@@ -62,6 +63,14 @@ class PrivateMend:
                     "was moved; move the right one to .memreview (and the link away) and run "
                     "`memreview recover`"
                 ).format(names=", ".join(self.candidates))
+            )
+        elif self.adopted and self.looked_only:
+            out.append(
+                _(
+                    "memreview's folder is at {name}: `memreview recover` (or the next apply, "
+                    "undo, or the app) moves the link aside and puts the folder back; a scan "
+                    "changes nothing"
+                ).format(name=self.adopted)
             )
         elif self.adopted:
             out.append(
@@ -87,9 +96,12 @@ class PrivateMend:
         return out
 
 
-def mend_private_dir(root: Path | str, *, now: datetime | None = None) -> PrivateMend | None:
+def mend_private_dir(
+    root: Path | str, *, now: datetime | None = None, change: bool = True
+) -> PrivateMend | None:
     """Look at ``.memreview`` and mend it where that is safe (see the module's docstring);
-    None when it is a directory or absent."""
+    None when it is a directory or absent. ``change=False`` (a read-only run such as a
+    scan): only say what would be done."""
     real_root = Path(root).resolve()
     root_fd = os.open(real_root, _DIR_FLAGS)
     try:
@@ -112,6 +124,9 @@ def mend_private_dir(root: Path | str, *, now: datetime | None = None) -> Privat
             return mend
         if not candidates:
             return mend  # maybe the owner's own link: said, not changed
+        if not change:
+            mend.adopted, mend.looked_only = candidates[0], True
+            return mend
         stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
         aside = f"{PRIVATE_DIR}.swapped-{stamp}"
         k = 1

@@ -188,12 +188,18 @@ def test_a_link_to_memreviews_folder_inside_the_workspace_is_replaced_by_that_fo
     (ws / ".memreview/journal.jsonl").write_text('{"type": "old"}\n')
     os.rename(ws / ".memreview", ws / "memory/kept-here")
     os.symlink("memory/kept-here", ws / ".memreview")
+    # a scan only reads: it says what it found and what recover does, and changes nothing
     scan = run_cli("scan", str(ws), "--json", "--today", "2026-11-29")
     assert scan.returncode in (0, 1), scan.stderr
     assert ".memreview is a symlink to memory/kept-here" in scan.stderr
-    assert "found at memory/kept-here and is back as .memreview" in scan.stderr
+    assert "memreview's folder is at memory/kept-here: `memreview recover`" in scan.stderr
+    assert os.readlink(ws / ".memreview") == "memory/kept-here"
+    assert not list(ws.glob(".memreview.swapped-*"))
+    recovered = run_cli("recover", str(ws))
+    assert "found at memory/kept-here and is back as .memreview" in recovered.stderr
     assert (ws / ".memreview/journal.jsonl").read_text() == '{"type": "old"}\n'
     assert not (ws / "memory/kept-here").exists()
+    assert os.readlink(next(ws.glob(".memreview.swapped-*"))) == "memory/kept-here"
 
 
 def test_with_memreviews_folder_not_in_the_workspace_nothing_is_changed_or_written(
