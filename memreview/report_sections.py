@@ -65,6 +65,17 @@ def render_report_card(card: dict, level: int = 2) -> list[str]:
             out.append(row(everything, b, c))
     out.append(row(everything, everything, card["total"]))
     out += ["", card["summary"]]
+    if card.get("restored"):
+        out += [
+            "",
+            ngettext(
+                "{count} approval was taken back by `memreview restore` (the archived anchor "
+                "put back): it counts as rejected.",
+                "{count} approvals were taken back by `memreview restore` (the archived anchors "
+                "put back): they count as rejected.",
+                card["restored"],
+            ).format(count=card["restored"]),
+        ]
     if card["unmatched"]:
         out += [
             "",
