@@ -1,5 +1,6 @@
 """Each screen's key bar lists the keys that act on it, in the interface's language; the
-one-line queue bar of a narrow terminal chooses a queue on a click."""
+one-line queue bar of a narrow terminal chooses a queue on a click; the palette's own entries
+are in that language too."""
 
 from __future__ import annotations
 
@@ -65,3 +66,17 @@ async def test_a_click_on_the_one_line_queue_bar_chooses_that_queue(make):
         await pilot.click("#queuebar", offset=(line.index(" h") + 1, 0))
         await pilot.pause()
         assert review(app).queue == "health"
+
+
+async def test_the_palettes_own_entries_speak_chinese_and_none_repeats_ours(make):
+    from textual.command import CommandInput
+
+    i18n.use_language("zh")
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles == ["退出", "最大化", "截图"], titles  # no Theme, no Keys: ours do that
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"
