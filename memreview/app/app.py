@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
-
-from collections.abc import Iterable
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -24,7 +23,6 @@ from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
 from memreview.i18n import N_, _, ngettext, use_language
-
 
 # Textual's own palette entries that memreview keeps, named in the interface's language (its
 # "Theme" and "Keys" are left out: the palette's `theme` and `help` entries do that here)
