@@ -80,3 +80,21 @@ async def test_the_palettes_own_entries_speak_chinese_and_none_repeats_ours(make
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"
+
+
+async def test_the_archive_list_shows_a_markup_looking_entry_as_written_on_one_row(make, ws):
+    archive = ws / "memory" / "archive"
+    archive.mkdir(parents=True, exist_ok=True)
+    entry = "- [b]bold[/b] [@click=app.quit]quit[/] " + "记忆召回只走全文检索，" * 8
+    (archive / "superseded.md").write_text(f"# Superseded\n\n{entry}\n", encoding="utf-8")
+    app = make(backend=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("R")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        [row] = [x for x in lines if "superseded" in x and "[b]bold[/b]" in x]
+        assert "[@click=app.quit]quit[/]" in row and "…" in row
+        assert not any(x.startswith("▊ 记忆") for x in lines)  # not folded onto a 2nd row
+        await pilot.click("#rows", offset=(30, 0))
+        assert app.is_running
