@@ -28,6 +28,8 @@ CLOSING = set("，。、；：？！）」』》〉】〕…%,.;:!?)]}’”")
 # never at the end of a line: they open what comes after
 OPENING = set("（「『《〈【〔([{‘“")
 _INDENT = re.compile(r"\s*(?:[⚠•▲✗✓·] )?")
+# a unified diff's line: its +, - or space, then the line's own indent
+DIFF_INDENT = re.compile(r"[ +\-]?\s*(?:[⚠•▲✗✓·] )?")
 
 
 def _wide(ch: str) -> bool:
@@ -130,15 +132,16 @@ class Indented:
     text, past the leading spaces and a leading mark (``⚠ ``, ``• ``), not at the margin.
     ``str()`` is the plain text (what tests read)."""
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, indent: re.Pattern[str] = _INDENT) -> None:
         self.text = text
+        self.indent = indent  # what a line's continuation goes under
 
     def __str__(self) -> str:
         return self.text.plain
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for line in self.text.split("\n", allow_blank=True):
-            cut = _INDENT.match(line.plain).end()
+            cut = self.indent.match(line.plain).end()
             prefix, body = line[:cut], WrappedText(end="")
             body.append_text(line[cut:])
             indent = prefix.cell_len

@@ -73,3 +73,15 @@ def test_indented_text_wraps_under_its_text_not_at_the_margin():
     assert all(line.startswith("      ") for line in shown[1:]), shown
     assert all(cell_len(line) <= 40 for line in shown)
     assert str(Indented(t)) == t.plain
+
+
+def test_a_wrapped_diff_line_continues_past_its_marker():
+    from memreview.app.wrap import DIFF_INDENT
+
+    diff = Text(" Summary: " + TODO + "\n+" + TODO)
+    out = Console(width=40, record=True)
+    out.print(Indented(diff, DIFF_INDENT))
+    shown = out.export_text().splitlines()
+    context = shown.index(next(x for x in shown if x.startswith("+")))
+    assert all(x.startswith(" ") and not x.startswith("  ") for x in shown[1:context])
+    assert all(x.startswith(" ") for x in shown[context + 1 :])  # under the text, not the +
