@@ -85,3 +85,19 @@ def test_a_wrapped_diff_line_continues_past_its_marker():
     context = shown.index(next(x for x in shown if x.startswith("+")))
     assert all(x.startswith(" ") and not x.startswith("  ") for x in shown[1:context])
     assert all(x.startswith(" ") for x in shown[context + 1 :])  # under the text, not the +
+
+
+async def test_a_dialogs_chinese_explanation_fills_its_lines(make):
+    from app_helpers import loaded, screen_text
+
+    from memreview.app.screens.merge import MergeEditor
+
+    i18n.use_language("zh")
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("5", "m")
+        await pilot.pause()
+        assert isinstance(app.screen, MergeEditor)
+        # Textual broke the line at the space after '- ' and left half of it empty
+        assert "（保留开头的 '- ' 或表格竖线）。控制字符" in screen_text(app)
