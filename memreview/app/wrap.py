@@ -14,9 +14,9 @@ whose wrapped lines keep their indent.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
+from rich._wrap import divide_line
 from rich.cells import cell_len, chop_cells
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -24,40 +24,35 @@ from rich.segment import Segment
 from rich.text import Lines, Text
 
 # never at the start of a line: they close what comes before
-CLOSING = set("，。、；：？！）」』》〉】〕…%,.;:!?)]}’”")
+CLOSING = "，。、；：？！）」』》〉】〕…%,.;:!?)\\]}’”"
 # never at the end of a line: they open what comes after
-OPENING = set("（「『《〈【〔([{‘“")
+OPENING = "（「『《〈【〔(\\[{‘“"
+# the wide (two-cell) scripts: CJK, kana, hangul, full-width forms
+WIDE = (
+    "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
+    "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd"
+)
+_WIDE = re.compile(f"[{WIDE}]")
+# a Latin word or one wide character, with the opening marks before it, the closing marks
+# and the spaces after it; or spaces alone (at the start)
+_TOKEN = re.compile(f"[{OPENING}]*(?:[^\\s{WIDE}]+|[{WIDE}])[{CLOSING}]*\\s*|\\s+")
 _INDENT = re.compile(r"\s*(?:[⚠•▲✗✓·] )?")
 # a unified diff's line: its +, - or space, then the line's own indent
 DIFF_INDENT = re.compile(r"[ +\-]?\s*(?:[⚠•▲✗✓·] )?")
 
 
-def _wide(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F")
-
-
 def tokens(text: str) -> Iterator[tuple[int, str]]:
     """(start, token) of each unbreakable piece of ``text`` with the spaces after it: a
     Latin word, or one CJK character with the closing marks after it."""
-    start = 0
-    for i in range(1, len(text)):
-        ch, before = text[i], text[i - 1]
-        if ch.isspace():
-            continue
-        if not before.isspace():  # after a space, a token always ends
-            if ch in CLOSING or before in OPENING:
-                continue
-            if not _wide(ch) and not _wide(before):
-                continue  # inside a Latin word
-        yield start, text[start:i]
-        start = i
-    if text:
-        yield start, text[start:]
+    for m in _TOKEN.finditer(text):
+        yield m.start(), m.group()
 
 
 def line_breaks(text: str, width: int, fold: bool = True) -> list[int]:
     """Where to break ``text`` (character offsets) so that each line fits in ``width``
     cells; a token wider than a whole line is folded (``fold``) or left to be cropped."""
+    if not _WIDE.search(text):
+        return divide_line(text, width, fold)  # no CJK: Rich's breaks, and faster
     breaks: list[int] = []
     used = 0
     for start, token in tokens(text):

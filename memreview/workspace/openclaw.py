@@ -372,7 +372,9 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
         except (TypeError, ValueError):
             doc = {}
         doc = doc if isinstance(doc, dict) else {}
-        if not mine(doc, str(entry_key)) and ("workspaceDir" in doc or ":" in str(entry_key)):
+        if not mine(doc, str(entry_key)) and (
+            "workspaceDir" in doc or ":" in str(entry_key)
+        ):
             continue
         value = doc.get("value") if isinstance(doc.get("value"), dict) else {}
         owner = value.get("owner") if isinstance(value.get("owner"), str) else ""

@@ -97,7 +97,8 @@ async def test_a_dialogs_chinese_explanation_fills_its_lines(make):
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(app, pilot)
         await pilot.press("5", "m")
+        await loaded(app, pilot)
         await pilot.pause()
-        assert isinstance(app.screen, MergeEditor)
+        assert isinstance(app.screen, MergeEditor), app.screen_stack
         # Textual broke the line at the space after '- ' and left half of it empty
         assert "（保留开头的 '- ' 或表格竖线）。控制字符" in screen_text(app)
