@@ -53,12 +53,16 @@ def line_breaks(text: str, width: int, fold: bool = True) -> list[int]:
     cells; a token wider than a whole line is folded (``fold``) or left to be cropped."""
     if not _WIDE.search(text):
         return divide_line(text, width, fold)  # no CJK: Rich's breaks, and faster
+    if cell_len(text) <= width:
+        return []
     breaks: list[int] = []
     used = 0
-    for start, token in tokens(text):
-        size = cell_len(token.rstrip())
+    for match in _TOKEN.finditer(text):
+        start, token = match.start(), match.group()
+        full = cell_len(token)
+        size = full - (len(token) - len(token.rstrip()))  # a trailing space is one cell
         if used + size <= width:
-            used += cell_len(token)
+            used += full
             continue
         if size > width and fold:
             pieces = chop_cells(token, width)
@@ -72,45 +76,56 @@ def line_breaks(text: str, width: int, fold: bool = True) -> list[int]:
         else:
             if used and start:
                 breaks.append(start)
-            used = cell_len(token)
+            used = full
     return breaks
+
+
+def wrap_text(
+    text: Text,
+    console: Console,
+    width: int,
+    *,
+    justify=None,
+    overflow=None,
+    tab_size: int = 8,
+    no_wrap: bool | None = None,
+) -> Lines:
+    """``text.wrap(...)`` with :func:`line_breaks`: any Rich Text, wrapped as Chinese reads."""
+    if no_wrap or text.no_wrap or overflow == "ignore":
+        return Text.wrap(
+            text,
+            console,
+            width,
+            justify=justify,
+            overflow=overflow,
+            tab_size=tab_size,
+            no_wrap=True,
+        )
+    wrap_justify = justify or text.justify or "default"
+    wrap_overflow = overflow or text.overflow or "fold"
+    lines = Lines()
+    for line in text.split(allow_blank=True):
+        if "\t" in line:
+            line.expand_tabs(tab_size)
+        pieces = line.divide(line_breaks(line.plain, width, fold=wrap_overflow == "fold"))
+        for piece in pieces:
+            # the spaces past the width, counted in cells (Rich counts characters)
+            excess = piece.cell_len - width
+            if excess > 0:
+                spaces = len(piece.plain) - len(piece.plain.rstrip())
+                piece.right_crop(min(spaces, excess))
+        pieces.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
+        for piece in pieces:
+            piece.truncate(width, overflow=wrap_overflow)
+        lines.extend(pieces)
+    return lines
 
 
 class WrappedText(Text):
     """Rich Text that wraps between CJK characters as well as at spaces."""
 
-    def wrap(
-        self,
-        console: Console,
-        width: int,
-        *,
-        justify=None,
-        overflow=None,
-        tab_size: int = 8,
-        no_wrap: bool | None = None,
-    ) -> Lines:
-        if no_wrap or self.no_wrap or overflow == "ignore":
-            return super().wrap(
-                console, width, justify=justify, overflow=overflow, tab_size=tab_size, no_wrap=True
-            )
-        wrap_justify = justify or self.justify or "default"
-        wrap_overflow = overflow or self.overflow or "fold"
-        lines = Lines()
-        for line in self.split(allow_blank=True):
-            if "\t" in line:
-                line.expand_tabs(tab_size)
-            pieces = line.divide(line_breaks(line.plain, width, fold=wrap_overflow == "fold"))
-            for piece in pieces:
-                # the spaces past the width, counted in cells (Rich counts characters)
-                excess = piece.cell_len - width
-                if excess > 0:
-                    spaces = len(piece.plain) - len(piece.plain.rstrip())
-                    piece.right_crop(min(spaces, excess))
-            pieces.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
-            for piece in pieces:
-                piece.truncate(width, overflow=wrap_overflow)
-            lines.extend(pieces)
-        return lines
+    def wrap(self, console: Console, width: int, **options) -> Lines:
+        return wrap_text(self, console, width, **options)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         lines = self.plain.split("\n")

@@ -102,3 +102,22 @@ async def test_a_dialogs_chinese_explanation_fills_its_lines(make):
         assert isinstance(app.screen, MergeEditor), app.screen_stack
         # Textual broke the line at the space after '- ' and left half of it empty
         assert "（保留开头的 '- ' 或表格竖线）。控制字符" in screen_text(app)
+
+
+async def test_a_list_row_too_long_for_the_screen_ends_in_an_ellipsis(make, ws):
+    import json
+
+    from app_helpers import loaded, screen_text
+
+    content = "每天 07:00 前把前一天的日志压成一屏摘要推到飞书，超过一屏就只留标题" * 2
+    candidate = {"theme": "每日日报推送", "content": content, "count": 6, "reason": "催了 6 次"}
+    (ws / "memory/skill_candidates.json").write_text(
+        json.dumps({"updated_at": "2026-11-28T00:00:00Z", "candidates": [candidate]})
+    )
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3")
+        await pilot.pause()
+        [row] = [x for x in screen_text(app).splitlines() if x.startswith("▌· 每日日报推送")]
+        assert row.rstrip().endswith("…") and cell_len(row.rstrip()) <= 80, row
