@@ -98,3 +98,15 @@ async def test_the_archive_list_shows_a_markup_looking_entry_as_written_on_one_r
         assert not any(x.startswith("▊ 记忆") for x in lines)  # not folded onto a 2nd row
         await pilot.click("#rows", offset=(30, 0))
         assert app.is_running
+
+
+async def test_the_help_says_how_to_leave_it_and_nothing_else(make):
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].rstrip() == " esc close"
+        await pilot.press("L")  # not from the help
+        await pilot.pause()
+        assert not isinstance(app.screen, HistoryScreen)
