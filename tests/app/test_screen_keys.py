@@ -110,3 +110,31 @@ async def test_the_help_says_how_to_leave_it_and_nothing_else(make):
         await pilot.press("L")  # not from the help
         await pilot.pause()
         assert not isinstance(app.screen, HistoryScreen)
+
+
+async def test_the_diff_screen_says_it_is_writing_in_chinese(make, backend):
+    import threading
+
+    gate = threading.Event()
+    applied = backend.apply
+
+    def slow(result, decisions):
+        gate.wait(10)
+        return applied(result, decisions)
+
+    backend.apply = slow
+    i18n.use_language("zh")
+    app = make()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await loaded(app, pilot)
+            await pilot.press("a", "w")
+            await loaded(app, pilot)
+            await pilot.press("y")
+            await pilot.pause()
+            assert "正在写入…" in screen_text(app) and "Writing" not in screen_text(app)
+            gate.set()
+            await loaded(app, pilot)
+            assert "已写入" in screen_text(app)
+    finally:
+        gate.set()

@@ -185,7 +185,7 @@ class ApplyScreen(Screen[Outcome | None]):
     def action_confirm(self) -> None:
         self.state = "writing"
         self.query_one("#apply-loading").display = True
-        self.query_one("#apply-status", Static).update("Writing…")
+        self.query_one("#apply-status", Static).update(_("Writing…"))
         self.refresh_bindings()
         self.write()
 
