@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from rich._wrap import divide_line
 from rich.cells import cell_len, chop_cells
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -32,7 +31,6 @@ WIDE = (
     "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
     "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd"
 )
-_WIDE = re.compile(f"[{WIDE}]")
 # a Latin word or one wide character, with the opening marks before it, the closing marks
 # and the spaces after it; or spaces alone (at the start)
 _TOKEN = re.compile(f"[{OPENING}]*(?:[^\\s{WIDE}]+|[{WIDE}])[{CLOSING}]*\\s*|\\s+")
@@ -51,8 +49,6 @@ def tokens(text: str) -> Iterator[tuple[int, str]]:
 def line_breaks(text: str, width: int, fold: bool = True) -> list[int]:
     """Where to break ``text`` (character offsets) so that each line fits in ``width``
     cells; a token wider than a whole line is folded (``fold``) or left to be cropped."""
-    if not _WIDE.search(text):
-        return divide_line(text, width, fold)  # no CJK: Rich's breaks, and faster
     if cell_len(text) <= width:
         return []
     breaks: list[int] = []
@@ -111,8 +107,8 @@ def wrap_text(
         for piece in pieces:
             # the spaces past the width, counted in cells (Rich counts characters)
             excess = piece.cell_len - width
-            if excess > 0:
-                spaces = len(piece.plain) - len(piece.plain.rstrip())
+            spaces = len(piece.plain) - len(piece.plain.rstrip())
+            if excess > 0 and spaces:  # (right_crop(0) would empty the line)
                 piece.right_crop(min(spaces, excess))
         pieces.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
         for piece in pieces:

@@ -54,6 +54,24 @@ def test_english_wraps_as_rich_does():
     text = "Every decision stays pending until you look at the diff and confirm it with w."
     for width in range(12, 80, 7):
         assert lines(text, width) == [x.plain for x in Text(text).wrap(CONSOLE, width)]
+    for width in (4, 8, 13):  # a word wider than the line: cut with "…", not emptied
+        for overflow in ("ellipsis", "fold", "crop"):
+            ours = WrappedText("Contradictions", overflow=overflow).wrap(CONSOLE, width)
+            rich = Text("Contradictions", overflow=overflow).wrap(CONSOLE, width)
+            assert [x.plain for x in ours] == [x.plain for x in rich], (width, overflow)
+
+
+def test_the_english_help_is_drawn_as_rich_draws_it():
+    from rich.markdown import Markdown
+
+    from memreview.app.screens.help import HelpMarkdown
+
+    markdown = help_markdown(lambda _id, key: key)
+    for width in range(24, 100, 5):
+        console = Console(width=width)
+        ours = console.render_lines(HelpMarkdown(markdown, hyperlinks=False), pad=False)
+        rich = console.render_lines(Markdown(markdown, hyperlinks=False), pad=False)
+        assert ours == rich, width
 
 
 def test_the_help_table_in_chinese_cuts_no_action_at_80_columns():
