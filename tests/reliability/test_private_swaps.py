@@ -235,3 +235,15 @@ def test_when_several_folders_could_be_memreviews_none_is_chosen(ws: Path, swap:
     assert "could be any of .memreview-copy, .memreview-moved-away: none was chosen" in said
     assert (ws / ".memreview").is_symlink()  # nothing moved: the owner chooses
     assert (ws / ".memreview-copy").is_dir() and (ws / ".memreview-moved-away").is_dir()
+
+
+def test_the_app_on_start_puts_memreview_back_and_offers_the_batch(ws: Path, swap: Swapper) -> None:
+    from memreview.decisions import recovery_notice
+
+    _stop_midway(ws, swap)
+    notice = recovery_notice(ws)  # what the app's recovery dialog shows
+    assert notice is not None
+    head, *rest = notice.split("\n")
+    assert re.match(r"batch \S+ \(apply, [^)]*\) stopped after \d+ of \d+ files", head), head
+    assert "memreview's folder was found at .memreview-moved-away and is back as .memreview" in rest
+    assert (ws / ".memreview").is_dir() and not (ws / ".memreview").is_symlink()
