@@ -278,8 +278,17 @@ def test_random_edits_between_opens_give_the_result_of_no_cache(tmp_path_factory
         scan_workspace(root, today=TODAY)
         for k, edits in enumerate(rounds):
             _apply(root, edits, time.time() - 900 + 10 * k)
-            cached = doc(scan_workspace(root, today=TODAY))
-            assert cached == doc(scan_workspace(root, today=TODAY, cache=False))
+            events: list = []
+            result = scan_workspace(root, today=TODAY, emit=events.append)
+            assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+            _counts_told_are_the_result(events, result)
+
+
+def _counts_told_are_the_result(events: list, result) -> None:
+    """Every count a scan told before reading (from the cache) is the count it ends with."""
+    for e in events:
+        if isinstance(e, Counts):
+            assert e.counts == {name: result.counts[name] for name in e.counts}
 
 
 @pytest.mark.parametrize(
@@ -324,6 +333,50 @@ def test_the_rescan_after_a_write_reads_only_the_files_the_batch_wrote(ws, reads
     written = sorted(f.rel for f in out.files if f.written)
     assert written and not out.conflicts and not out.failures
     reads.clear()
-    again = scan_workspace(ws, today=TODAY)
+    events: list = []
+    again = scan_workspace(ws, today=TODAY, emit=events.append)
     assert sorted(set(reads)) == sorted({HOLDS_SECRET, *(w for w in written if w.endswith(".md"))})
     assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))
+    _counts_told_are_the_result(events, again)
+
+
+def test_an_unchanged_workspace_tells_every_count_before_the_queues_are_imported(ws):
+    """The counts the last scan showed come first, before the registry and the detectors
+    (numpy, rapidfuzz) are imported; a hidden item makes them stale, so they are not told."""
+    scan_workspace(ws, today=TODAY)
+    script = (
+        "import sys, json\n"
+        "from pathlib import Path\n"
+        "from datetime import date\n"
+        "from memreview.scan import Counts, scan_workspace\n"
+        "told = []\n"
+        "def emit(e):\n"
+        "    if isinstance(e, Counts):\n"
+        "        heavy = {'memreview.decisions.registry', 'numpy', 'rapidfuzz'}\n"
+        "        told.append([e.counts, sorted(heavy & set(sys.modules))])\n"
+        "r = scan_workspace(Path(sys.argv[1]), today=date(2026, 11, 29), emit=emit)\n"
+        "print(json.dumps([told, r.counts]))\n"
+    )
+    run = [sys.executable, "-c", script, str(ws)]
+    told, counts = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
+    assert told == [[counts, []]]
+    assert len(counts) == 9
+    # an item hidden since, in memreview's own state only (no file the queues read changed)
+    from memreview.decisions.state import Hidden, State
+
+    result = scan_workspace(ws, today=TODAY)
+    item = result.queues["supersede"][0]["id"]
+    state = State({item: Hidden(until=None, reason="rejected")})
+    (ws / ".memreview").mkdir(exist_ok=True)
+    (ws / ".memreview" / "state.yaml").write_bytes(state.to_bytes())
+    age(ws / ".memreview")
+    told, after = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
+    assert after["supersede"] == counts["supersede"] - 1
+    assert [t[0] for t in told] == [{k: after[k] for k in told[0][0]}]  # not the stale ones
+
+
+def test_the_state_file_the_scan_keys_by_is_the_one_decisions_write():
+    from memreview.decisions.state import STATE_FILE
+    from memreview.scan import run
+
+    assert run.STATE_FILE == STATE_FILE
