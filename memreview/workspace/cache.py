@@ -57,11 +57,14 @@ SHARDS = 16  # parsed files are kept in this many files: a change rewrites one o
 # The parsed files of the last workspace scanned in this process (by cache directory and
 # root): the app's rescan after a write takes the unchanged ones from here.
 _LIVE: dict[tuple[str, str], dict[int, dict[tuple[str, str], tuple]]] = {}
+# …and the queues it kept (what queues.pickle holds), so a rescan does not read them back
+_LIVE_QUEUES: dict[tuple[str, str], dict] = {}
 
 
 def forget_live() -> None:
     """Drop the parsed files kept in this process (the next scan reads the cache's files)."""
     _LIVE.clear()
+    _LIVE_QUEUES.clear()
 
 
 class ScanCache(CacheDir):
@@ -76,12 +79,13 @@ class ScanCache(CacheDir):
         # workspace in this process, so a rescan reads neither the files nor the cache
         live = (str(self.dir), str(root))
         if live not in _LIVE:
-            _LIVE.clear()  # one workspace at a time: a fleet's scans don't pile up
+            forget_live()  # one workspace at a time: a fleet's scans don't pile up
+        self._live = live
         self._shards: dict[int, dict[tuple[str, str], tuple]] = _LIVE.setdefault(live, {})
         self._used: set[tuple[str, str]] = set()
         self._new: dict[tuple[str, str], tuple] = {}  # parsed now: (entry, texts), not checked
         self._dirty: set[int] = set()
-        self._queues: dict | None = None
+        self._queues: dict | None = _LIVE_QUEUES.get(live)
         self._shown: dict | None = None
 
     def _shard(self, slot: tuple[str, str], k: int | None = None) -> dict[tuple[str, str], tuple]:
@@ -239,7 +243,7 @@ class ScanCache(CacheDir):
                         )
                     )
                 doc = {}
-            self._queues = doc
+            self._queues = _LIVE_QUEUES[self._live] = doc
         return self._queues
 
     def queues(
@@ -272,7 +276,9 @@ class ScanCache(CacheDir):
                 entries[name] = {"key": key, "groups": list(groups), "items": items}
         old = self._queue_doc()
         if entries != old.get("queues") or outside != old.get("outside"):
-            self._write("queues.pickle", {"outside": outside, "queues": entries})
+            doc = {"outside": outside, "queues": entries}
+            self._write("queues.pickle", doc)
+            self._queues = _LIVE_QUEUES[self._live] = doc
 
     # -- the counts shown at the end of the last scan ----------------------------------------
     def shown(self) -> dict:

@@ -380,3 +380,91 @@ def test_the_state_file_the_scan_keys_by_is_the_one_decisions_write():
     from memreview.scan import run
 
     assert run.STATE_FILE == STATE_FILE
+
+
+def test_after_a_warm_open_the_rescan_searches_only_the_daily_logs_that_changed(
+    ws, monkeypatch
+):
+    """The dormant queue's search of each daily log is kept with the parsed log in the cache:
+    in a new process, after a warm open and an agent's append, only that log is searched."""
+    from memreview.queues import dormant
+
+    scan_workspace(ws, today=TODAY)  # cold: computes every queue and keeps the searches
+    forget_live()  # a new process
+    scan_workspace(ws, today=TODAY)  # warm: every queue from the cache, nothing searched
+    searched: list[int] = []
+    find = dormant.find_patterns
+    monkeypatch.setattr(
+        dormant, "find_patterns", lambda text, pats: searched.append(len(text)) or find(text, pats)
+    )
+    newest = max((ws / "memory").glob("2026-11-2*.md"))
+    with open(newest, "a", encoding="utf-8") as f:
+        f.write("- the agent wrote one more line\n")
+    then = time.time() - 300
+    os.utime(newest, (then, then))
+    events: list = []
+    again = scan_workspace(ws, today=TODAY, emit=events.append)
+    assert "dormant" in {e.name for e in events if isinstance(e, QueueDone)}
+    assert len(searched) == 1  # the log that grew; the others' hits came with them
+    assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))
+
+
+BATCH = st.lists(
+    st.sampled_from(
+        [
+            ("contradictions", "keep-a"),
+            ("supersede", "approve"),
+            ("supersede", "reject"),
+            ("archived", "remove"),
+            ("duplicates", "keep", 1),
+            ("dormant", "revive"),
+            ("dormant", "snooze"),
+            ("demotion", "approve"),
+            ("promotions", "archive"),
+            ("secrets", "redact"),
+        ]
+    ),
+    min_size=1,
+    max_size=5,
+    unique_by=lambda qa: qa[0],
+)
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(edits=EDITS, batch=BATCH)
+def test_random_edits_then_a_batch_rescan_gives_the_result_of_no_cache(
+    tmp_path_factory, edits, batch
+):
+    """The rescan after a write (unchanged files, their searches and the queues whose inputs
+    did not change all reused in the process) equals a scan without the cache."""
+    from memreview.decisions import Decision, apply
+
+    base = tmp_path_factory.mktemp("batch")
+    root = (base / "ws").resolve()
+    shutil.copytree(SAMPLE, root)
+    age(root)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMREVIEW_CACHE_DIR", str(base / "cache"))
+        mp.delenv("MEMREVIEW_NO_CACHE", raising=False)
+        scan_workspace(root, today=TODAY)
+        forget_live()
+        _apply(root, edits, time.time() - 900)
+        result = scan_workspace(root, today=TODAY)
+        decisions = [
+            Decision(item=result.queues[q][0]["id"], action=a, queue=q, keep=(k or [None])[0])
+            for q, a, *k in batch
+            if result.queues.get(q)
+        ]
+        out = apply(result, decisions)
+        assert not out.failures
+        for p in root.rglob("*"):  # what the batch wrote, past the racy window
+            if p.is_file() and ".memreview" not in p.parts:
+                st_ = p.stat()
+                if time.time() - st_.st_mtime < 60:
+                    os.utime(p, (time.time() - 120, time.time() - 120))
+        events: list = []
+        again = scan_workspace(root, today=TODAY, emit=events.append)
+        assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
+        _counts_told_are_the_result(events, again)
