@@ -11,7 +11,7 @@ a fleet with a total) and runs the command, writing ``--out`` through the store'
 writer.
 
 Everything shown here is memory text written by agents: every piece goes through
-:func:`~memreview.report_sections.md_text`.
+:func:`~memreview.report_markdown.md_text`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from memreview.growth import GIT_TIMEOUT, git_growth
 from memreview.health import GROWTH_WEEKS, summarize_weeks
 from memreview.i18n import _, ngettext
 from memreview.judge_card import merge_cards, report_card
+from memreview.report_markdown import md_text
 from memreview.report_sections import (
     TOTAL_LABELS,
-    md_text,
     render_alarms,
     render_decisions,
     render_growth,
