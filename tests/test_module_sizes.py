@@ -14,8 +14,6 @@ DATA_TABLES = {
 }
 # Over the limit while their split is under way; each leaves this list when it lands.
 BEING_SPLIT = {
-    "scan.py",
-    "workspace/cache.py",
     "decisions/restore.py",
 }
 
