@@ -21,6 +21,7 @@ from memreview.queues.promotions.flags import (
 )
 from memreview.queues.promotions.found import (
     MARKER_RE,
+    REJECTED_FILE,
     Promoted,
     find_promoted,
     split_tail,
@@ -30,8 +31,6 @@ from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Entry, Workspace
 from memreview.workspace.normalize import normalize
-
-REJECTED_FILE = "memory/archive/rejected-promotions.md"
 
 
 @dataclass

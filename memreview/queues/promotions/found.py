@@ -10,6 +10,8 @@ from datetime import date
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Entry, MemoryFile, Workspace
 
+REJECTED_FILE = "memory/archive/rejected-promotions.md"  # where an archived promotion goes
+
 PROMOTED_HEADING_RE = re.compile(r"promoted from short-term memory\s*\((\d{4}-\d{2}-\d{2})\)", re.I)
 CONSOLIDATED_HEADING_RE = re.compile(r"consolidated memory\s*\((\d{4}-\d{2}-\d{2})\)", re.I)
 PROJECT_HEADING_RE = re.compile(r"^(?:project:\s*(\S.*)|global)$", re.I)
