@@ -29,7 +29,8 @@ from memreview.queues.promotions.found import (
 )
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.dates import parse_date
-from memreview.workspace.model import Entry, Workspace
+from memreview.workspace.memo import per_file
+from memreview.workspace.model import DailyLog, Entry, MemoryFile, Workspace
 from memreview.workspace.normalize import normalize
 
 
@@ -46,14 +47,24 @@ def _source_lines(ws: Workspace, path: str) -> list[str] | None:
     """The lines of a workspace file that a promotion names as its source (None: missing)."""
     mf = ws.files.get(path) or ws.archive_files.get(path)
     if mf is not None:
-        return [ln.text for ln in mf.source.lines]
+        return _file_lines(mf)
     for log in ws.daily_logs:
         if log.rel == path:
-            return log.text.split("\n") if log.text else [""] * log.lines
+            return _log_lines(log)
     tf = ws.other_files.get(path)
     if tf is not None:
         return [ln.text for ln in tf.lines]
     return None
+
+
+@per_file  # asked for once per promotion: split once per file (and kept for a rescan)
+def _file_lines(mf: MemoryFile) -> list[str]:
+    return [ln.text for ln in mf.source.lines]
+
+
+@per_file
+def _log_lines(log: DailyLog) -> list[str]:
+    return log.text.split("\n") if log.text else [""] * log.lines
 
 
 def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
