@@ -382,9 +382,7 @@ def test_the_state_file_the_scan_keys_by_is_the_one_decisions_write():
     assert run.STATE_FILE == STATE_FILE
 
 
-def test_after_a_warm_open_the_rescan_searches_only_the_daily_logs_that_changed(
-    ws, monkeypatch
-):
+def test_after_a_warm_open_the_rescan_searches_only_the_daily_logs_that_changed(ws, monkeypatch):
     """The dormant queue's search of each daily log is kept with the parsed log in the cache:
     in a new process, after a warm open and an agent's append, only that log is searched."""
     from memreview.queues import dormant
@@ -480,3 +478,35 @@ def test_a_promotions_source_file_is_split_once_not_once_per_promotion(ws):
     for rel in (log, memory):
         first = _source_lines(result.workspace, rel)
         assert first and _source_lines(result.workspace, rel) is first
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(
+        st.sampled_from(
+            ["# Top", "## Day", "### Part", "#### Deep", "#NoSpace", "- text", "", " # x"]
+        ),
+        max_size=30,
+    ),
+    line=st.integers(min_value=0, max_value=35),
+)
+def test_the_headings_above_a_source_line_are_found_as_by_a_walk_up(lines, line):
+    """The headings index kept with a file's lines answers as walking up line by line does."""
+    import re
+
+    from memreview.queues.promotions.detect import _Lines, _source_headings
+
+    def walk_up(lines, line):
+        out = []
+        for k in range(min(line, len(lines)) - 1, -1, -1):
+            m = re.match(r"^#{1,6}\s+(.*)$", lines[k])
+            if m:
+                out.append(m.group(1))
+                if lines[k].startswith("## ") or lines[k].startswith("# "):
+                    break
+        return tuple(out) if lines else ()
+
+    indexed = _Lines(lines)
+    assert _source_headings(indexed, line) == walk_up(lines, line)
+    assert _source_headings(indexed, line) == walk_up(lines, line)  # the index, kept
+    assert _source_headings(list(lines), line) == walk_up(lines, line)
