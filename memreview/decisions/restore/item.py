@@ -33,6 +33,7 @@ class Archived:
     heading: str | None = None  # the heading it sat under
     found_by: str = ""  # recorded | journal | "" (unknown)
     after: str | None = None  # a removed entry: the line that preceded it
+    before: str | None = None  # a removed entry: the line that followed it (when not blank)
     batch: str | None = None  # the batch that archived or removed it, when known
     marker: str | None = None  # a promoted entry's marker line
     after_anchor: str | None = None  # an anchor: the id of the anchor it followed

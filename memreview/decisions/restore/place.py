@@ -75,6 +75,8 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
     block = item.restored_lines
     if item.after is not None and texts.count(item.after) == 1:
         return with_lines(current, rel, texts.index(item.after) + 1, block)
+    if item.before is not None and texts.count(item.before) == 1:  # the line above was merged
+        return with_lines(current, rel, texts.index(item.before), block)
     if current is not None and item.after_anchor:
         mf, _problems = parse_memory_file(current)
         prev = [a for a in mf.anchors if a.id == item.after_anchor]
