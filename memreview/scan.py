@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MethodType
 
 from memreview.decisions import registry
+from memreview.decisions.hidden import skipped_skills
 from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
@@ -55,6 +56,8 @@ class ScanResult:
     def add_queue(self, name: str, items: list[dict]) -> None:
         """Queue ``name`` computed: its items, those shown (hidden ones and the limit
         applied) and how many are hidden."""
+        if name == "skills":  # the candidates a skip took out of the file, hidden
+            items = items + skipped_skills(self.state, items)
         visible = visible_items(name, items, self.state, self.today, self.all_promotions)
         self.all_queues[name] = items
         self.hidden[name] = len(items) - len(visible)
@@ -440,7 +443,8 @@ def scan_workspace(
         found = result.all_queues.get("secrets")
         sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
         keep = dict(stored)
-        for name, items in _storable({k: result.all_queues[k] for k in reads}).items():
+        detected = {k: [i for i in result.all_queues[k] if not i.get("skipped")] for k in reads}
+        for name, items in _storable(detected).items():
             keep[name] = (items, reads[name])
         sc.save_queues(digests, _outside(ws), keep)
     return result

@@ -119,6 +119,8 @@ def _journal_record(p: PlannedDecision) -> dict:
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
         hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        if p.hide.removed is not None:
+            hide["removed"] = p.hide.removed
         record["hide"] = mask_in(hide)
     return record
 

@@ -111,7 +111,10 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
         hide = d.get("hide") if isinstance(d, dict) else None
         if isinstance(hide, dict) and isinstance(hide.get("item"), str):
             until = _day(hide.get("until"))
-            state.hidden[hide["item"]] = Hidden(until, str(hide.get("reason")), record.batch_id)
+            removed = hide.get("removed") if isinstance(hide.get("removed"), dict) else None
+            state.hidden[hide["item"]] = Hidden(
+                until, str(hide.get("reason")), record.batch_id, removed
+            )
             out.hidden.append(hide["item"])
     if out.hidden:
         store.write_private(root, STATE_NAME, state.to_bytes())

@@ -110,3 +110,28 @@ async def test_hidden_items_show_marked_with_a_and_z_puts_one_back(make, ws):
         assert hidden_id in [it["id"] for it in review(app).result.queues["supersede"]]
         assert "⊘ rejected" not in screen_text(app)
     assert hidden_id not in load_state(ws).hidden
+
+
+async def test_a_skipped_skill_shows_with_a_and_z_puts_its_candidate_back(make, ws):
+    candidates = ws / "memory/skill_candidates.json"
+    before = candidates.read_bytes()
+    result = scan_workspace(ws, today=TODAY)
+    item = result.queues["skills"][0]
+    assert apply(result, [{"item": item["id"], "action": "skip"}]).ok
+    assert candidates.read_bytes() != before
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3")
+        await pilot.pause()
+        assert "⊘ skipped" not in screen_text(app)
+        await pilot.press("A")
+        await pilot.pause()
+        assert "⊘ skipped" in screen_text(app)
+        while review(app).items.current["id"] != item["id"]:
+            await pilot.press("down")
+        await pilot.press("Z")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert item["id"] in [it["id"] for it in review(app).result.queues["skills"]]
+    assert candidates.read_bytes() == before
