@@ -16,7 +16,6 @@ DATA_TABLES = {
 BEING_SPLIT = {
     "scan.py",
     "workspace/cache.py",
-    "decisions/restore.py",
 }
 
 
