@@ -159,3 +159,16 @@ def test_a_candidate_goes_back_in_the_files_own_layout():
             op = RemoveCandidate("d", c["theme"], c["content"])
             cut = remove_candidates("f.json", decode_bytes("f.json", data), [op]).new_bytes
             assert insert_candidate("f.json", decode_bytes("f.json", cut), k, c) == data
+
+
+def test_a_skipped_candidate_is_unhidden_before_it_is_decided_again(make_ws):
+    from memreview.decisions import apply
+
+    root = make_ws(SKILLS)
+    assert decide(root, "skills", "skip", {"title": "UTF-8 first"}).ok
+    result = scan(root)
+    [back] = [i for i in result.all_queues["skills"] if i.get("skipped")]
+    out = apply(result, [{"item": back["id"], "action": "solidify"}], now=NOW)
+    assert not out.ok
+    assert "unhide it first" in str(out.failures[0].reason)
+    assert b"UTF-8 first" not in (root / "MEMORY.md").read_bytes()

@@ -96,6 +96,18 @@ def _raw_candidate(b: PlanBuilder, index: int, theme: str, item: dict) -> dict:
     return {k: item[k] for k in ("theme", "content", "count", "reason") if item.get(k) is not None}
 
 
+def check(item: dict, d: Decision) -> None:
+    """A skipped candidate (shown with the hidden items) is no longer in the file: it is
+    unhidden first, then decided."""
+    if item.get("skipped") and d.action != "defer":
+        raise DecisionError(
+            _(
+                "{item}: this candidate was skipped and is no longer in the candidates file; "
+                "unhide it first (Z, or memreview unhide {item})"
+            ).format(item=d.item)
+        )
+
+
 def evidence(item: dict) -> list:
     """Theme, how often seen and why, then the candidate's text."""
     return [
@@ -165,6 +177,7 @@ UNIT = QueueUnit(
         DEFER,
     ),
     plan=plan,
+    check=check,
     evidence=evidence,
     note=note,
     missing=missing,
