@@ -28,8 +28,9 @@ from memreview.decisions.state import (
 from memreview.i18n import N_, _
 from memreview.queues.common import short
 from memreview.queues.skills import skill_item
+from memreview.secrets import mask_in
 from memreview.workspace.dates import parse_date, parse_date_prefix
-from memreview.workspace.textfile import EncodeError, TextFile
+from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes
 
 _STATE_NAME = STATE_FILE.split("/", 1)[1]
 REASONS = {
@@ -165,7 +166,8 @@ def unhide(
         "action": "unhide",
         "title": item.title or item.id,
         "item": item.id,
-        "hidden": Hidden(item.until, item.reason, item.batch, item.removed).to_json(),
+        # the journal is never rewritten: a credential in a candidate is kept masked there
+        "hidden": mask_in(Hidden(item.until, item.reason, item.batch, item.removed).to_json()),
     }
     cfg = config_of(root)
     jobs = [_PutBack(item.removed, key)] if item.removed is not None else []
@@ -268,6 +270,25 @@ def _candidates(current: TextFile) -> list:
     return cands if isinstance(cands, list) else []
 
 
+def _as_written(root: Path, record, removed: dict) -> dict:
+    """``removed`` with the candidate as the unhide batch wrote it back (its copy of the
+    file after the batch; the journal's line holds it masked), when that copy has it."""
+    jf = next((f for f in record.files if f.file == removed.get("file") and f.written), None)
+    index = removed.get("index")
+    if jf is None or not jf.after_copy or not isinstance(index, int):
+        return removed
+    try:
+        data = store.safe_read_bytes(root, jf.after_copy)
+    except (OSError, store.PathEscape):
+        return removed
+    cands = _candidates(decode_bytes(jf.file, data))
+    wanted = removed_candidate(removed) or {}
+    if 0 <= index < len(cands) and isinstance(cands[index], dict):
+        if cands[index].get("theme") == wanted.get("theme"):
+            return {**removed, "candidate": json.dumps(cands[index], ensure_ascii=False)}
+    return removed
+
+
 def rehide(root: Path, record) -> list[str]:
     """Hide again the items an unhide batch showed (undo of that batch); returns their ids.
     An item hidden again since keeps its newer entry; a state file that doesn't parse is
@@ -288,6 +309,8 @@ def rehide(root: Path, record) -> list[str]:
         until = parse_date(str(h["until"])) if h.get("until") else None
         batch = h.get("batch") if isinstance(h.get("batch"), str) else None
         removed = h.get("removed") if isinstance(h.get("removed"), dict) else None
+        if removed is not None:
+            removed = _as_written(root, record, removed)
         state.hidden[item] = Hidden(until, str(h.get("reason") or ""), batch, removed)
         done.append(item)
     if done:

@@ -172,3 +172,23 @@ def test_a_skipped_candidate_is_unhidden_before_it_is_decided_again(make_ws):
     assert not out.ok
     assert "unhide it first" in str(out.failures[0].reason)
     assert b"UTF-8 first" not in (root / "MEMORY.md").read_bytes()
+
+
+def test_a_candidate_holding_a_key_is_journaled_masked_and_still_goes_back_whole(make_ws):
+    key = "sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"
+    files = {
+        "memory/skill_candidates.json": (
+            '{"candidates": [\n  {"theme": "Night jobs", "content": "use key '
+            + key
+            + '"},\n  {"theme": "Other", "content": "x"}\n]}\n'
+        )
+    }
+    root = make_ws(files)
+    before = (root / "memory/skill_candidates.json").read_bytes()
+    assert decide(root, "skills", "skip", {"theme": "Night jobs"}).ok
+    [h] = hidden_items(root, TODAY)
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    assert key.encode() not in (root / ".memreview/journal.jsonl").read_bytes()
+    assert undo(root).ok  # hidden again: the candidate kept whole, from the batch's copy
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    assert (root / "memory/skill_candidates.json").read_bytes() == before
