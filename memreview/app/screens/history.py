@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,6 +21,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from memreview import store
 from memreview.app.messages import UndoDone
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.app.widgets.keybar import KeyBar
@@ -204,11 +206,13 @@ class HistoryScreen(_ListScreen):
         )
         more = len([d for d in r.decisions if isinstance(d, dict) and "undo" not in d]) - 1
         extra = f" (+{more})" if more > 0 else ""
-        return one_line(f"{mark} {_when(r.committed_ts or r.ts)}  {r.kind:<8} {first}{extra}")[:150]
+        kind = store.kind_word(r.kind)
+        pad = " " * max(0, 8 - cell_len(kind))  # Chinese words are two cells a character
+        return one_line(f"{mark} {_when(r.committed_ts or r.ts)}  {kind}{pad} {first}{extra}")[:150]
 
     def details(self, entry) -> str:
         r = entry.record
-        lines = [f"{r.batch_id}  {_when(r.committed_ts or r.ts)}  {r.kind}"]
+        lines = [f"{r.batch_id}  {_when(r.committed_ts or r.ts)}  {store.kind_word(r.kind)}"]
         for d in r.decisions:
             if isinstance(d, dict) and "undo" not in d:
                 lines.append(
