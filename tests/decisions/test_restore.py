@@ -258,3 +258,23 @@ def test_a_redaction_is_refused_naming_undo_of_its_batch(make_ws):
     assert restore(root, "nothing like it", now=NOW).message == (
         "nothing archived matches 'nothing like it'"
     )
+
+
+def test_the_approval_found_is_the_one_that_archived_the_anchor(make_ws):
+    from memreview.decisions.restore.batch import approval
+
+    def line(pid, verdict, kept=None, rel="contradicts"):
+        obj = {"ts": TS_OF[pid], "proposal": pid, "relation": rel, "new": "a", "old": "b"}
+        return {**obj, "verdict": verdict, **({"kept": kept} if kept else {})}
+
+    TS_OF = {"p1": "2026-11-01T00:00:00Z", "p2": "2026-11-02T00:00:00Z"}
+    verdicts = [
+        line("p1", "approved", kept="a"),  # keep-a: b was archived
+        line("p2", "approved", kept="b"),  # keep-b: a was archived
+        line("p2", "undone"),  # ... and taken back
+    ]
+    root = make_ws({"memory/review/verdicts.jsonl": verdicts})
+    rel = "memory/review/verdicts.jsonl"
+    assert approval(root, rel, "b")["proposal"] == "p1"
+    assert approval(root, rel, "a") is None  # its approval was undone
+    assert approval(root, rel, None) is None
