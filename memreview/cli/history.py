@@ -204,6 +204,8 @@ def print_archived(items) -> None:
             where = it.origin + (f" § {it.heading}" if it.heading else "")
             if it.after_anchor:
                 where += f" after [[{it.after_anchor}]]"
+            elif it.before_anchor:
+                where += f" before [[{it.before_anchor}]]"
             how = _(FOUND_BY[it.found_by]) if it.found_by in FOUND_BY else ""
             line = _("goes back to {where} ({how})").format(where=where, how=how)
         else:

@@ -278,3 +278,25 @@ def test_the_approval_found_is_the_one_that_archived_the_anchor(make_ws):
     assert approval(root, rel, "b")["proposal"] == "p1"
     assert approval(root, rel, "a") is None  # its approval was undone
     assert approval(root, rel, None) is None
+
+
+FIRST_IN_SECTION = {
+    "MEMORY.md": (
+        "# Memory\n\n## Facts\n\n"
+        "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\nImportance: 2\n---\n\n"
+        "## [FACT:other]\nAdded: 2026-04-09\nSummary: stays\nImportance: 9\n---\n\n"
+        "## Notes\n- a bullet after it\n"
+    ),
+    "memory/recall_log.jsonl": "",
+}
+
+
+def test_the_first_anchor_of_its_section_goes_back_before_the_one_it_preceded(make_ws):
+    root = make_ws(FIRST_IN_SECTION)
+    assert decide(root, "demotion", "approve", {"title": "wallet"}).ok
+    archive = text(root, "memory/archive/demoted.md")
+    assert "From: MEMORY.md § Facts before [[other]]" in archive
+    [item] = archived_entries(root)
+    assert (item.after_anchor, item.before_anchor) == (None, "other")
+    assert restore(root, "wallet", now=NOW).ok
+    assert text(root, "MEMORY.md") == FIRST_IN_SECTION["MEMORY.md"]

@@ -195,7 +195,7 @@ def restore(
     item = found[0]
     if to is not None:
         if to != item.origin:
-            item.heading = item.after_anchor = None
+            item.heading = item.after_anchor = item.before_anchor = None
         item.origin = to
     if item.origin is None:
         return RestoreOutcome(
@@ -247,7 +247,8 @@ def restore(
             id=item.id,
             where=origin
             + (f" § {item.heading}" if item.heading else "")
-            + (f" after [[{item.after_anchor}]]" if item.after_anchor else ""),
+            + (f" after [[{item.after_anchor}]]" if item.after_anchor else "")
+            + (f" before [[{item.before_anchor}]]" if item.before_anchor else ""),
             batch=out.batch or "-",
         )
     return out

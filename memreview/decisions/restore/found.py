@@ -28,17 +28,19 @@ from memreview.workspace.textfile import TextFile
 _FROM_RE = re.compile(r"(?:^|·\s*)From:\s*(.+?)\s*$", re.I)
 _REMOVING_QUEUES = ("archived", "duplicates")
 
-_AFTER_RE = re.compile(r"\s+after \[\[([^\]\s]+)\]\]\s*$")
+_NEXT_TO_RE = re.compile(r"\s+(after|before) \[\[([^\]\s]+)\]\]\s*$")
 
 
-def _split_origin(text: str) -> tuple[str, str | None, str | None]:
-    """``file § heading after [[id]]`` -> (file, heading, id); the last two optional."""
-    after = _AFTER_RE.search(text)
-    anchor = after.group(1) if after else None
-    if after:
-        text = text[: after.start()]
+def _split_origin(text: str) -> tuple[str, str | None, str | None, str | None]:
+    """``file § heading after [[id]]`` (or ``before [[id]]``: the first anchor of its
+    section) -> (file, heading, the anchor it followed, the anchor it preceded)."""
+    near = _NEXT_TO_RE.search(text)
+    after = near.group(2) if near and near.group(1) == "after" else None
+    before = near.group(2) if near and near.group(1) == "before" else None
+    if near:
+        text = text[: near.start()]
     file, sep, heading = text.partition(" § ")
-    return file.strip(), (heading.strip() or None) if sep else None, anchor
+    return file.strip(), (heading.strip() or None) if sep else None, after, before
 
 
 def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
@@ -52,7 +54,8 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
         item = Archived(item_id(rel, lines[0]), kind, rel, lines, anchor=a.id)
         frm = next((t for t in lines[1:] if re.match(r"^from\s*:", t, re.I)), None)
         if frm:
-            item.origin, item.heading, item.after_anchor = _split_origin(frm.split(":", 1)[1])
+            where = _split_origin(frm.split(":", 1)[1])
+            item.origin, item.heading, item.after_anchor, item.before_anchor = where
             item.found_by = "recorded"
         out.append(item)
     for e in mf.entries:
@@ -75,19 +78,23 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
         for t in lines:
             m = _FROM_RE.search(t) if ARCHIVE_META.match(t) else None
             if m:
-                item.origin, item.heading, item.after_anchor = _split_origin(m.group(1))
+                where = _split_origin(m.group(1))
+                item.origin, item.heading, item.after_anchor, item.before_anchor = where
                 item.found_by = "recorded"
         out.append(item)
     return out
 
 
-def _anchor_above(tf: TextFile, index: int) -> str | None:
-    """The id of the anchor that ends right above line ``index`` of ``tf`` in the same
-    section, or None."""
+def _anchors_around(tf: TextFile, index: int) -> tuple[str | None, str | None]:
+    """The ids of the anchors right above and right below the anchor at line ``index`` of
+    ``tf`` in the same section (None where there is none)."""
     mf, _problems = parse_memory_file(tf)
-    heading = max((i for i in range(index) if section_heading(tf.texts[i])), default=-1)
+    texts = tf.texts
+    heading = max((i for i in range(index) if section_heading(texts[i])), default=-1)
+    end = next((i for i in range(index + 1, len(texts)) if section_heading(texts[i])), len(texts))
     before = [a for a in mf.anchors if heading < a.line - 1 < index]
-    return before[-1].id if before else None
+    after = [a for a in mf.anchors if index < a.line - 1 < end]
+    return (before[-1].id if before else None), (after[0].id if after else None)
 
 
 def _origin_from_journal(root: Path, item: Archived, records) -> None:
@@ -112,7 +119,8 @@ def _origin_from_journal(root: Path, item: Archived, records) -> None:
                 continue
             index = was.texts.index(body)
             item.origin, item.heading = other.file, heading_above(was.texts, index)
-            item.after_anchor = _anchor_above(was, index)
+            above, below = _anchors_around(was, index)
+            item.after_anchor, item.before_anchor = above, None if above else below
             item.found_by, item.batch = "journal", b.batch_id
             return
 

@@ -84,6 +84,11 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
             at = prev[0].end_line
             tail = [""] if at < len(texts) and texts[at].strip() else []
             return with_lines(current, rel, at, ["", *block, *tail])
+    if current is not None and item.before_anchor:
+        mf, _problems = parse_memory_file(current)
+        nxt = [a for a in mf.anchors if a.id == item.before_anchor]
+        if len(nxt) == 1:  # right before the anchor it preceded, one blank line between
+            return with_lines(current, rel, nxt[0].line - 1, [*block, ""])
     at, found = _section_end(texts, item.heading)
     if item.marker and item.heading and not found:
         # its promotion section is gone: it comes back, before "Removed promotions"
