@@ -111,11 +111,10 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
         hide = d.get("hide") if isinstance(d, dict) else None
         if isinstance(hide, dict) and isinstance(hide.get("item"), str):
             until = _day(hide.get("until"))
-            removed = hide.get("removed") if isinstance(hide.get("removed"), dict) else None
-            state.hidden[hide["item"]] = Hidden(
-                until, str(hide.get("reason")), record.batch_id, removed
-            )
+            state.hidden[hide["item"]] = Hidden(until, str(hide.get("reason")), record.batch_id)
             out.hidden.append(hide["item"])
+            if isinstance(hide.get("removed"), dict):  # a skipped skill's candidate
+                state.hidden[hide["item"]].removed = hide["removed"]
     if out.hidden:
         store.write_private(root, STATE_NAME, state.to_bytes())
     items = {d.get("item") for d in record.decisions if isinstance(d, dict)}
