@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 
 from rich.cells import cell_len
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,6 +26,7 @@ from memreview import store
 from memreview.app.messages import UndoDone
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.app.widgets.keybar import KeyBar
+from memreview.app.wrap import Indented
 from memreview.display import one_line, visible
 from memreview.i18n import N_, _
 
@@ -58,7 +60,7 @@ class _ListScreen(Screen[None]):
         with Vertical(classes="history"):
             yield Label(self.heading, classes="dialog-question", markup=False)
             yield from self.top()
-            yield OptionList(id="rows")
+            yield OptionList(id="rows", markup=False)  # titles are memory text, not markup
             yield Static("", id="detail", markup=False)
         yield KeyBar(id="keybar")
 
@@ -73,7 +75,7 @@ class _ListScreen(Screen[None]):
         """Read the rows again in a worker thread (the journal and its backups: 0.6 s at
         200 batches) and show them; meanwhile the view says it is reading, keys stay live."""
         self.loading_rows = True
-        self.query_one("#detail", Static).update(self.reading())
+        self.show_detail(self.reading())
         self._read_rows()
 
     @work(thread=True, exclusive=True, group="rows")
@@ -93,7 +95,7 @@ class _ListScreen(Screen[None]):
         self.loading_rows = False
         self.show_rows()
         if problem is not None:
-            self.query_one("#detail", Static).update(
+            self.show_detail(
                 _("could not read: {reason}").format(reason=problem)
             )
 
@@ -108,7 +110,7 @@ class _ListScreen(Screen[None]):
             detail = self.details(shown[0][1])
         else:
             detail = self.reading() if self.loading_rows else self.empty()
-        self.query_one("#detail", Static).update(detail)
+        self.show_detail(detail)
 
     def shown(self) -> list[tuple[int, object]]:
         return list(enumerate(self.rows))
@@ -123,7 +125,11 @@ class _ListScreen(Screen[None]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         row = self.current()
         if row is not None:
-            self.query_one("#detail", Static).update(self.details(row))
+            self.show_detail(self.details(row))
+
+    def show_detail(self, text: str) -> None:
+        # a wrapped line stays under its own text, Chinese wraps between characters
+        self.query_one("#detail", Static).update(Indented(Text(text)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -327,7 +333,7 @@ class ArchiveScreen(_ListScreen):
         if not item.origin:
             self.app.notify(self.details(item), severity="warning", markup=False)
             return
-        self.query_one("#detail", Static).update(_("Working out what the restore would write…"))
+        self.show_detail(_("Working out what the restore would write…"))
         self._preview(item)
 
     @work(thread=True, exclusive=True, group="preview")
@@ -348,7 +354,7 @@ class ArchiveScreen(_ListScreen):
         if not self.is_attached:
             return
         row = self.current()
-        self.query_one("#detail", Static).update(self.details(row) if row else self.empty())
+        self.show_detail(self.details(row) if row else self.empty())
 
         def answer(yes: bool | None) -> None:
             if yes:
