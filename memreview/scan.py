@@ -11,7 +11,6 @@ from pathlib import Path
 from types import MethodType
 
 from memreview.decisions import registry
-from memreview.decisions.hidden import skipped_skills
 from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
@@ -56,7 +55,10 @@ class ScanResult:
     def add_queue(self, name: str, items: list[dict]) -> None:
         """Queue ``name`` computed: its items, those shown (hidden ones and the limit
         applied) and how many are hidden."""
-        if name == "skills":  # the candidates a skip took out of the file, hidden
+        if name == "skills" and any(h.removed for h in self.state.hidden.values()):
+            from memreview.decisions.hidden import skipped_skills
+
+            # the candidates a skip took out of the file, hidden
             items = items + skipped_skills(self.state, items)
         visible = visible_items(name, items, self.state, self.today, self.all_promotions)
         self.all_queues[name] = items
