@@ -84,7 +84,7 @@ def cmd_log(args) -> int:
 
     def collect(root: Path):
         if not args.json:
-            report_interrupted(root)
+            report_interrupted(root, change=False)  # log only reads
         return batch_history(root, verdicts_files=(_verdicts_file(root),))
 
     return each_workspace(args, "batches", collect, print_log)

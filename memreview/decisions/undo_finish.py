@@ -130,6 +130,7 @@ def recovery_notice(root: Path | str) -> str | None:
     """Remove the temp files of batches a crash cut short and name those batches (the last
     one first, with its files), or None when there are none."""
     try:
+        mend = store.mend_private_dir(root)  # .memreview swapped: put right first
         cleaned = store.clean_temp_files(root)
         found = store.interrupted_batches(root)
     except (OSError, store.PathEscape):
@@ -139,4 +140,5 @@ def recovery_notice(root: Path | str) -> str | None:
     lines = [found[-1].describe()]
     lines += [f"also {other.headline()}" for other in found[:-1]]
     lines += [f"removed {rel}, a temp file it left" for rel in cleaned]
+    lines += mend.lines() if mend is not None else []
     return "\n".join(lines)
