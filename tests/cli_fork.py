@@ -141,6 +141,18 @@ def _startup_values(env: dict[str, str]) -> tuple:
     return tuple(sorted((k, v) for k, v in env.items() if k.startswith(_STARTUP)))
 
 
+def run_fresh(argv, env: dict[str, str], cwd, timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m memreview ARGV`` in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "memreview", *argv],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )
+
+
 def run_memreview(
     argv, env: dict[str, str], cwd: str | Path | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess:
@@ -149,14 +161,7 @@ def run_memreview(
     if not (hasattr(os, "fork") and hasattr(os, "pidfd_open")) or os.environ.get(
         "MEMREVIEW_TESTS_NO_FORK"
     ):
-        return subprocess.run(
-            [sys.executable, "-m", "memreview", *argv],
-            env=env,
-            cwd=cwd,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=timeout,
-        )
+        return run_fresh(argv, env, cwd, timeout)
     key = _startup_values(env)
     with _servers_lock:
         server = _servers.get(key)

@@ -6,24 +6,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
-from cli_fork import REPO, run_memreview
+from cli_fork import REPO, run_fresh, run_memreview
 
 SAMPLE = REPO / "sample_workspace"
-
-
-def _fresh(argv, env, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "memreview", *argv],
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-    )
 
 
 @pytest.mark.parametrize(
@@ -37,7 +24,7 @@ def _fresh(argv, env, cwd):
 )
 def test_a_forked_command_gives_what_a_fresh_interpreter_gives(argv, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    fresh, forked = _fresh(argv, env, tmp_path), run_memreview(argv, env=env, cwd=tmp_path)
+    fresh, forked = run_fresh(argv, env, tmp_path), run_memreview(argv, env=env, cwd=tmp_path)
     assert (forked.returncode, forked.stdout, forked.stderr) == (
         fresh.returncode,
         fresh.stdout,
