@@ -16,6 +16,7 @@ a fresh ``python -m memreview`` (subprocess.run).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import subprocess
@@ -135,6 +136,17 @@ class _Server:
 
 _servers: dict[tuple, _Server] = {}
 _servers_lock = threading.Lock()
+
+
+@atexit.register
+def _stop_servers() -> None:
+    """End of input: each server ends; wait for it (no process is left behind)."""
+    for server in _servers.values():
+        server.send.close()
+        try:
+            server.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
 
 
 def _startup_values(env: dict[str, str]) -> tuple:
