@@ -4,7 +4,8 @@ later copy is the duplicate), with its source lines and OpenClaw's store row as 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from datetime import date
 
 from rapidfuzz import fuzz, process
@@ -41,32 +42,63 @@ class _Context:
     archived_keys: set[str]
     archived_forms: dict[str, str]
     curated: list[tuple[str, Entry]]  # comparison form and entry, outside promotion sections
+    curated_forms: list[str] = field(default_factory=list)  # the forms of ``curated``
+    sources: dict[str, _Source | None] = field(default_factory=dict)  # read once per path
+
+    def __post_init__(self) -> None:
+        self.curated_forms = [f for f, _e in self.curated]
+
+    def source(self, path: str) -> _Source | None:
+        """The file a promotion names as its source (None: missing), read once."""
+        if path not in self.sources:
+            lines = _source_lines(self.ws, path)
+            self.sources[path] = None if lines is None else _Source(lines)
+        return self.sources[path]
+
+
+class _Source:
+    """A source file's lines and where its headings are."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.headings = [
+            (k, m.group(1))
+            for k, m in ((k, _HEADING_LINE.match(t)) for k, t in enumerate(lines) if t[:1] == "#")
+            if m
+        ]
+        self.heading_at = [k for k, _text in self.headings]
+
+
+_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$")
+_DATE_HEADING = re.compile(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})")
 
 
 def _source_lines(ws: Workspace, path: str) -> list[str] | None:
     """The lines of a workspace file that a promotion names as its source (None: missing)."""
     mf = ws.files.get(path) or ws.archive_files.get(path)
     if mf is not None:
-        return [ln.text for ln in mf.source.lines]
+        return mf.source.texts
     for log in ws.daily_logs:
         if log.rel == path:
             return log.text.split("\n") if log.text else [""] * log.lines
     tf = ws.other_files.get(path)
     if tf is not None:
-        return [ln.text for ln in tf.lines]
+        return tf.texts
     return None
 
 
-def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
-    if not lines:
+def _source_headings(src: _Source | None, line: int) -> tuple[str, ...]:
+    """The headings above line ``line`` of a source, nearest first, up to the first ``#``
+    or ``##`` one."""
+    if src is None or not src.lines:
         return ()
     out = []
-    for k in range(min(line, len(lines)) - 1, -1, -1):
-        m = re.match(r"^#{1,6}\s+(.*)$", lines[k])
-        if m:
-            out.append(m.group(1))
-            if lines[k].startswith("## ") or lines[k].startswith("# "):
-                break
+    lines = src.lines
+    for at in range(bisect_left(src.heading_at, min(line, len(lines))) - 1, -1, -1):
+        k, text = src.headings[at]
+        out.append(text)
+        if lines[k].startswith("## ") or lines[k].startswith("# "):
+            break
     return tuple(out)
 
 
@@ -102,11 +134,11 @@ def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
     mf = ws.archive_files.get(REJECTED_FILE)
     day = ""
     if mf is not None:
-        for ln in mf.source.lines:
-            m = MARKER_RE.search(ln.text)
+        for text in mf.source.texts:
+            m = MARKER_RE.search(text)
             if m:
                 keys.add(m.group(1))
-            dm = re.match(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})", ln.text)
+            dm = _DATE_HEADING.match(text)
             if dm:
                 day = dm.group(1)
         for e in mf.entries:
@@ -126,7 +158,7 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
         return f"the same text was promoted before, at {earlier.entry.file}:{earlier.entry.line}"
     if len(form) < 8 or not ctx.curated:
         return None
-    forms = [f for f, _e in ctx.curated]
+    forms = ctx.curated_forms
     for _choice, score, k in process.extract(
         form, forms, scorer=fuzz.ratio, score_cutoff=ctx.ws.config.near_ratio, limit=5
     ):
@@ -139,7 +171,8 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
 def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
     ws = ctx.ws
     flags: list[tuple[str, str]] = []
-    lines = _source_lines(ws, p.source[0]) if p.source else None
+    src = ctx.source(p.source[0]) if p.source else None
+    lines = src.lines if src is not None else None
     if p.recalls == 0:
         flags.append(("never-recalled", "recalls=0 in its tail: promoted without one recall"))
     else:
@@ -155,7 +188,7 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
     for name, fn in (
         (
             "command",
-            lambda: flag_command(p, _source_headings(lines, p.source[1]) if p.source else ()),
+            lambda: flag_command(p, _source_headings(src, p.source[1]) if p.source else ()),
         ),
         ("half-sentence", lambda: flag_half_sentence(p)),
         ("flattened", lambda: flag_flattened(p)),
@@ -217,12 +250,14 @@ def _context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
     return [[k, lines[k - 1]] for k in range(lo, hi + 1)]
 
 
-def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
+def _item(p: Promoted, flags: list[dict], ctx: _Context) -> dict:
+    ws = ctx.ws
     e = p.entry
     source = None
     if p.source:
         path, a, b = p.source
-        lines = _source_lines(ws, path)
+        src = ctx.source(path)
+        lines = src.lines if src is not None else None
         source = {
             "file": path,
             "start": a,
@@ -282,7 +317,7 @@ def promotions(ws: Workspace, today: date) -> list[dict]:
         flags = _flags(ctx, p, form, seen_forms, seen_keys)
         seen_forms.setdefault(form, p)
         seen_keys.setdefault(p.key, f"{p.entry.file}:{p.entry.line}")
-        items.append(_item(p, flags, ws))
+        items.append(_item(p, flags, ctx))
     items.sort(
         key=lambda it: (
             not it["flags"],
