@@ -36,6 +36,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 
 __all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "mask_in", "redact_secrets"]
 
@@ -165,7 +166,13 @@ _SEED_LINE = re.compile(
 # Each gate over a whole file's text (the queue then looks only at the lines they hit); the
 # lower-case ones run on the lower-cased text. One pattern each: an alternation of them all
 # is several times slower.
-WHOLE_TEXT_GATES = (_TOKEN_GATE, _LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
+# (the token gate in three parts: its alternation costs more than the three searches)
+_TOKEN_PARTS = (
+    re.compile(r"[A-Za-z0-9]{16}"),
+    re.compile(r"-----BEGIN|PuTTY-User"),
+    re.compile(r"://[^\s/@]+:[^\s/@]+@"),
+)
+WHOLE_TEXT_GATES = (*_TOKEN_PARTS, _LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
 LOWER_GATES = (_LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
 
 
@@ -328,28 +335,81 @@ def redact_secrets(text: str, day: str, note: str | None = None) -> str:
 
 def mask_in(obj):
     """``obj`` (JSON-shaped: dicts, lists, strings…) with every string masked; the same
-    object back when nothing in it holds a credential."""
+    object back when nothing in it holds a credential.
+
+    The finder's gates run once over all the strings together; only the strings they hit
+    are looked at one by one, and the object is copied only when one of them changes."""
+    masked = {}
+    for text in _gated(list(_strings(obj))):
+        new = mask_secrets(text)
+        if new != text:
+            masked[text] = new
+    return _mask_in(obj, masked) if masked else obj
+
+
+def _mask_in(obj, masked: dict[str, str]):
     if isinstance(obj, str):
-        return mask_secrets(obj)
+        return masked.get(obj, obj)
     if isinstance(obj, list):
-        out = [mask_in(v) for v in obj]
+        out = [_mask_in(v, masked) for v in obj]
         return obj if all(a is b for a, b in zip(out, obj, strict=True)) else out
     if isinstance(obj, dict):
-        out = {k: mask_in(v) for k, v in obj.items()}
+        out = {k: _mask_in(v, masked) for k, v in obj.items()}
         return obj if all(out[k] is v for k, v in obj.items()) else out
     return obj
+
+
+def _strings(obj) -> Iterable[str]:
+    """Every string value inside a JSON-shaped object (dict keys are not values)."""
+    stack = [obj]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+
+
+# twelve lower-case words in a row, nothing but the seed finder's separators between them:
+# what a run of twelve BIP-39 words needs (the words are 3 to 8 letters)
+_SEED_RUN = re.compile(r"(?<![A-Za-z])[a-z]{3,8}(?:[\s0-9.,;:/|()\-]+[a-z]{3,8}){11}(?![A-Za-z])")
+# Between two strings: a newline ends a token and a labelled value
+_APART = "\n"
+
+
+def _gated(strings: list[str]) -> set[str]:
+    """The strings :func:`find_secrets` could find anything in: those one of its gates hits
+    (the token and label gates run once over all the strings, which no match of theirs can
+    span), and those with a run of twelve words where it would look for a seed phrase."""
+    hit = {s for s in strings if s.count(" ") >= 11 and _SEED_RUN.search(s)}
+    whole = _APART.join(strings)
+    low = whole.lower()
+    if len(low) != len(whole):  # a character that lower-cases to two: look at every one
+        return set(strings)
+    hits = [
+        m.start()
+        for rx, text in (*((rx, whole) for rx in _TOKEN_PARTS), (_LABEL_GATE_ZH, whole))
+        for m in rx.finditer(text)
+    ]
+    hits += [m.start() for m in _LABEL_GATE.finditer(low)]
+    if hits:
+        starts = [0, *accumulate(len(t) + len(_APART) for t in strings)]
+        hit.update(strings[bisect_right(starts, pos) - 1] for pos in hits)
+    return hit
 
 
 def candidate_lines(texts: list[str]) -> list[int]:
     """The 0-based lines that pass one of the finder's gates, found with one regex pass over
     the whole file (most files have none)."""
     whole = "\n".join(texts)
-    starts = [0]
-    for t in texts:
-        starts.append(starts[-1] + len(t) + 1)
     hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
     if any(rx.search(low := whole.lower()) for rx in LOWER_GATES):
         hits |= {m.start() for rx in LOWER_GATES for m in rx.finditer(low)}
+    if not hits:
+        return []
+    starts = [0, *accumulate(len(t) + 1 for t in texts)]
     return sorted({bisect_right(starts, pos) - 1 for pos in hits})
 
 
