@@ -21,6 +21,7 @@ from memreview.queues.promotions.flags import (
     flag_snapshot,
 )
 from memreview.queues.promotions.found import (
+    REJECTED_FILE,
     Promoted,
     find_promoted,
     split_tail,
@@ -29,10 +30,9 @@ from memreview.queues.promotions.found import (
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE
-from memreview.workspace.model import Entry, Workspace
+from memreview.workspace.memo import per_file
+from memreview.workspace.model import DailyLog, Entry, MemoryFile, Workspace
 from memreview.workspace.normalize import normalize
-
-REJECTED_FILE = "memory/archive/rejected-promotions.md"
 
 
 @dataclass
@@ -43,60 +43,59 @@ class _Context:
     archived_forms: dict[str, str]
     curated: list[tuple[str, Entry]]  # comparison form and entry, outside promotion sections
     curated_forms: list[str] = field(default_factory=list)  # the forms of ``curated``
-    sources: dict[str, _Source | None] = field(default_factory=dict)  # read once per path
 
     def __post_init__(self) -> None:
         self.curated_forms = [f for f, _e in self.curated]
-
-    def source(self, path: str) -> _Source | None:
-        """The file a promotion names as its source (None: missing), read once."""
-        if path not in self.sources:
-            lines = _source_lines(self.ws, path)
-            self.sources[path] = None if lines is None else _Source(lines)
-        return self.sources[path]
-
-
-class _Source:
-    """A source file's lines and where its headings are."""
-
-    def __init__(self, lines: list[str]):
-        self.lines = lines
-        self.headings = [
-            (k, m.group(1))
-            for k, m in ((k, _HEADING_LINE.match(t)) for k, t in enumerate(lines) if t[:1] == "#")
-            if m
-        ]
-        self.heading_at = [k for k, _text in self.headings]
-
-
-_HEADING_LINE = re.compile(r"^#{1,6}\s+(.*)$")
-_DATE_HEADING = re.compile(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})")
 
 
 def _source_lines(ws: Workspace, path: str) -> list[str] | None:
     """The lines of a workspace file that a promotion names as its source (None: missing)."""
     mf = ws.files.get(path) or ws.archive_files.get(path)
     if mf is not None:
-        return mf.source.texts
+        return _file_lines(mf)
     for log in ws.daily_logs:
         if log.rel == path:
-            return log.text.split("\n") if log.text else [""] * log.lines
+            return _log_lines(log)
     tf = ws.other_files.get(path)
     if tf is not None:
-        return tf.texts
+        return [ln.text for ln in tf.lines]
     return None
 
 
-def _source_headings(src: _Source | None, line: int) -> tuple[str, ...]:
-    """The headings above line ``line`` of a source, nearest first, up to the first ``#``
-    or ``##`` one."""
-    if src is None or not src.lines:
+_HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+_DATE_HEADING = re.compile(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})")
+
+
+class _Lines(list):
+    """A source file's lines, and where its headings are (found once, when first asked)."""
+
+    heads: list[int] | None = None
+
+
+@per_file  # asked for once per promotion: split once per file (and kept for a rescan)
+def _file_lines(mf: MemoryFile) -> _Lines:
+    return _Lines(ln.text for ln in mf.source.lines)
+
+
+@per_file
+def _log_lines(log: DailyLog) -> _Lines:
+    return _Lines(log.text.split("\n") if log.text else [""] * log.lines)
+
+
+def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
+    """The headings above ``line``, nearest first, up to the first of level 1 or 2."""
+    if not lines:
         return ()
+    top = min(line, len(lines))
+    if isinstance(lines, _Lines):
+        if lines.heads is None:
+            lines.heads = [k for k, text in enumerate(lines) if _HEADING.match(text)]
+        heads = lines.heads[: bisect_left(lines.heads, top)]
+    else:
+        heads = [k for k in range(top) if _HEADING.match(lines[k])]
     out = []
-    lines = src.lines
-    for at in range(bisect_left(src.heading_at, min(line, len(lines))) - 1, -1, -1):
-        k, text = src.headings[at]
-        out.append(text)
+    for k in reversed(heads):
+        out.append(_HEADING.match(lines[k]).group(1))
         if lines[k].startswith("## ") or lines[k].startswith("# "):
             break
     return tuple(out)
@@ -171,8 +170,7 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
 def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
     ws = ctx.ws
     flags: list[tuple[str, str]] = []
-    src = ctx.source(p.source[0]) if p.source else None
-    lines = src.lines if src is not None else None
+    lines = _source_lines(ws, p.source[0]) if p.source else None
     if p.recalls == 0:
         flags.append(("never-recalled", "recalls=0 in its tail: promoted without one recall"))
     else:
@@ -188,7 +186,7 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
     for name, fn in (
         (
             "command",
-            lambda: flag_command(p, _source_headings(src, p.source[1]) if p.source else ()),
+            lambda: flag_command(p, _source_headings(lines, p.source[1]) if p.source else ()),
         ),
         ("half-sentence", lambda: flag_half_sentence(p)),
         ("flattened", lambda: flag_flattened(p)),
@@ -250,14 +248,12 @@ def _context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
     return [[k, lines[k - 1]] for k in range(lo, hi + 1)]
 
 
-def _item(p: Promoted, flags: list[dict], ctx: _Context) -> dict:
-    ws = ctx.ws
+def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
     e = p.entry
     source = None
     if p.source:
         path, a, b = p.source
-        src = ctx.source(path)
-        lines = src.lines if src is not None else None
+        lines = _source_lines(ws, path)
         source = {
             "file": path,
             "start": a,
@@ -317,7 +313,7 @@ def promotions(ws: Workspace, today: date) -> list[dict]:
         flags = _flags(ctx, p, form, seen_forms, seen_keys)
         seen_forms.setdefault(form, p)
         seen_keys.setdefault(p.key, f"{p.entry.file}:{p.entry.line}")
-        items.append(_item(p, flags, ctx))
+        items.append(_item(p, flags, ws))
     items.sort(
         key=lambda it: (
             not it["flags"],
