@@ -33,12 +33,12 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 
-__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "mask_in", "redact_secrets"]
+__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "mask_in", "redact_secrets", "strings_in"]
 
 
 @dataclass(frozen=True)
@@ -340,7 +340,7 @@ def mask_in(obj):
     The finder's gates run once over all the strings together; only the strings they hit
     are looked at one by one, and the object is copied only when one of them changes."""
     masked = {}
-    for text in _gated(list(_strings(obj))):
+    for text in _gated(list(strings_in(obj))):
         new = mask_secrets(text)
         if new != text:
             masked[text] = new
@@ -359,7 +359,7 @@ def _mask_in(obj, masked: dict[str, str]):
     return obj
 
 
-def _strings(obj) -> Iterable[str]:
+def strings_in(obj) -> Iterator[str]:
     """Every string value inside a JSON-shaped object (dict keys are not values)."""
     stack = [obj]
     while stack:
