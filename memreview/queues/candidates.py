@@ -176,9 +176,10 @@ def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.
     """Indices of ``hashes`` whose value is among the sorted ``keys``, and which key each is.
 
     A bitmap of the keys' low bits rules out almost every position at once; only the few
-    that pass are looked up exactly.
+    that pass are looked up exactly. The bitmap is sized to the keys (about one bit in 64
+    set): a search for a few hundred names needs no 4 MB table for each text.
     """
-    bits = 22
+    bits = min(22, max(12, (len(keys) * 64).bit_length()))
     mask = np.uint64((1 << bits) - 1)
     table = np.zeros(1 << bits, dtype=bool)
     table[(keys & mask).astype(np.int64)] = True
