@@ -33,12 +33,12 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 
-__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "mask_in", "redact_secrets", "strings_in"]
+__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "redact_secrets"]
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,8 @@ _SEED_WORDS = re.compile(r"(?i)seed|mnemonic|recovery\s+phrase|助记词|种子"
 # Every token pattern above holds a run of 16 letters and digits (or a literal header); labelled
 # values need one of these words; a seed phrase needs twelve words.
 _TOKEN_GATE = re.compile(r"[A-Za-z0-9]{16}|-----BEGIN|PuTTY-User|://[^\s/@]+:[^\s/@]+@")
-_LABEL_GATE = re.compile(r"pass|pwd|secret|token|key|bearer|private")  # on lower-cased text
-_LABEL_GATE_ZH = re.compile(r"密码|口令|密钥|令牌|私钥|秘钥")
+LABEL_GATE = re.compile(r"pass|pwd|secret|token|key|bearer|private")  # on lower-cased text
+LABEL_GATE_ZH = re.compile(r"密码|口令|密钥|令牌|私钥|秘钥")
 
 
 # The same gates over a whole file at once (the queue looks only at the lines they hit): a
@@ -167,13 +167,13 @@ _SEED_LINE = re.compile(
 # lower-case ones run on the lower-cased text. One pattern each: an alternation of them all
 # is several times slower.
 # (the token gate in three parts: its alternation costs more than the three searches)
-_TOKEN_PARTS = (
+TOKEN_GATES = (
     re.compile(r"[A-Za-z0-9]{16}"),
     re.compile(r"-----BEGIN|PuTTY-User"),
     re.compile(r"://[^\s/@]+:[^\s/@]+@"),
 )
-WHOLE_TEXT_GATES = (*_TOKEN_PARTS, _LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
-LOWER_GATES = (_LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
+WHOLE_TEXT_GATES = (*TOKEN_GATES, LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
+LOWER_GATES = (LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
 
 
 def _entropy(s: str) -> float:
@@ -248,7 +248,7 @@ def find_secrets(text: str) -> list[Secret]:
                 found.append(Secret("private key", m.start(1), m.end(1), m.group(1)))
     if text.count(" ") >= 11:
         found.extend(_seed_phrases(text))
-    if _LABEL_GATE.search(text.lower()):
+    if LABEL_GATE.search(text.lower()):
         for m in _LABELLED.finditer(text):
             value = m.group("value")
             if not _is_placeholder(value):
@@ -258,7 +258,7 @@ def find_secrets(text: str) -> list[Secret]:
             if _is_placeholder(value) or _entropy(value) < 3.0:
                 continue
             found.append(Secret("key in an assignment", m.start("value"), m.end("value"), value))
-    if _LABEL_GATE_ZH.search(text):
+    if LABEL_GATE_ZH.search(text):
         for m in _LABELLED_ZH.finditer(text):
             value = m.group("value")
             if not _is_placeholder(value):
@@ -331,73 +331,6 @@ def redact_secrets(text: str, day: str, note: str | None = None) -> str:
         pos = s.end
     parts.append(text[pos:])
     return "".join(parts)
-
-
-def mask_in(obj):
-    """``obj`` (JSON-shaped: dicts, lists, strings…) with every string masked; the same
-    object back when nothing in it holds a credential.
-
-    The finder's gates run once over all the strings together; only the strings they hit
-    are looked at one by one, and the object is copied only when one of them changes."""
-    masked = {}
-    for text in _gated(list(strings_in(obj))):
-        new = mask_secrets(text)
-        if new != text:
-            masked[text] = new
-    return _mask_in(obj, masked) if masked else obj
-
-
-def _mask_in(obj, masked: dict[str, str]):
-    if isinstance(obj, str):
-        return masked.get(obj, obj)
-    if isinstance(obj, list):
-        out = [_mask_in(v, masked) for v in obj]
-        return obj if all(a is b for a, b in zip(out, obj, strict=True)) else out
-    if isinstance(obj, dict):
-        out = {k: _mask_in(v, masked) for k, v in obj.items()}
-        return obj if all(out[k] is v for k, v in obj.items()) else out
-    return obj
-
-
-def strings_in(obj) -> Iterator[str]:
-    """Every string value inside a JSON-shaped object (dict keys are not values)."""
-    stack = [obj]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            yield v
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
-
-
-# twelve lower-case words in a row, nothing but the seed finder's separators between them:
-# what a run of twelve BIP-39 words needs (the words are 3 to 8 letters)
-_SEED_RUN = re.compile(r"(?<![A-Za-z])[a-z]{3,8}(?:[\s0-9.,;:/|()\-]+[a-z]{3,8}){11}(?![A-Za-z])")
-# Between two strings: a newline ends a token and a labelled value
-_APART = "\n"
-
-
-def _gated(strings: list[str]) -> set[str]:
-    """The strings :func:`find_secrets` could find anything in: those one of its gates hits
-    (the token and label gates run once over all the strings, which no match of theirs can
-    span), and those with a run of twelve words where it would look for a seed phrase."""
-    hit = {s for s in strings if s.count(" ") >= 11 and _SEED_RUN.search(s)}
-    whole = _APART.join(strings)
-    low = whole.lower()
-    if len(low) != len(whole):  # a character that lower-cases to two: look at every one
-        return set(strings)
-    hits = [
-        m.start()
-        for rx, text in (*((rx, whole) for rx in _TOKEN_PARTS), (_LABEL_GATE_ZH, whole))
-        for m in rx.finditer(text)
-    ]
-    hits += [m.start() for m in _LABEL_GATE.finditer(low)]
-    if hits:
-        starts = [0, *accumulate(len(t) + len(_APART) for t in strings)]
-        hit.update(strings[bisect_right(starts, pos) - 1] for pos in hits)
-    return hit
 
 
 def candidate_lines(texts: list[str]) -> list[int]:

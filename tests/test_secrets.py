@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memreview.secrets import find_secrets, mask_in, mask_secrets, mask_value
+from memreview.masking import mask_in
+from memreview.secrets import find_secrets, mask_secrets, mask_value
 
 # (text, kind, the secret value) — English and Chinese, as agents write them into memory
 TRUE_CASES = [

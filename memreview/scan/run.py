@@ -187,7 +187,8 @@ def _settings_only(root: Path) -> Workspace:
 
 def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """The queues whose items hold no credential (the secrets queue's are masked)."""
-    from memreview.secrets import holds_secret, strings_in
+    from memreview.masking import strings_in
+    from memreview.secrets import holds_secret
 
     out = {}
     for name, items in queues.items():
