@@ -88,7 +88,8 @@ def scan_workspace(
         found = result.all_queues.get("secrets")
         sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
         keep = dict(stored)
-        for name, items in _storable({k: result.all_queues[k] for k in reads}).items():
+        detected = {k: [i for i in result.all_queues[k] if not i.get("skipped")] for k in reads}
+        for name, items in _storable(detected).items():
             keep[name] = (items, reads[name])
         sc.save_queues(digests, _outside(ws), keep)
         same = _outside(ws) == outside  # the key covers the files this scan read
