@@ -38,7 +38,7 @@ from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE
 from memreview.i18n import _
-from memreview.secrets import mask_in
+from memreview.masking import mask_in
 
 
 def _run(
