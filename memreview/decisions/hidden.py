@@ -26,9 +26,9 @@ from memreview.decisions.state import (
     parse_state,
 )
 from memreview.i18n import N_, _
+from memreview.masking import mask_in
 from memreview.queues.common import short
 from memreview.queues.skills import skill_item
-from memreview.secrets import mask_in
 from memreview.workspace.dates import parse_date, parse_date_prefix
 from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes
 
