@@ -114,6 +114,8 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
             until = parse_date(hide["until"]) if isinstance(hide.get("until"), str) else None
             state.hidden[hide["item"]] = Hidden(until, str(hide.get("reason")), record.batch_id)
             out.hidden.append(hide["item"])
+            if isinstance(hide.get("removed"), dict):  # a skipped skill's candidate
+                state.hidden[hide["item"]].removed = hide["removed"]
     if out.hidden:
         store.write_private(root, STATE_NAME, state.to_bytes())
     items = {d.get("item") for d in record.decisions if isinstance(d, dict)}

@@ -89,29 +89,38 @@ def parse_memory_file(
     chronicle: list[ChronicleRow] = []
     headings: list[tuple[int, int, str]] = []
 
-    # First pass: headings outside code fences, and which lines are fenced.
+    # First pass: headings outside code fences, and which lines are fenced (a file with no
+    # fence marker anywhere, the usual case, has no fenced line to look for).
     fenced = [False] * n
-    in_fence = ""
-    fence_line = 0
-    for i, text in enumerate(lines):
-        m = FENCE_RE.match(text)
+    whole = "\n".join(lines)
+    if "```" in whole or "~~~" in whole:
+        in_fence = ""
+        fence_line = 0
+        for i, text in enumerate(lines):
+            m = FENCE_RE.match(text)
+            if in_fence:
+                fenced[i] = True
+                if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
+                    in_fence = ""
+                continue
+            if m:
+                in_fence = m.group(1)
+                fence_line = i + 1
+                fenced[i] = True
+                continue
+            if text.startswith("#"):
+                hm = HEADING_RE.match(text)
+                if hm:
+                    headings.append((i, len(hm.group(1)), hm.group(2)))
         if in_fence:
-            fenced[i] = True
-            if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
-                in_fence = ""
-            continue
-        if m:
-            in_fence = m.group(1)
-            fence_line = i + 1
-            fenced[i] = True
-            continue
-        if text.startswith("#"):
-            hm = HEADING_RE.match(text)
+            # named where it opens: everything after it is read as code, not as entries
+            problems.append((fence_line, "code fence opened here is never closed"))
+    else:
+        match = HEADING_RE.match
+        for i in [i for i, text in enumerate(lines) if text.startswith("#")]:
+            hm = match(lines[i])
             if hm:
                 headings.append((i, len(hm.group(1)), hm.group(2)))
-    if in_fence:
-        # named where it opens: everything after it is read as code, not as entries
-        problems.append((fence_line, "code fence opened here is never closed"))
 
     heading_at = {i: (lvl, txt) for i, lvl, txt in headings}
     chronicle_heading: int | None = None
@@ -232,7 +241,7 @@ def parse_memory_file(
                     block_meta_open = False
             i += 1
             continue
-        if PROMOTION_RE.match(text):
+        if text.startswith("<!--") and PROMOTION_RE.match(text):
             promotion_pending = True
             km = MARKER_KEY_RE.match(text)
             marker = km.group(1) if km else None
