@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from memreview.display import one_line, sparkline
-from memreview.i18n import N_, _, ngettext
+from memreview.i18n import N_, _, ngettext, shown
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct, promotion_lines
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
@@ -397,11 +397,8 @@ def render_warnings(warnings: list[dict], h: str) -> list[str]:
         where = md_text(w.get("file") or "")
         if w.get("line"):
             where += f":{w['line']}"
-        out.append(
-            f"- {where}: {md_text(w.get('message', ''), 160)}"
-            if where
-            else f"- {md_text(w.get('message', ''), 160)}"
-        )
+        message = md_text(shown(w.get("message", "")), 160)
+        out.append(f"- {where}: {message}" if where else f"- {message}")
     out += more_lines(warnings)
     out.append("")
     return out

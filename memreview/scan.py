@@ -15,7 +15,7 @@ from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State, load_state
 from memreview.health import SCHEMA
 from memreview.health import health as compute_health
-from memreview.i18n import current_language
+from memreview.i18n import _, current_language
 from memreview.judge_card import promotion_card, report_card
 from memreview.secrets import holds_secret
 from memreview.workspace.cache import ScanCache, cache_enabled
@@ -86,7 +86,9 @@ class ScanResult:
 
     @property
     def warnings(self) -> list[dict]:
-        return [w.to_json() for w in self.workspace.warnings]
+        """The warnings about input files, each message in the interface's language
+        (`to_json` gives them in English)."""
+        return [w.shown() for w in self.workspace.warnings]
 
     def item(self, item_id: str) -> tuple[str, dict] | None:
         """(queue, item) for an id, hidden items included."""
@@ -143,7 +145,7 @@ class ScanResult:
             "queues": self.queues,
             "health": self.health,
             "missing": self.missing,
-            "warnings": self.warnings,
+            "warnings": [w.to_json() for w in self.workspace.warnings],
         }
 
 
@@ -332,7 +334,7 @@ def _detect_all(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
         slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
         for k, unit in enumerate(units):
-            report(f"queue: {unit.name}", 0.9 + 0.08 * k / len(units))
+            report(_("queue: {name}").format(name=_(unit.title)), 0.9 + 0.08 * k / len(units))
             if not unit.slow:
                 items = unit.detect(views[unit.name], today)
                 if reads is not None:
@@ -376,7 +378,7 @@ def compute(
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
-    report("health", 0.99)
+    report(_("health"), 0.99)
     health = compute_health(ws, today)
     health["judge"] = _judge_card(ws)
     health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
@@ -386,7 +388,7 @@ def compute(
     result.in_order()
     if emit is not None:
         emit(HealthDone(health))
-    report("done", 1.0)
+    report(_("done"), 1.0)
     return result
 
 

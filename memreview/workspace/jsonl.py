@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 
-NOT_JSON = "not valid JSON"
-NOT_OBJECT = "not a JSON object"
+from memreview.i18n import N_, Message, Nn_
+
+NOT_JSON = Message(N_("not valid JSON"))
+NOT_OBJECT = Message(N_("not a JSON object"))
 MAX_PROBLEMS_SHOWN = 20
 
 
-def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], list[tuple[int, str]]]:
+def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], list[tuple[int, Message]]]:
     """(line number, object) for each good line, and (line number, problem) for the others."""
     lines = data.split(b"\n")
     numbered = [(no, raw) for no, raw in enumerate(lines, 1) if raw.strip()]
@@ -23,7 +25,7 @@ def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], list[tuple[int, st
     if fast is not None:
         return fast, []
     rows: list[tuple[int, dict]] = []
-    bad: list[tuple[int, str]] = []
+    bad: list[tuple[int, Message]] = []
     for no, raw in numbered:
         try:
             obj = json.loads(raw)
@@ -48,11 +50,14 @@ def _parse_whole(numbered: list[tuple[int, bytes]]) -> list[tuple[int, dict]] | 
     return [(no, obj) for (no, _raw), obj in zip(numbered, objs, strict=True)]
 
 
-def problem_lines(bad: list[tuple[int, str]]) -> list[tuple[int | None, str]]:
+def problem_lines(bad: list[tuple[int, str | Message]]) -> list[tuple[int | None, Message]]:
     """(line, message) warnings for the bad lines: the first few, then how many more."""
-    out: list[tuple[int | None, str]] = [
-        (no, f"{problem}; line skipped") for no, problem in bad[:MAX_PROBLEMS_SHOWN]
+    out: list[tuple[int | None, Message]] = [
+        (no, Message(N_("{problem}; line skipped"), problem=problem))
+        for no, problem in bad[:MAX_PROBLEMS_SHOWN]
     ]
     if len(bad) > MAX_PROBLEMS_SHOWN:
-        out.append((None, f"{len(bad) - MAX_PROBLEMS_SHOWN} more bad lines not shown"))
+        more = len(bad) - MAX_PROBLEMS_SHOWN
+        text = Nn_("{count} more bad line not shown", "{count} more bad lines not shown")
+        out.append((None, Message(text, count=more)))
     return out

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from memreview.i18n import N_, Message
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.process import pid_alive
 
@@ -242,14 +243,14 @@ class _Mine:
 
 def read_state_rows(
     path: Path, root: Path, namespace: str
-) -> tuple[list[tuple[str, dict, int | None, int | None]] | None, str | None]:
+) -> tuple[list[tuple[str, dict, int | None, int | None]] | None, Message | None]:
     """This workspace's rows of ``namespace`` (plugin ``memory-core``) in OpenClaw's state
     database, opened read-only: ``(entry_key, value_json document, created_at, expires_at)``;
     (None, reason) when it can't be read. Rows of other workspaces are skipped."""
     try:
         con = _connect_ro(path)
     except (sqlite3.Error, OSError, RuntimeError, ValueError) as exc:
-        return None, f"cannot open OpenClaw's state database: {exc}"
+        return None, Message(N_("cannot open OpenClaw's state database: {error}"), error=str(exc))
     try:
         rows = con.execute(
             "SELECT entry_key, value_json, created_at, expires_at FROM plugin_state_entries "
@@ -257,7 +258,7 @@ def read_state_rows(
             (STORE_PLUGIN, namespace),
         ).fetchall()
     except sqlite3.Error as exc:
-        return None, f"cannot read OpenClaw's state database: {exc}"
+        return None, Message(N_("cannot read OpenClaw's state database: {error}"), error=str(exc))
     finally:
         con.close()
     out = []
@@ -277,7 +278,7 @@ def _ms(v) -> int | None:
     return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
 
 
-def read_state_db(path: Path, root: Path) -> tuple[list[StoreEntry] | None, str | None]:
+def read_state_db(path: Path, root: Path) -> tuple[list[StoreEntry] | None, Message | None]:
     """This workspace's rows of the short-term store in OpenClaw's state database, opened
     read-only; (None, reason) when it can't be read. Rows of other workspaces are skipped."""
     rows, problem = read_state_rows(path, root, STORE_NAMESPACE)

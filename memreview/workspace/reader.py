@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
+from memreview.i18n import N_
 from memreview.workspace.jsonl import parse_jsonl, problem_lines
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import (
@@ -46,10 +46,12 @@ class Reader:
         try:
             return real_inside(self.root, p, rel)
         except SymlinkLoop:
-            self.ws.warn(rel, None, "skipped: symlink loop")
+            self.ws.warn(rel, None, N_("skipped: symlink loop"))
         except PathEscape:
-            via = "path" if os.path.normpath(p) == str(p.resolve()) else "symlink"
-            self.ws.warn(rel, None, f"skipped: {via} leads outside the workspace")
+            if os.path.normpath(p) == str(p.resolve()):
+                self.ws.warn(rel, None, N_("skipped: path leads outside the workspace"))
+            else:
+                self.ws.warn(rel, None, N_("skipped: symlink leads outside the workspace"))
         return None
 
     def read(self, rel: str, limit: int | None = None) -> bytes | None:
@@ -75,18 +77,19 @@ class Reader:
         except (FileNotFoundError, NotADirectoryError):
             return None
         except SymlinkLoop:
-            self.ws.warn(rel, None, "skipped: symlink loop")
+            self.ws.warn(rel, None, N_("skipped: symlink loop"))
         except NotARegularFile:
-            self.ws.warn(rel, None, "skipped: not a regular file")
+            self.ws.warn(rel, None, N_("skipped: not a regular file"))
         except OSError as exc:
-            self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
+            self.ws.warn(rel, None, N_("cannot read: {error}"), error=str(exc.strerror or exc))
         return None
 
     def _too_large(self, rel: str, size: int, limit: int) -> None:
-        setting = "max_markdown_mib in memreview.yaml" if rel.endswith(".md") else "the cap"
-        self.ws.warn(
-            rel, None, f"skipped: {size_text(size)}, more than {size_text(limit)} ({setting})"
-        )
+        if rel.endswith(".md"):
+            text = N_("skipped: {size}, more than {limit} (max_markdown_mib in memreview.yaml)")
+        else:
+            text = N_("skipped: {size}, more than {limit} (the cap)")
+        self.ws.warn(rel, None, text, size=size_text(size), limit=size_text(limit))
 
     def text(self, rel: str) -> TextFile | None:
         """A text file decoded line by line; None (with a warning) for a binary file and one over
@@ -95,15 +98,11 @@ class Reader:
         if data is None:
             return None
         if is_binary(data):
-            self.ws.warn(rel, None, "skipped: binary file, not text")
+            self.ws.warn(rel, None, N_("skipped: binary file, not text"))
             return None
         tf = decode_bytes(rel, data)
-        for w in tf.warnings:
-            line = None
-            m = re.match(r"line (\d+): (.*)", w)
-            if m:
-                line, w = int(m[1]), m[2]
-            self.ws.warn(rel, line, w)
+        for line, message in tf.warnings:
+            self.ws.warn(rel, line, message)
         return tf
 
     def jsonl(self, rel: str) -> list[tuple[int, dict]] | None:
