@@ -31,7 +31,8 @@ from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_
 from memreview.store import backup_usage, lock_states
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
-from memreview.workspace.openclaw import find_state_db, store_values
+from memreview.workspace.openclaw import find_state_db
+from memreview.workspace.openclaw_state import store_values
 from memreview.workspace.paths import safe_read_bytes
 from memreview.workspace.textfile import decode_bytes
 

@@ -10,9 +10,8 @@ from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
-from memreview.decisions import registry
+from memreview.health import SCHEMA
 from memreview.i18n import _
-from memreview.scan import SCHEMA, scan_workspace
 from memreview.workspace.loader import NotAWorkspace, check_workspace, is_workspace
 
 
@@ -96,6 +95,8 @@ def is_fleet(paths: Iterable[Path | str]) -> bool:
 
 def sum_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
     """Queue counts added up, every queue present (in the usual order)."""
+    from memreview.decisions import registry  # its units import the detectors
+
     total = dict.fromkeys(registry.queue_names(), 0)
     for c in counts:
         for name, n in c.items():
@@ -113,6 +114,8 @@ def fleet_scan_json(
     (``review_date:`` in its memreview.yaml, else the clock) and the top-level ``today`` is
     the latest of them.
     """
+    from memreview.scan import scan_workspace  # the commands that only list agents skip it
+
     agents: dict[str, dict] = {}
     days: list[date] = []
     for name, root in expand_fleet(paths):

@@ -65,12 +65,14 @@ def report_card(source: Path | str | Workspace) -> dict:
 
     ``source`` is a loaded Workspace or a workspace root. The confidence comes from the
     proposal. Per proposal the latest verdict counts, and an ``undone`` line takes back the
-    verdict before it.
+    verdict before it. A ``restored`` line (``memreview restore`` put back the anchor an
+    approval archived) counts as a rejection: the owner found the approval wrong; the card's
+    ``restored`` says how many.
     """
     ws = source if isinstance(source, Workspace) else load_workspace(check_workspace(Path(source)))
     props = {p.id: p for p in ws.proposals or []}
     stacks: dict[str, list[tuple[str, str | None]]] = {}
-    undone = 0
+    undone = restored = 0
     for v in ws.verdicts or []:
         if v.relation == "promotion":
             continue  # the owner's verdicts on promotions: see promotion_card
@@ -80,7 +82,9 @@ def report_card(source: Path | str | Workspace) -> dict:
             if stack:
                 stack.pop()
             continue
-        stack.append((v.verdict, v.relation))
+        # restored: the owner put back what an approval archived, so the approval was wrong
+        stack.append(("rejected" if v.verdict == "restored" else v.verdict, v.relation))
+        restored += v.verdict == "restored"
 
     relations: dict[str, dict[str, dict]] = {}
     by_bucket = {b: _cell() for b in CONFIDENCE_BUCKETS}
@@ -104,6 +108,7 @@ def report_card(source: Path | str | Workspace) -> dict:
         total,
         verdict_lines=len(ws.verdicts or []),
         undone=undone,
+        restored=restored,
         unmatched=unmatched,
         has_verdicts=ws.verdicts is not None,
     )
@@ -210,6 +215,7 @@ def merge_cards(cards: Iterable[dict]) -> dict:
         total,
         verdict_lines=sum(c["verdict_lines"] for c in cards),
         undone=sum(c["undone"] for c in cards),
+        restored=sum(c.get("restored", 0) for c in cards),
         unmatched=sum(c["unmatched"] for c in cards),
         has_verdicts=any(c["has_verdicts"] for c in cards),
     )

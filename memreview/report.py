@@ -11,12 +11,11 @@ a fleet with a total) and runs the command, writing ``--out`` through the store'
 writer.
 
 Everything shown here is memory text written by agents: every piece goes through
-:func:`~memreview.report_sections.md_text`.
+:func:`~memreview.report_markdown.md_text`.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Iterable
@@ -30,9 +29,9 @@ from memreview.growth import GIT_TIMEOUT, git_growth
 from memreview.health import GROWTH_WEEKS, summarize_weeks
 from memreview.i18n import _, ngettext
 from memreview.judge_card import merge_cards, report_card
+from memreview.report_markdown import md_text
 from memreview.report_sections import (
     TOTAL_LABELS,
-    md_text,
     render_alarms,
     render_decisions,
     render_growth,
@@ -43,7 +42,6 @@ from memreview.report_sections import (
 )
 from memreview.scan import ScanResult, scan_workspace
 from memreview.store import RECENT_DAYS, atomic_write, recent_decisions
-from memreview.workspace.dates import parse_date_arg
 from memreview.workspace.loader import OTHER_ROOT_FILES, ROOT_MEMORY_FILES, NotAWorkspace
 
 TOP_ITEMS = 5
@@ -324,28 +322,6 @@ def write_report(text: str, out: Path, roots: Iterable[Path]) -> Path:
     except OSError as exc:
         raise ReportError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
     return real
-
-
-def add_report_parser(subparsers) -> argparse.ArgumentParser:
-    """Add ``report PATH… [--today D] [--out FILE]`` to an argparse subparsers object."""
-    p = subparsers.add_parser(
-        "report",
-        help=_("the weekly report as Markdown (queues, health, growth, the judge's report card)"),
-    )
-    p.add_argument(
-        "paths",
-        nargs="*",
-        type=Path,
-        metavar="PATH",
-        help=_(
-            "a workspace, or a directory with one workspace per agent "
-            "(default: every agent's workspace, found as OpenClaw finds them)"
-        ),
-    )
-    p.add_argument("--today", type=parse_date_arg, help=_("review date (YYYY-MM-DD)"))
-    p.add_argument("--out", type=Path, metavar="FILE", help=_("write the report to FILE"))
-    p.set_defaults(func=cmd_report)
-    return p
 
 
 def _write_stdout(text: str) -> None:

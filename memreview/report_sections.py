@@ -2,47 +2,18 @@
 decisions, the judge's report card and warnings (the queues are rendered by
 :mod:`memreview.report`, which puts the sections together).
 
-Everything shown here is memory text written by agents: :func:`md_text` escapes it twice,
-once so that no control or bidi character reaches a terminal (DESIGN §5) and once so that it
-cannot become Markdown structure, a link or HTML.
+Everything shown here is memory text written by agents: it goes through
+:func:`memreview.report_markdown.md_text`, as do the figures through the helpers there.
 """
 
 from __future__ import annotations
 
-import re
-
-from memreview.display import one_line, sparkline
+from memreview.display import sparkline
 from memreview.i18n import N_, _, ngettext, shown
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct, promotion_lines
+from memreview.report_markdown import LIST_LIMIT, budget_status, md_text, more_lines, number
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
-
-LIST_LIMIT = 10
-NEAR_BUDGET = 0.9
-
-# --- untrusted text -------------------------------------------------------------------------
-
-_MD_INLINE_RE = re.compile(r"([\\`*_\[\]<>|~&])")
-_MD_LEADING_RE = re.compile(r"^([#+\-=]|\d+[.)])")
-
-
-def md_text(text: object, width: int | None = None) -> str:
-    """Untrusted text made safe for one line of Markdown (list item or table cell).
-
-    Controls are made visible, then every character that could start emphasis, code, a link,
-    an HTML tag or entity, a table cell or strikethrough is backslash-escaped, and so is a
-    leading character that would open a heading, a list or a quote.
-    """
-    s = " ".join(one_line(str(text)).split())
-    if width is not None and len(s) > width:
-        s = s[: width - 1] + "…"
-    s = _MD_INLINE_RE.sub(r"\\\1", s)
-    m = _MD_LEADING_RE.match(s)
-    if m:
-        tok = m.group(1)
-        s = (tok[:-1] + "\\" + tok[-1] if len(tok) > 1 else "\\" + tok) + s[len(tok) :]
-    return s
-
 
 # --- sections -------------------------------------------------------------------------------
 
@@ -94,6 +65,17 @@ def render_report_card(card: dict, level: int = 2) -> list[str]:
             out.append(row(everything, b, c))
     out.append(row(everything, everything, card["total"]))
     out += ["", card["summary"]]
+    if card.get("restored"):
+        out += [
+            "",
+            ngettext(
+                "{count} approval was taken back by `memreview restore` (the archived anchor "
+                "put back): it counts as rejected.",
+                "{count} approvals were taken back by `memreview restore` (the archived anchors "
+                "put back): they count as rejected.",
+                card["restored"],
+            ).format(count=card["restored"]),
+        ]
     if card["unmatched"]:
         out += [
             "",
@@ -107,31 +89,6 @@ def render_report_card(card: dict, level: int = 2) -> list[str]:
         ]
     out.append("")
     return out
-
-
-def number(value: object) -> str:
-    """An integer with thousands separators; ``–`` for anything else."""
-    return f"{value:,}" if isinstance(value, int) else "–"
-
-
-def budget_status(value: int, budget: int) -> str:
-    """ok, near budget or over budget, with the share of the budget used."""
-    if budget <= 0:
-        return "–"
-    share = value / budget
-    if value > budget:
-        return _("**over budget** ({share})").format(share=f"{share:.0%}")
-    if share >= NEAR_BUDGET:
-        return _("**near budget** ({share})").format(share=f"{share:.0%}")
-    return _("ok ({share})").format(share=f"{share:.0%}")
-
-
-def more_lines(listed: list, limit: int = LIST_LIMIT) -> list[str]:
-    """``… and N more`` when a list was cut at ``limit``."""
-    more = len(listed) - limit
-    if more <= 0:
-        return []
-    return ["- " + ngettext("… and {count} more", "… and {count} more", more).format(count=more)]
 
 
 def render_health(health: dict, cfg: Config, h: str) -> list[str]:

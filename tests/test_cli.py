@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +35,22 @@ def test_help_and_version_import_neither_numpy_rapidfuzz_nor_textual(flag):
     assert proc.returncode == 0
     assert "memreview.cli" in imported  # the import log is read right
     assert not {m.split(".")[0] for m in imported} & set(HEAVY)
+
+
+def test_version_answers_before_the_parser_and_the_settings_are_read():
+    proc, imported = _run_fresh("--version")
+    assert proc.returncode == 0
+    assert not {"argparse", "memreview.cli.parser", "memreview.app.config"} & imported
+
+
+def test_doctor_imports_neither_the_scan_nor_its_libraries():
+    """``doctor`` reads alarms and secrets: no queue, no numpy, rapidfuzz or Textual."""
+    sample = Path(memreview.__file__).resolve().parent.parent / "sample_workspace"
+    proc, imported = _run_fresh("doctor", str(sample), "--today", "2026-11-29")
+    assert proc.returncode in (0, 1), proc.stderr[-500:]  # 1: an alarm fires
+    assert "memreview.queues.secrets" in imported  # the import log is read right
+    assert not {m.split(".")[0] for m in imported} & set(HEAVY)
+    assert not {"memreview.scan", "memreview.decisions.registry"} & imported
 
 
 def test_version_prints_the_package_version():

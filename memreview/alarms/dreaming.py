@@ -13,7 +13,8 @@ from memreview.alarms.base import Alarm, file_size, state_db
 from memreview.i18n import _
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.model import Workspace
-from memreview.workspace.openclaw import legacy_updated, store_updated
+from memreview.workspace.openclaw import legacy_updated
+from memreview.workspace.openclaw_state import store_updated
 from memreview.workspace.paths import safe_read_bytes
 
 DREAMING_DIRS = ("dream-diary", "memory/dreaming")

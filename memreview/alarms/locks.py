@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from memreview.alarms.base import Alarm, file_size, state_db
 from memreview.i18n import _
 from memreview.workspace.model import Workspace
-from memreview.workspace.openclaw import LockRow, lock_states
+from memreview.workspace.openclaw_state import LockRow, lock_states
 from memreview.workspace.paths import safe_read_bytes
 from memreview.workspace.process import pid_alive
 

@@ -9,7 +9,7 @@ from datetime import date
 from memreview.alarms.base import Alarm, file_size, state_db
 from memreview.i18n import _, ngettext
 from memreview.workspace.model import Workspace
-from memreview.workspace.openclaw import store_values
+from memreview.workspace.openclaw_state import store_values
 from memreview.workspace.paths import safe_read_bytes
 
 

@@ -160,6 +160,11 @@ class MemReviewApp(App):
         self.key_latencies.append(time.perf_counter() - started[0])
         self.key_cpu_times.append(time.thread_time() - started[1])
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # a screen names the app-wide keys that don't apply on it (``APP_KEYS_OFF``): they
+        # are left out of its key bar and do nothing there
+        return action not in getattr(self.screen, "APP_KEYS_OFF", ())
+
     # -- actions -----------------------------------------------------------------------------
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

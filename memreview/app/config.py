@@ -7,15 +7,15 @@
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruamel.yaml import YAML
-
 from memreview.i18n import LANGUAGES, _, language_of
 from memreview.shipped import user_config_file
-from memreview.store import atomic_write
-from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
+
+# ruamel.yaml and the store are imported when a file is there to read, or a setting to save:
+# ``memreview --help`` reads the config (its language) and most have none
 
 
 def default_config_path() -> Path:
@@ -45,6 +45,10 @@ class UserConfig:
 
     def _save(self, key: str, value: str, problem: str) -> str | None:
         """Write ``key: value`` into the file, keeping the rest of it and its comments."""
+        from ruamel.yaml import YAML
+
+        from memreview.store import atomic_write
+
         yaml = YAML(typ="rt")
         doc = self._doc if isinstance(self._doc, dict) else None
         if doc is None:
@@ -72,6 +76,10 @@ def load_user_config(path: Path | None = None) -> UserConfig:
     """The user config; a missing file is an empty config, a broken one is reported."""
     path = Path(path) if path is not None else default_config_path()
     cfg = UserConfig(path=path)
+    if not os.path.lexists(path):
+        return cfg
+    from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
+
     try:
         data = read_capped(path, CONFIG_LIMIT).decode("utf-8")
     except FileNotFoundError:

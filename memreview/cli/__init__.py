@@ -15,50 +15,39 @@ One module per command or group, each importing what it uses when it runs, so ``
 
 from __future__ import annotations
 
-import difflib
+import importlib
 import os
 import sys
 
-from memreview.cli import launch
-from memreview.cli.batches import cmd_apply, cmd_recover, cmd_undo
-from memreview.cli.history import cmd_hidden, cmd_log, cmd_restore, cmd_unhide
 from memreview.cli.language import (
     choose_before_parsing,
     choose_for_workspace,
     without_lang,
 )
-from memreview.cli.parser import UsageError, app_parser, build_parser
-from memreview.cli.scan import cmd_scan
 from memreview.i18n import _
 
+# the parser (argparse, the date parser) is imported once ``--version`` is ruled out
 
-def cmd_doctor(args) -> int:
-    """``memreview doctor``: alarms and secrets (memreview.doctor)."""
-    from memreview.doctor import cmd_doctor as run
-
-    return run(args)
-
-
-def cmd_report(args) -> int:
-    """``memreview report``: the weekly report (memreview.report)."""
-    from memreview.report import cmd_report as report
-
-    return report(args)
-
-
-COMMANDS = {
-    "scan": cmd_scan,
-    "demo": launch.cmd_demo,
-    "report": cmd_report,
-    "apply": cmd_apply,
-    "undo": cmd_undo,
-    "log": cmd_log,
-    "restore": cmd_restore,
-    "hidden": cmd_hidden,
-    "unhide": cmd_unhide,
-    "recover": cmd_recover,
-    "doctor": cmd_doctor,
+# Each command and the function that runs it, imported when it runs.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "scan": ("memreview.cli.scan", "cmd_scan"),
+    "demo": ("memreview.cli.launch", "cmd_demo"),
+    "report": ("memreview.report", "cmd_report"),
+    "apply": ("memreview.cli.batches", "cmd_apply"),
+    "undo": ("memreview.cli.batches", "cmd_undo"),
+    "log": ("memreview.cli.history", "cmd_log"),
+    "restore": ("memreview.cli.history", "cmd_restore"),
+    "hidden": ("memreview.cli.history", "cmd_hidden"),
+    "unhide": ("memreview.cli.history", "cmd_unhide"),
+    "recover": ("memreview.cli.batches", "cmd_recover"),
+    "doctor": ("memreview.doctor", "cmd_doctor"),
 }
+
+
+def command(name: str):
+    """The function that runs command ``name`` (its module imported now)."""
+    module, function = COMMANDS[name]
+    return getattr(importlib.import_module(module), function)
 
 
 def skip_cache(args) -> None:
@@ -69,6 +58,8 @@ def skip_cache(args) -> None:
 
 def run_command(argv: list[str]) -> int:
     """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
+    from memreview.cli.parser import UsageError, build_parser
+
     args = build_parser().parse_args(without_lang(argv))
     paths = getattr(args, "paths", None) or [getattr(args, "path", None)]
     choose_for_workspace(argv, paths)
@@ -76,7 +67,7 @@ def run_command(argv: list[str]) -> int:
     from memreview.workspace.loader import NotAWorkspace
 
     try:
-        return COMMANDS[args.command](args)
+        return command(args.command)(args)
     except NotAWorkspace as exc:
         print(_("memreview: {message}").format(message=exc), file=sys.stderr)
         return 2
@@ -98,6 +89,8 @@ def run_command(argv: list[str]) -> int:
 
 def misspelt_command(word: str) -> str | None:
     """The command ``word`` looks like a typo of (``sacn`` → ``scan``), or None."""
+    import difflib
+
     close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
     return close[0] if close else None
 
@@ -105,6 +98,11 @@ def misspelt_command(word: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """The ``memreview`` command: a command of ``COMMANDS``, else the app."""
     argv = sys.argv[1:] if argv is None else argv
+    if without_lang(argv) == ["--version"]:  # nothing else to read: answered at once
+        from memreview import __version__
+
+        print(f"memreview {__version__}")
+        return 0
     choose_before_parsing(argv)
     if without_lang(argv)[:1] and without_lang(argv)[0] in COMMANDS:
         return run_command(argv)
@@ -119,9 +117,12 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
+    from memreview.cli.parser import app_parser
+
     args = app_parser().parse_args(argv)
     choose_for_workspace(argv, [args.path])
     skip_cache(args)
+    from memreview.cli import launch
     from memreview.workspace.loader import NotAWorkspace
 
     try:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from memreview import __version__
 from memreview.i18n import LANGUAGES, N_, _
+from memreview.workspace.cells import width
 from memreview.workspace.dates import parse_date_arg
-from memreview.workspace.fields import width
 
 DESCRIPTION = N_("Review what your agents propose to change in their memory.")
 
@@ -154,6 +154,33 @@ def no_cache(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_paths(p: argparse.ArgumentParser, text: str) -> None:
+    """``PATH…``: the workspaces a command reads (none: found as OpenClaw finds them)."""
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=text)
+
+
+def _run_report(args) -> int:
+    from memreview.report import cmd_report  # the scan and the report, when they are run
+
+    return cmd_report(args)
+
+
+def add_report_parser(subparsers) -> argparse.ArgumentParser:
+    """Add ``report PATH… [--today D] [--out FILE]`` to an argparse subparsers object."""
+    p = subparsers.add_parser("report", help=command_help("report"))
+    add_paths(
+        p,
+        _(
+            "a workspace, or a directory with one workspace per agent "
+            "(default: every agent's workspace, found as OpenClaw finds them)"
+        ),
+    )
+    p.add_argument("--today", type=parse_date_arg, help=_("review date (YYYY-MM-DD)"))
+    p.add_argument("--out", type=Path, metavar="FILE", help=_("write the report to FILE"))
+    p.set_defaults(func=_run_report)
+    return p
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the commands (``memreview scan|report|demo|apply|undo|recover|doctor``)."""
     p = _Parser(prog="memreview", description=_(DESCRIPTION))
@@ -162,16 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     one_json = _("print one JSON object")
 
     s = sub.add_parser("scan", help=command_help("scan"))
-    s.add_argument(
-        "paths",
-        nargs="*",
-        type=Path,
-        metavar="PATH",
-        help=_(
-            "a workspace, several, or a directory with one workspace per agent "
-            "(default: every agent's workspace, found as OpenClaw finds them)"
-        ),
-    )
+    add_paths(s, _(_FLEET_HELP))
     s.add_argument("--json", action="store_true", help=one_json)
     s.add_argument("--today", type=parse_date_arg, help=review_date)
     s.add_argument("--all-dormant", action="store_true", help=_("list every dormant project"))
@@ -181,8 +199,6 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("list every promotion, the ones reviewed before too"),
     )
     no_cache(s)
-    from memreview.report import add_report_parser
-
     add_report_parser(sub)
     d = sub.add_parser("demo", help=command_help("demo"))
     d.add_argument("--theme", help=_("theme name"))
@@ -215,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     rs.add_argument("--json", action="store_true", help="the list as one JSON object")
     rs.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
     hd = sub.add_parser("hidden", help=command_help("hidden"))
-    hd.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_(_FLEET_HELP))
+    add_paths(hd, _(_FLEET_HELP))
     hd.add_argument("--json", action="store_true", help="print one JSON object")
     hd.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     uh = sub.add_parser("unhide", help=command_help("unhide"))
@@ -227,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     uh.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
     lg = sub.add_parser("log", help=command_help("log"))
-    lg.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=_(_FLEET_HELP))
+    add_paths(lg, _(_FLEET_HELP))
     lg.add_argument("--json", action="store_true", help="print one JSON object")
     r = sub.add_parser("recover", help=command_help("recover"))
     r.add_argument("path", type=Path)

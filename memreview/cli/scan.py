@@ -113,7 +113,7 @@ def print_scan(result) -> None:
     the warnings. Names, counts and notes are in the interface's language, titles as found."""
     from memreview.decisions.registry import shown_name, unit
     from memreview.display import visible
-    from memreview.workspace.fields import width
+    from memreview.workspace.cells import width
 
     out = sys.stdout
     title_cells = title_width()

@@ -13,32 +13,41 @@ write, record the hidden items, keep the failed decisions pending); what a scan 
 for it is :class:`~memreview.decisions.scanned.ScannedWorkspace`, a type of this floor.
 """
 
-from memreview.decisions.apply import apply, commit_message, preview
-from memreview.decisions.model import Decision, DecisionError
-from memreview.decisions.outcome import (
-    ApplyOutcome,
-    DecisionProblem,
-    FinishOutcome,
-    UndoOutcome,
-    files_phrase,
-)
-from memreview.decisions.pending import (
-    DecisionsFileError,
-    load_pending,
-    parse_decisions_file,
-    save_pending,
-)
-from memreview.decisions.plan import EditPlan
-from memreview.decisions.planner import (
-    build_plan,
-    check_decision,
-    check_decisions,
-    clash_of,
-    seen_now,
-)
-from memreview.decisions.state import config_of
-from memreview.decisions.undo_finish import finish, recovery_notice, undo
-from memreview.decisions.units.skills import skill_slug
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+# What the package offers, by the module that holds it: each module is imported when one of
+# its names is first used, so a scan (which needs the registry and the state, not the
+# planner or the writer) does not pay for them.
+_WHERE = {
+    "apply": "applying",
+    "commit_message": "applying",
+    "preview": "applying",
+    "Decision": "model",
+    "DecisionError": "model",
+    "ApplyOutcome": "outcome",
+    "DecisionProblem": "outcome",
+    "FinishOutcome": "outcome",
+    "UndoOutcome": "outcome",
+    "files_phrase": "outcome",
+    "DecisionsFileError": "pending",
+    "load_pending": "pending",
+    "parse_decisions_file": "pending",
+    "save_pending": "pending",
+    "EditPlan": "plan",
+    "build_plan": "planner",
+    "check_decision": "planner",
+    "check_decisions": "planner",
+    "clash_of": "planner",
+    "seen_now": "planner",
+    "config_of": "state",
+    "finish": "undo_finish",
+    "recovery_notice": "undo_finish",
+    "undo": "undo_finish",
+    "skill_slug": "units.skills",
+}
 
 __all__ = [
     "ApplyOutcome",
@@ -54,16 +63,58 @@ __all__ = [
     "check_decision",
     "check_decisions",
     "clash_of",
-    "config_of",
-    "seen_now",
     "commit_message",
+    "config_of",
+    "files_phrase",
     "finish",
     "load_pending",
     "parse_decisions_file",
     "preview",
     "recovery_notice",
     "save_pending",
+    "seen_now",
     "skill_slug",
-    "files_phrase",
     "undo",
 ]
+
+
+def __getattr__(name: str):
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value  # found at once next time
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})
+
+
+if TYPE_CHECKING:  # for the type checker and the reader: what __getattr__ gives
+    from memreview.decisions.applying import apply, commit_message, preview
+    from memreview.decisions.model import Decision, DecisionError
+    from memreview.decisions.outcome import (
+        ApplyOutcome,
+        DecisionProblem,
+        FinishOutcome,
+        UndoOutcome,
+        files_phrase,
+    )
+    from memreview.decisions.pending import (
+        DecisionsFileError,
+        load_pending,
+        parse_decisions_file,
+        save_pending,
+    )
+    from memreview.decisions.plan import EditPlan
+    from memreview.decisions.planner import (
+        build_plan,
+        check_decision,
+        check_decisions,
+        clash_of,
+        seen_now,
+    )
+    from memreview.decisions.state import config_of
+    from memreview.decisions.undo_finish import finish, recovery_notice, undo
+    from memreview.decisions.units.skills import skill_slug

@@ -21,6 +21,8 @@ STATE_FILE = ".memreview/state.yaml"
 
 @dataclass
 class Hidden:
+    """Why an item is hidden, until when (None: for good), and the batch that hid it."""
+
     until: date | None  # None: for good
     reason: str
     batch: str | None = None
@@ -28,6 +30,8 @@ class Hidden:
 
 @dataclass
 class State:
+    """``.memreview/state.yaml`` as read: the hidden items by id."""
+
     hidden: dict[str, Hidden] = field(default_factory=dict)
 
     def is_hidden(self, item_id: str, today: date) -> bool:

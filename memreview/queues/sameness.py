@@ -19,7 +19,7 @@ import re
 
 from rapidfuzz.distance import Indel
 
-from memreview.workspace.fields import EMPHASIS_LABELS, width
+from memreview.workspace.fields import EMPHASIS_LABELS
 
 # written one way before comparing (longest first where one contains another)
 SYNONYMS: tuple[tuple[str, str], ...] = (
@@ -89,21 +89,6 @@ def _filler(token: str) -> bool:
     return token in FUNCTION_CHARS or not token.isalnum()
 
 
-def differing_spans(a: str, b: str) -> list[tuple[str, str]]:
-    """The spans where ``a`` and ``b`` differ, aligned word by word (rapidfuzz's opcodes on
-    the token sequences), each side's tokens joined with spaces."""
-    ta, tb = tokens(a), tokens(b)
-    spans: list[list[int]] = []
-    for op in Indel.opcodes(ta, tb):
-        if op.tag == "equal":
-            continue
-        if spans and spans[-1][1] == op.src_start and spans[-1][3] == op.dest_start:
-            spans[-1][1], spans[-1][3] = op.src_end, op.dest_end
-        else:
-            spans.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
-    return [(" ".join(ta[a0:a1]), " ".join(tb[b0:b1])) for a0, a1, b0, b1 in spans]
-
-
 def numbers(text: str) -> tuple[str, ...]:
     """The numbers of a text in order: two texts whose numbers differ are different facts."""
     return tuple(_DIGITS.findall(text))
@@ -128,8 +113,3 @@ def same_fact(a: str, b: str, numbers_differ: bool | None = None) -> bool:
         if not all(_filler(t) for t in tb[op.dest_start : op.dest_end]):
             return False
     return True
-
-
-def long_enough(text: str, min_width: int) -> bool:
-    """Whether ``text`` is at least ``min_width`` columns wide (a CJK character counts two)."""
-    return width(text) >= min_width

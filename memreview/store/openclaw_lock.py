@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 from memreview.workspace.config import load_config
-from memreview.workspace.openclaw import LOCK_NAMESPACE, LockRow, find_state_db, lock_states
+from memreview.workspace.openclaw import LOCK_NAMESPACE, find_state_db
+from memreview.workspace.openclaw_state import LockRow, lock_states
 from memreview.workspace.paths import PathEscape, safe_read_bytes
 
 NAMESPACE = LOCK_NAMESPACE

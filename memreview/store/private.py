@@ -69,13 +69,6 @@ def _ensure_gitignore(fd: int) -> None:
         atomic_write(Path(".gitignore"), data, dir_fd=fd)
 
 
-def private_dir(root: Path | str) -> Path:
-    """Create ``.memreview/`` (and its ``.gitignore``) if needed; return its path."""
-    with dir_at(root, PRIVATE_DIR) as fd:
-        _ensure_gitignore(fd)
-    return workspace_root(root) / PRIVATE_DIR
-
-
 @contextlib.contextmanager
 def private_parent(root: Path | str, name: str) -> Iterator[tuple[int, str]]:
     """(an fd of the directory of ``.memreview/<name>``, created when missing, and the file's

@@ -19,8 +19,8 @@ from memreview.workspace.openclaw import (
     find_state_db,
     parse_events,
     parse_store_json,
-    read_state_db,
 )
+from memreview.workspace.openclaw_state import read_state_db
 from memreview.workspace.reader import Reader
 
 

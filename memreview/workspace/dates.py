@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 from functools import lru_cache
 
 from memreview.i18n import _
@@ -39,3 +39,13 @@ def parse_date_arg(text: str) -> date:
     if d is None or len(text.strip()) != 10:
         raise argparse.ArgumentTypeError(_("not a date (YYYY-MM-DD): {text!r}").format(text=text))
     return d
+
+
+def parse_day_stamp(value) -> date | None:
+    """The date of an ISO timestamp as written, or of epoch seconds/milliseconds (UTC)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        try:
+            return datetime.fromtimestamp(value / 1000 if value > 1e11 else value, UTC).date()
+        except (OverflowError, OSError, ValueError):
+            return None
+    return parse_date_prefix(value)

@@ -15,11 +15,11 @@ Pure functions of a parsed MemoryFile: the loader's entries are not changed.
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from memreview.workspace.cells import wide_enough, width  # noqa: F401 (the detectors import them here)
 from memreview.workspace.model import Entry, MemoryFile
 
 _BULLET = re.compile(r"^\s*(?:[-*]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -36,22 +36,6 @@ _LABEL_BAD = re.compile(r"[，。,;；!！?？()（）\[\]<>{}|`\"“”]|https?
 LABEL_MAX_WIDTH = 24
 _DATE_CELL = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _NUMBER_CELL = re.compile(r"^[\d\s.,:/%+-]*$")
-
-
-_MAYBE_WIDE = re.compile(r"[\u1100-\U0003fffd]")
-
-
-def width(text: str) -> int:
-    """Display width: a wide (CJK) character counts two."""
-    if text.isascii():
-        return len(text)
-    extra = sum(1 for ch in _MAYBE_WIDE.findall(text) if unicodedata.east_asian_width(ch) in "WF")
-    return len(text) + extra
-
-
-def wide_enough(text: str, columns: int) -> bool:
-    """``width(text) >= columns``, without counting when the length alone says so."""
-    return len(text) >= columns or width(text) >= columns
 
 
 def label_of(entry: Entry) -> tuple[str, str] | None:

@@ -216,8 +216,8 @@ def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
         pid, verdict = _text(obj.get("proposal")), obj.get("verdict")
         relation = _text(obj.get("relation"))
         known = PROMOTION_VERDICTS if relation == "promotion" else VERDICTS
-        if verdict == "restored" and relation != "promotion":
-            continue  # an archived entry put back (memreview restore): no judge verdict
+        if verdict == "restored" and relation in (None, "archive"):
+            continue  # an archived entry put back that no judge proposal had archived
         if pid is None or verdict not in (*known, "undone", "restored"):
             ws.warn(rel, no, N_("verdict without a proposal id or a known verdict; skipped"))
             continue

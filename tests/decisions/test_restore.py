@@ -173,3 +173,26 @@ def test_an_anchor_goes_back_right_after_the_anchor_it_followed(make_ws):
     assert item.after_anchor == "a"
     assert restore(root, item.id, now=NOW).ok
     assert text(root, "MEMORY.md") == memory
+
+
+def test_restoring_a_superseded_anchor_records_the_proposal_its_approval_came_from(make_ws):
+    from test_decisions_anchors import OLD_NEW
+
+    from memreview.judge_card import report_card
+
+    root = make_ws(OLD_NEW)
+    assert decide(root, "supersede", "approve").ok
+    assert report_card(root)["total"]["approved"] == 1
+    out = restore(root, "old-fact", now=NOW)
+    assert out.ok, out.message
+    line = _verdicts(root)[-1]
+    assert (line["proposal"], line["relation"], line["verdict"]) == (
+        "p-1",
+        "supersedes",
+        "restored",
+    )
+    assert (line["new"], line["old"]) == ("new-fact", "old-fact")
+    card = report_card(root)
+    assert (card["total"]["approved"], card["total"]["rejected"], card["restored"]) == (0, 1, 1)
+    assert undo(root, now=NOW).ok  # the restore taken back: the approval stands again
+    assert report_card(root)["total"]["approved"] == 1

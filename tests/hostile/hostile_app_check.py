@@ -22,7 +22,7 @@ SIZE = (160, 48)
 def health_text(app) -> str:
     """Everything the health view holds, scrolled into view or not."""
     return "\n".join(
-        str(w.render()) for w in app.screen.query("#health-budgets, #health-lists").results()
+        str(w.content) for w in app.screen.query("#health-budgets, #health-lists").results()
     )
 
 

@@ -31,7 +31,7 @@ def _app(ws, tmp_path):
 def _health_text(app) -> str:
     """Everything the health view holds, scrolled into view or not."""
     return "\n".join(
-        str(w.render()) for w in app.screen.query("#health-budgets, #health-lists").results()
+        str(w.content) for w in app.screen.query("#health-budgets, #health-lists").results()
     )
 
 

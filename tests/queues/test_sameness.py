@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memreview.queues.sameness import comparison_form, differing_spans, same_fact
+from memreview.queues.sameness import comparison_form, same_fact, tokens
 
 
 def same(a: str, b: str) -> bool:
@@ -50,7 +50,7 @@ def test_a_changed_number_name_path_or_word_is_another_fact(a, b):
     assert not same(a, b)
 
 
-def test_differing_spans_are_whole_words_numbers_and_single_cjk_characters():
-    assert differing_spans("schedule posts now", "schedule pins now") == [("posts", "pins")]
-    assert differing_spans("网关重启要确认", "网关重启前要确认") == [("", "前")]
-    assert differing_spans("limit 145 bpm", "limit 148 bpm") == [("145", "148")]
+def test_tokens_are_whole_words_numbers_and_single_cjk_characters():
+    assert tokens("schedule posts now") == ["schedule", "posts", "now"]
+    assert tokens("网关重启前要确认") == ["网", "关", "重", "启", "前", "要", "确", "认"]
+    assert tokens("limit 145 bpm, 10:05") == ["limit", "145", "bpm", ",", "10", ":", "05"]

@@ -160,3 +160,23 @@ def test_card_in_the_report_is_a_table_with_one_sentence(tmp_path):
     assert "| **all** | **all** | 4 | 2 | 1 | 57% |" in card
     assert "Higher confidence did not steadily mean more approvals" in card
     assert "1 verdict names a proposal no longer in the judge's file" in card
+
+
+def test_a_restored_anchor_turns_its_approval_into_a_rejection_until_undone(tmp_path):
+    restored = verdict("p1", "restored")
+    card = report_card(card_workspace(tmp_path, [verdict("p1", "approved"), restored]))
+    assert card["relations"]["supersedes"]["0.9–1.0"] == cell(rejected=1)
+    assert card["restored"] == 1
+    lines = "\n".join(render_report_card(card))
+    assert "1 approval was taken back by `memreview restore`" in lines
+
+    undone = [verdict("p1", "approved"), restored, verdict("p1", "undone")]
+    card = report_card(card_workspace(tmp_path / "again", undone))
+    assert card["relations"]["supersedes"]["0.9–1.0"] == cell(approved=1)
+
+
+def test_a_restored_line_on_no_proposal_is_not_a_judge_verdict(tmp_path):
+    line = {**verdict("ar-0123456789", "restored", "archive"), "archive": "x.md"}
+    ws = load_workspace(card_workspace(tmp_path, [verdict("p1", "approved"), line]))
+    assert [v.verdict for v in ws.verdicts] == ["approved"]
+    assert report_card(ws)["total"] == cell(approved=1)

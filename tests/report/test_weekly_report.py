@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from report_helpers import EXPECTED_LAST_WEEKS, HOSTILE, STAMPED, TODAY, write_files
 
+from memreview.cli.parser import add_report_parser
 from memreview.health import summarize_weeks, weekly_growth
-from memreview.report import add_report_parser, md_text, weekly_report
+from memreview.report import md_text, weekly_report
 from memreview.scan import scan_workspace
 from memreview.store import recent_decisions
 

@@ -51,6 +51,8 @@ class ApplyScreen(Screen[Outcome | None]):
     ]
 
     COMPONENT_CLASSES = {f"evidence--{name}" for name in STYLE_NAMES}
+    # the history and the archive are read from the queues, not over a write
+    APP_KEYS_OFF = frozenset({"history", "archive"})
 
     def __init__(self, result, decisions: list, backend: Backend) -> None:
         super().__init__()
@@ -154,7 +156,8 @@ class ApplyScreen(Screen[Outcome | None]):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "confirm":
-            return True if self.state == "ready" else None
+            # greyed until the diff is there; gone from the key bar once written
+            return {"ready": True, "done": False}.get(self.state)
         if action == "back":
             return None if self.state == "writing" else True
         return True

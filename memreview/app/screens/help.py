@@ -12,6 +12,7 @@ from importlib import resources
 
 from rich.console import Console
 from rich.markdown import Markdown as RichMarkdown
+from rich.markdown import Paragraph, TableDataElement
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,10 +21,35 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from memreview.app.keys import QUEUE_KEYS, queue_acts, queue_names, queue_title, verb_key
+from memreview.app.wrap import WrappedText
 from memreview.i18n import N_, _, current_language
 
 HELP_WIDTH = 100  # the help box at most; its text is 6 columns narrower (border, padding, bar)
 _rendered: dict[tuple[str, int], Text] = {}
+
+
+class _Paragraph(Paragraph):
+    def on_enter(self, context) -> None:
+        super().on_enter(context)
+        self.text = WrappedText(justify="left")
+
+
+class _Cell(TableDataElement):
+    def __init__(self, justify) -> None:
+        super().__init__(justify)
+        self.content = WrappedText("", justify=justify)
+
+
+class HelpMarkdown(RichMarkdown):
+    """Rich's Markdown with paragraphs and table cells that wrap Chinese between characters
+    (:mod:`memreview.app.wrap`), not only at spaces."""
+
+    elements = {
+        **RichMarkdown.elements,
+        "paragraph_open": _Paragraph,
+        "td_open": _Cell,
+        "th_open": _Cell,
+    }
 
 
 def key_table(key_for) -> str:
@@ -63,7 +89,7 @@ def help_text(markdown: str, width: int) -> Text:
     found = _rendered.get(key)
     if found is None:
         console = Console(width=width, force_terminal=True, color_system="truecolor")
-        lines = console.render_lines(RichMarkdown(markdown, hyperlinks=False), pad=False)
+        lines = console.render_lines(HelpMarkdown(markdown, hyperlinks=False), pad=False)
         found = Text(end="", no_wrap=True)
         for n, line in enumerate(lines):
             if n:

@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from memreview.app.messages import UndoDone
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
+from memreview.app.widgets.keybar import KeyBar
 from memreview.display import one_line, visible
-from memreview.i18n import _
+from memreview.i18n import N_, _
 
 PREVIEW_LINES = 14  # lines of a restore's diff the question shows (its buttons stay in view)
 
@@ -37,9 +38,9 @@ def _review(app):
 
 
 class _ListScreen(Screen[None]):
-    """A title, a list, the highlighted row's details, a footer; escape goes back."""
+    """A title, a list, the highlighted row's details, the key bar; escape goes back."""
 
-    BINDINGS = [Binding("escape", "back", _("back"), id="history.back", tooltip=_("Back"))]
+    BINDINGS = [Binding("escape", "back", N_("back"), id="history.back", tooltip=N_("Back"))]
     FIRST_FOCUS = "#rows"  # the widget focused when the view opens
 
     def __init__(self, backend, title: str) -> None:
@@ -54,7 +55,7 @@ class _ListScreen(Screen[None]):
             yield from self.top()
             yield OptionList(id="rows")
             yield Static("", id="detail", markup=False)
-        yield Footer()
+        yield KeyBar(id="keybar")
 
     def top(self) -> ComposeResult:
         yield from ()
@@ -148,8 +149,9 @@ class HistoryScreen(_ListScreen):
 
     BINDINGS = [
         *_ListScreen.BINDINGS,
-        Binding("u", "undo_batch", _("undo batch"), id="history.undo", tooltip=_("Undo it")),
+        Binding("u", "undo_batch", N_("undo batch"), id="history.undo", tooltip=N_("Undo it")),
     ]
+    APP_KEYS_OFF = frozenset({"history"})  # this is it
 
     def __init__(self, backend) -> None:
         super().__init__(backend, _("History: every batch written, newest first"))
@@ -249,8 +251,9 @@ class ArchiveScreen(_ListScreen):
 
     BINDINGS = [
         *_ListScreen.BINDINGS,
-        Binding("slash", "search", _("search"), id="archive.search", tooltip=_("Search")),
+        Binding("slash", "search", N_("search"), id="archive.search", tooltip=N_("Search")),
     ]
+    APP_KEYS_OFF = frozenset({"archive"})  # this is it
     FIRST_FOCUS = "#search"
 
     def on_input_changed(self, event: Input.Changed) -> None:

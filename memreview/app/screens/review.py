@@ -1,8 +1,9 @@
 """The review screen: queues on the left, items in the middle, evidence on the right.
 
-Here: the layout, loading, the queues, the highlighted item, the filter and which keys
-apply (``check_action``). Deciding, writing and undo are in ``review_decide``; why a key
-does nothing, and the footer's names for the keys, in ``review_keys``."""
+Here: the layout, loading, the highlighted item, the filter and which keys apply
+(``check_action``). The queues (moving between them, hidden and changed items, bulk archive)
+are in ``review_queues``; deciding, writing and undo in ``review_decide``; why a key does
+nothing, and the footer's names for the keys, in ``review_keys``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input
 
-from memreview.app.backend import Backend, make_decision
+from memreview.app.backend import Backend
 from memreview.app.keys import (
     HEALTH,
     act_for,
@@ -31,15 +32,13 @@ from memreview.app.keys import (
 from memreview.app.messages import (
     HealthReady,
     LoadFailed,
-    QueueChosen,
     QueueCounts,
     QueueReady,
     WorkspaceLoaded,
 )
-from memreview.app.screens.apply import outcome_note
-from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.review_decide import ReviewDecisions
 from memreview.app.screens.review_keys import ReviewKeys
+from memreview.app.screens.review_queues import ReviewQueues
 from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
 from memreview.app.widgets.item_list import ItemList
@@ -64,7 +63,7 @@ ScanFunction = Callable[..., object]
 ALSO_SHOWN = 5  # other items on the same anchors named in the evidence (all staged ones too)
 
 
-class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
+class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
@@ -230,201 +229,6 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, Screen):
         self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
         self._find_changed()
         self._sync_bindings()
-
-    def _find_hidden(self) -> None:
-        """The items a decision hides, and why (shown with ``A``, marked, ``Z`` unhides)."""
-        every = getattr(self.result, "all_queues", None) or {}
-        shown = {it.get("id") for items in self.result.queues.values() for it in items}
-        hidden_ids = {it.get("id") for items in every.values() for it in items} - shown
-        reasons = getattr(self.backend, "hidden_reasons", None)
-        if hidden_ids and reasons is not None and self._hidden_why is None:
-            self._hidden_why = reasons(self.result.today)  # read once per load
-        why = self._hidden_why or {}
-        self.hidden = {i: why.get(i, _("hidden")) for i in hidden_ids}
-
-    def action_unhide(self) -> None:
-        """Put the highlighted hidden item back in its queue (an undoable batch)."""
-        item = self.items.current
-        if item is None or item.get("id") not in self.hidden:
-            self.notify(_("this item is not hidden"), markup=False, timeout=2)
-            return
-        try:
-            message = self.backend.unhide(item["id"], self.result.today)
-        except Exception as exc:  # a held lock, an unreadable state file: shown, not raised
-            self.notify(str(exc), severity="error", markup=False)
-            return
-        self.notify(message, title=_("Unhide"), markup=False)
-        self.reload()
-
-    def _find_changed(self) -> None:
-        """The staged decisions whose targets read otherwise than when they were decided
-        (an agent wrote meanwhile; a write left them pending after a conflict): they are
-        marked and not written until decided again."""
-        self.changed = {
-            d.item
-            for d in self.staging
-            if d.seen is not None and self.backend.seen(self.result, d) != d.seen
-        }
-        if self.changed:
-            self.notify(
-                ngettext(
-                    "{count} staged decision changed since you decided (marked ⚠): look at it "
-                    "again and press its key again",
-                    "{count} staged decisions changed since you decided (marked ⚠): look at each "
-                    "again and press its key again",
-                    len(self.changed),
-                ).format(count=len(self.changed)),
-                title=_("Pending decisions"),
-                severity="warning",
-                markup=False,
-            )
-
-    def _show_nav_row(self, queue: str) -> None:
-        if self.result is not None:
-            self.query_one(QueueNav).show_queue(queue, self.result, self.staging.count(queue))
-            self._show_queue_bar()
-
-    def _show_queue_bar(self) -> None:
-        counts: dict[str, int | None] = {HEALTH: None}
-        if self.result is not None:
-            counts.update({q: len(self.result.queues.get(q, [])) for q in queue_names()})
-        self.query_one(QueueBar).show(counts, self.queue)
-
-    # -- queues ------------------------------------------------------------------------------
-    LIST_ROWS = {"-narrow": 8, "-medium": 10, "-wide": 12}  # the most rows the list takes
-
-    def _fit_list(self) -> None:
-        """Where the items sit above the evidence, the list is as tall as its items (and the
-        filter box) need, up to ``LIST_ROWS``: the rest goes to the evidence."""
-        most = next((n for cls, n in self.LIST_ROWS.items() if self.has_class(cls)), None)
-        if most is None:
-            self.pane.styles.height = None  # side by side: the CSS's height
-            return
-        rows = 1 + max(1, self.items.count) + (3 if self.pane.filtering else 0)
-        self.pane.styles.height = max(3, min(most + (3 if self.pane.filtering else 0), rows))
-
-    def show_queue(self, queue: str) -> None:
-        self.queue = queue
-        nav = self.query_one(QueueNav)
-        nav.set_current(queue)
-        self._show_queue_bar()
-        self._show_mark_width()
-        switcher = self.query_one(ContentSwitcher)
-        if queue == HEALTH:
-            switcher.current = "health"
-            self._sync_bindings()
-            return
-        switcher.current = "review"
-        items = self._queue_items(queue)
-        why = self.result.missing.get(queue) if self.result is not None else None
-        empty = _("nothing to review ({why})").format(why=why) if why else _("nothing to review")
-        if queue in self._pending_queues():
-            empty = _("computing this queue… (the others can be reviewed meanwhile)")
-        self.pane.show_queue(queue, items, empty)
-        self._fit_list()
-        self._sync_bindings()
-
-    def _pending_queues(self) -> set[str]:
-        """The queues the scan has not computed yet."""
-        return getattr(self.result, "pending", None) or set()
-
-    def _queue_items(self, queue: str) -> list[dict]:
-        """The queue's items: the new ones, or every one when asked (``A``)."""
-        if self.result is None:
-            return []
-        if queue in self.show_all:
-            return self.result.all_queues.get(queue, [])
-        return self.result.queues.get(queue, [])
-
-    def action_toggle_all(self) -> None:
-        queue = self.queue
-        if queue in self.show_all:
-            self.show_all.discard(queue)
-            note = _("{queue}: only the new items")
-        else:
-            self.show_all.add(queue)
-            note = _(
-                "{queue}: every item, the ones reviewed before too (⊘ hidden: Z shows one again)"
-            )
-        self.show_queue(queue)
-        self.notify(note.format(queue=queue_title(queue)), markup=False, timeout=2)
-
-    def _flagged_in_view(self) -> list[dict]:
-        if self.result is None or act_for(self.queue, "archive") is None:
-            return []
-        return [it for it in self.items.in_view() if it.get("flags")]
-
-    def action_bulk_archive(self) -> None:
-        """Archive every flagged item in view, after the confirm screen (nothing staged)."""
-        flagged = self._flagged_in_view()
-        if not flagged:
-            self.notify(_("no flagged item in view"), markup=False, timeout=2)
-            return
-        act = act_for(self.queue, "archive")
-        decisions = [make_decision(it["id"], act.action, self.queue) for it in flagged]
-        screen = BulkArchiveScreen(self.result, decisions, self.backend)
-        ids = {d.item for d in decisions}
-
-        def done(outcome) -> None:
-            if outcome is None:
-                return
-            others = [d for d in self.staging.decisions() if d.item not in ids]
-            kept = [d for d in outcome.keep_pending if d.item in ids]
-            self.staging.replace(others)  # the bulk decisions were never staged
-            self._staging_changed()
-            msg, severity = outcome_note(outcome)
-            if kept:
-                msg += "\n" + ngettext(
-                    "{count} flagged item not archived",
-                    "{count} flagged items not archived",
-                    len(kept),
-                ).format(count=len(kept))
-            self.notify(msg, markup=False, severity=severity)
-            self.reload()
-
-        self.app.push_screen(screen, done)
-
-    def on_queue_chosen(self, message: QueueChosen) -> None:
-        if not self.scanning:
-            self.show_queue(message.queue)
-
-    def action_show_queue(self, queue: str) -> None:
-        self.show_queue(queue)
-        self.app.key_done()
-
-    def action_step_queue(self, delta: int) -> None:
-        self.show_queue(self.next_queue(delta))
-        self.app.key_done()
-
-    def next_queue(self, delta: int) -> str:
-        """The queue ``delta`` steps from this one, passing over the empty ones (the
-        health view is never passed over)."""
-        order = [*queue_names(), HEALTH]
-        k = order.index(self.queue) if self.queue in order else 0
-        for step in range(1, len(order)):
-            queue = order[(k + delta * step) % len(order)]
-            if queue == HEALTH or self._queue_items(queue):
-                return queue
-        return self.queue
-
-    def _queue_done_note(self) -> None:
-        """Said when the last item of the queue was decided: what is left, and where ``]``
-        goes next."""
-        left = sum(1 for it in self.items.in_view() if self.staging.for_item(it["id"]) is None)
-        following = self.next_queue(1)
-        where = queue_title(following)
-        if following != HEALTH:
-            where += f" ({len(self._queue_items(following))})"
-        key = self.app.key_for("queue.next", "]")
-        if left:
-            msg = _("last item of {queue}; {n} above still undecided — {key} next: {where}")
-        else:
-            msg = _("{queue} done — {key} next: {where}")
-        self.notify(
-            msg.format(queue=queue_title(self.queue), n=left, key=key, where=where),
-            markup=False,
-            timeout=5,
-        )
 
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:

@@ -10,6 +10,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from memreview.app.keys import queue_title
 from memreview.app.widgets import theme_colour
+from memreview.app.wrap import Indented
 from memreview.display import dated, days_ago, one_line
 from memreview.i18n import _
 from memreview.judge_card import promotion_lines
@@ -72,11 +73,13 @@ class HealthView(VerticalScroll, can_focus=False):
             rows.append((lines, hb["lines"], hb["max_lines"]))
         # labels padded in terminal cells (a Chinese label is twice as wide as its length)
         width = max((cell_len(label) for label, _v, _m in rows), default=0) + 2
+        # under 100 columns a shorter bar keeps each budget on one line
+        cells = BAR_WIDTH if self.app.size.width >= 100 else BAR_WIDTH // 2
         for label, value, limit in rows:
             if t.plain:
                 t.append("\n")
             t.append(label + " " * (width - cell_len(label)), "bold")
-            t.append_text(bar(value, limit, ok, over))
+            t.append_text(bar(value, limit, ok, over, cells))
         for found, name in ((mem, "MEMORY.md"), (hb, "HEARTBEAT.md")):
             if not found:
                 t.append(("\n" if t.plain else "") + _("no {file}").format(file=name), "dim")
@@ -100,9 +103,10 @@ class HealthView(VerticalScroll, can_focus=False):
             if growth.get("accelerating"):
                 note.append("   " + _("▲ accelerating"), f"bold {over}")
         self.query_one("#health-growth-note", Static).update(note)
-        self.query_one("#health-lists", Static).update(_lists(health, warnings, missing, over))
+        lists = _lists(health, warnings, missing, over)
+        self.query_one("#health-lists", Static).update(Indented(lists))
         alarms = health.get("alarms") or []
-        self.query_one("#health-alarms", Static).update(_alarms(alarms, over))
+        self.query_one("#health-alarms", Static).update(Indented(_alarms(alarms, over)))
         self.query_one("#health-alarms", Static).display = bool(alarms)
 
 

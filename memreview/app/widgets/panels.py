@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+from rich.cells import chop_cells
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -112,12 +113,14 @@ class QueueNav(Vertical, can_focus=False):
 
 class QueueBar(Static):
     """The queues on one line, for screens too narrow for the left pane: the current one
-    named in full, the others as short as the width needs (``2 Supe 3``, then ``2·3``)."""
+    named in full, the others as short as the width needs (``2 Supe 3``, then ``2·3``).
+    A click on a queue chooses it."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(markup=False, id=id)
         self.counts: dict[str, int | None] = {}
         self.current = ""
+        self._spans: list[tuple[int, int, str]] = []  # (first cell, past the last, queue)
 
     def show(self, counts: dict[str, int | None], current: str) -> None:
         self.counts, self.current = dict(counts), current
@@ -130,24 +133,35 @@ class QueueBar(Static):
         rows = [(queue_key(k), q) for k, q in enumerate(queue_names(), 1)] + [("h", HEALTH)]
         width = self.size.width
         for shorten in (None, 4, 0):
-            t = self._line(rows, shorten)
+            t, spans = self._line(rows, shorten)
             if t.cell_len <= width:
-                return t
+                break
+        self._spans = spans
         return t
 
-    def _line(self, rows, shorten: int | None) -> Text:
+    def _line(self, rows, shorten: int | None) -> tuple[Text, list[tuple[int, int, str]]]:
         t = Text(no_wrap=True, overflow="ellipsis", end="")
+        spans = []
         for key, queue in rows:
             count = self.counts.get(queue)
             title = queue_title(queue)
             current = queue == self.current
             if not current and shorten is not None:
-                title = title[:shorten]
+                title = chop_cells(title, shorten)[0] if shorten else ""  # 4 cells: 2 CJK
             shown = f" {key} {title}" if title else f" {key}"
             if count is not None:
                 shown += f" {count}" if title else f"·{count}"
+            start = t.cell_len
             t.append(shown + " ", "bold reverse" if current else ("dim" if not count else ""))
-        return t
+            spans.append((start, t.cell_len, queue))
+        return t, spans
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, queue in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                self.post_message(QueueChosen(queue))
+                return
 
 
 class PendingBar(Static):

@@ -92,6 +92,9 @@ def clash(first: Claim, second: Claim, by_first: str, by_second: str) -> str | N
 
 @dataclass
 class PlannedDecision:
+    """One decision as planned: its queue and item title, the files its operations touch,
+    whether it hides its item, and its operations as ``(file, Op)`` pairs."""
+
     decision: Decision
     queue: str
     title: str

@@ -13,12 +13,16 @@ from memreview.decisions.plan.targets import Target
 
 @dataclass(frozen=True)
 class DeleteEntry:
+    """Delete an entry or anchor block (a promoted entry's marker goes to the tombstones)."""
+
     key: str
     target: Target
 
 
 @dataclass(frozen=True)
 class ReplaceEntry:
+    """Replace an entry's lines with ``lines`` (a merge, a promotion's edit)."""
+
     key: str
     target: Target
     lines: tuple[str, ...]

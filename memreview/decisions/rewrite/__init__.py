@@ -24,7 +24,8 @@ The package, by seam:
 - ``result``: ``FileRewrite`` and ``Problem`` (what a rewrite gives) and ``Conflict``;
 - ``lines``: a line-based file (memory files, NOW.md, archives, verdicts.jsonl) being edited:
   finding targets again by content, claiming regions, and rendering the new bytes;
-- ``ops``: the line operations themselves, one handler per kind of ``Op`` (``LineEdit``);
+- ``ops``: the line operations themselves, one handler per kind of ``Op`` (``LineEdit``), with
+  the anchors' metadata edits in ``meta`` and rules, todos and status lines in ``notes``;
 - ``whole``: the files changed as a whole (a created skill, skill_candidates.json);
 - here: ``rewrite`` and its retry loop, which drops the decisions that can't be written.
 """

@@ -1,8 +1,9 @@
 """A line-based file (memory files, NOW.md, archives, verdicts.jsonl) being edited: the file
 as it is now, the regions decisions claim in it, the lines they insert or append, and the
 rendering of the new bytes, in which every line no decision touched keeps its exact bytes.
-The operations that claim regions are in ``ops``; the tombstone section of removed promotion
-markers is kept here, since rendering writes it (see the package docstring)."""
+The operations that claim regions are in ``ops``, ``meta`` and ``notes`` (``_claim`` and
+``_anchor``, which they share, are here); the tombstone section of removed promotion markers
+is kept here, since rendering writes it (see the package docstring)."""
 
 from __future__ import annotations
 
@@ -134,6 +135,21 @@ class LineFile:
                 raise Conflict(f"{self.rel}:{start + 1}: another decision inserts lines inside it")
         r = Region(start, end, kind, self.lines[start : end + 1], meta_last)
         self.regions[start] = r
+        return r
+
+    def _claim(self, r: Region, key: str, fate: str) -> None:
+        if r.fate != "keep":
+            raise Conflict(f"{self.rel}:{r.start + 1}: already {r.fate}d by {r.by}")
+        others = r.edited_by - {key}
+        if others:
+            raise Conflict(f"{self.rel}:{r.start + 1}: also changed by {sorted(others)[0]}")
+        r.fate, r.by = fate, key
+
+    def _anchor(self, op) -> Region:
+        r = self.region(op.target, "anchor")
+        if r.fate in ("delete", "replace"):
+            raise Conflict(f"anchor {op.target.anchor}: already {r.fate}d by {r.by}")
+        r.edited_by.add(op.key)
         return r
 
     def insert(self, boundary: int, lines: list[Line]) -> None:

@@ -1,7 +1,9 @@
 """The line operations of a rewrite: ``LineEdit`` is a ``LineFile`` with one handler per kind of
 ``Op`` (listed in ``_HANDLERS``), each finding its target again by content and claiming the
 region it changes; a target that is gone, ambiguous or claimed by another decision raises
-``Conflict``."""
+``Conflict``. Here: the entries (delete, replace, redact), the moves and the appended lines;
+the anchors' metadata and references are edited in ``meta`` (``MetaEdit``), rules, todos and
+status lines in ``notes`` (``NoteEdit``)."""
 
 from __future__ import annotations
 
@@ -24,37 +26,14 @@ from memreview.decisions.plan import (
     SetMeta,
     SetStatus,
 )
-from memreview.decisions.rewrite.lines import HEADING_LINE_RE, LineFile, Region
+from memreview.decisions.rewrite.lines import HEADING_LINE_RE, Region
+from memreview.decisions.rewrite.meta import MetaEdit
+from memreview.decisions.rewrite.notes import NoteEdit
 from memreview.decisions.rewrite.result import Conflict
-from memreview.workspace.language import mostly_cjk
-from memreview.workspace.markdown import (
-    META_RE,
-    PROMOTION_RE,
-    REF_RE,
-    STATUS_LINE_RE,
-    find_status_line,
-)
-
-TODO_HEADING_RE = re.compile(r"^#{1,6}[ \t]+(todo|待办)[ \t]*[:：]?[ \t]*$", re.I)
-_SEP_AFTER = re.compile(r"[ \t]*[,，、;；][ \t]*")
-_SEP_BEFORE = re.compile(r"[ \t]*[,，、;；][ \t]*$")
-CHINESE_STATUS = {"done": "已完成", "archived": "归档"}  # a ``状态：`` line gets its own words
+from memreview.workspace.markdown import PROMOTION_RE
 
 
-def todo_line(title: str, day: str, chinese: bool) -> str:
-    """The todo a revive writes: ``- [ ] Revisit <title> (day)``, in a Chinese file
-    ``- [ ] 回顾 <title>（day）``."""
-    return f"- [ ] 回顾 {title}（{day}）" if chinese else f"- [ ] Revisit {title} ({day})"
-
-
-def status_value(status: str, day: str, chinese: bool) -> str:
-    """A status as a rewrite writes it: ``done (day)``, in Chinese ``已完成（day）``."""
-    if chinese:
-        return f"{CHINESE_STATUS.get(status, status)}（{day}）"
-    return f"{status} ({day})"
-
-
-class LineEdit(LineFile):
+class LineEdit(MetaEdit, NoteEdit):
     """A ``LineFile`` that carries out line operations."""
 
     # -- operations ------------------------------------------------------------------------
@@ -137,102 +116,6 @@ class LineEdit(LineFile):
         self._claim(r, op.key, "replace")
         r.replacement = new
 
-    def _claim(self, r: Region, key: str, fate: str) -> None:
-        if r.fate != "keep":
-            raise Conflict(f"{self.rel}:{r.start + 1}: already {r.fate}d by {r.by}")
-        others = r.edited_by - {key}
-        if others:
-            raise Conflict(f"{self.rel}:{r.start + 1}: also changed by {sorted(others)[0]}")
-        r.fate, r.by = fate, key
-
-    def _anchor(self, op) -> Region:
-        r = self.region(op.target, "anchor")
-        if r.fate in ("delete", "replace"):
-            raise Conflict(f"anchor {op.target.anchor}: already {r.fate}d by {r.by}")
-        r.edited_by.add(op.key)
-        return r
-
-    def _meta_lines(self, r: Region, name: str) -> list[int]:
-        low = name.lower()
-        out = []
-        for i in range(1, r.meta_last + 1):
-            m = META_RE.match(r.block[i].text)
-            if m and m.group(1).lower() == low:
-                out.append(i)
-        return out
-
-    def _add_meta(self, r: Region, text: str) -> None:
-        r.block.insert(r.meta_last + 1, self.line(text))
-        r.meta_last += 1
-
-    def _SetMeta(self, op: SetMeta, _imports) -> None:
-        r = self._anchor(op)
-        found = self._meta_lines(r, op.name)
-        if not found:
-            self._add_meta(r, f"{op.name}: {op.value}")
-            return
-        i = found[0]
-        old = r.block[i]
-        written = META_RE.match(old.text).group(1)
-        text = f"{written}: {op.value}"
-        if text != old.text:
-            r.block[i] = self.line(text, old.ending)
-
-    def _AddRef(self, op: AddRef, _imports) -> None:
-        r = self._anchor(op)
-        token = f"[[{op.ref}]]"
-        found = self._meta_lines(r, op.name)
-        if any(token in r.block[i].text for i in found):
-            return
-        if not found:
-            self._add_meta(r, f"{op.name}: {token}")
-            return
-        i = found[0]
-        old = r.block[i]
-        value = META_RE.match(old.text).group(2).strip()
-        text = old.text.rstrip() + (f", {token}" if value else f" {token}")
-        r.block[i] = self.line(text, old.ending)
-
-    def _RemoveRef(self, op: RemoveRef, _imports) -> None:
-        r = self._anchor(op)
-        token = f"[[{op.ref}]]"
-        for i in reversed(self._meta_lines(r, op.name)):
-            old = r.block[i]
-            if token not in old.text:
-                continue
-            text = _drop_ref(old.text, token)
-            value = text.split(":", 1)[1] if ":" in text else ""
-            if REF_RE.search(value):
-                r.block[i] = self.line(text, old.ending)
-            else:
-                del r.block[i]
-                r.meta_last -= 1
-
-    def _MoveRefs(self, op: MoveRefs, _imports) -> None:
-        r = self._anchor(op)
-        for i in reversed(self._meta_lines(r, op.source)):
-            old = r.block[i]
-            text = _drop_refs(old.text, op.refs)
-            if text == old.text:
-                continue
-            if REF_RE.search(text.split(":", 1)[1] if ":" in text else ""):
-                r.block[i] = self.line(text, old.ending)
-            else:
-                del r.block[i]
-                r.meta_last -= 1
-        found = self._meta_lines(r, op.dest)
-        have = set(REF_RE.findall(" ".join(r.block[i].text for i in found)))
-        tokens = ", ".join(f"[[{ref}]]" for ref in sorted(op.refs | op.extra) if ref not in have)
-        if not tokens:
-            return
-        if not found:
-            self._add_meta(r, f"{op.dest}: {tokens}")
-            return
-        old = r.block[found[0]]
-        value = META_RE.match(old.text).group(2).strip()
-        text = old.text.rstrip() + (f", {tokens}" if value else f" {tokens}")
-        r.block[found[0]] = self.line(text, old.ending)
-
     def _MoveBlock(self, op: MoveBlock, _imports) -> None:
         if op.target.kind != "anchor":  # a promoted entry: it leaves with its marker
             r = self.region(op.target)
@@ -287,86 +170,6 @@ class LineEdit(LineFile):
         if _verdict_given(op.line, [ln.text for ln in self.lines]):
             return  # applied once already (DESIGN §4: a decision applies once)
         self.tail.append((False, [self.line(op.line)]))
-
-    def _InsertRule(self, op: InsertRule, _imports) -> None:
-        self.need_file()
-        if any(ln.text == op.line for ln in self.lines):
-            return  # the rule is there already
-        mf = self.parsed()
-        new = self.line(op.line)
-        heading = next(((ln, lvl) for ln, lvl, txt in mf.headings if txt in op.headings), None)
-        if heading is None:
-            if self._rules_tail is None:
-                self._rules_tail = [self.line("## Rules"), new]
-                self.tail.append((True, self._rules_tail))
-            else:
-                self._rules_tail.append(new)
-            return
-        h_line, h_level = heading
-        stop = next(
-            (ln for ln, lvl, _t in mf.headings if ln > h_line and lvl <= max(h_level, 3)),
-            self.n + 1,
-        )
-        ends = [e.end_line for e in mf.entries if h_line < e.line < stop and e.kind != "anchor"]
-        self.insert(max(ends) if ends else h_line, [new])
-
-    def _AddTodo(self, op: AddTodo, _imports) -> None:
-        # an open todo for it is there already, in either language and of any date
-        heads = (f"- [ ] Revisit {op.title} (", f"- [ ] 回顾 {op.title}（")
-        if any(ln.text.strip().startswith(heads) for ln in self.lines):
-            return
-        new = self.line(todo_line(op.title, op.day, mostly_cjk(self.base.texts)))
-        if self._todo_tail is not None:
-            self._todo_tail.append(new)
-            return
-        texts = [ln.text for ln in self.lines]
-        mark = next(
-            (i for i, t in enumerate(texts) if "**待办**" in t or TODO_HEADING_RE.match(t)), None
-        )
-        if mark is None:
-            self._todo_tail = [self.line("**待办**:"), new]
-            if self.cur is None:
-                self.tail.append((False, [self.line("# NOW"), self.line("")]))
-            self.tail.append((True, self._todo_tail))
-            return
-        k = mark + 1
-        while k < self.n and not texts[k].strip():
-            k += 1
-        last = None
-        while k < self.n:
-            t = texts[k]
-            if t.startswith(("- ", "* ")) or t in ("-", "*"):
-                last = k
-            elif last is not None and t[:1] in (" ", "\t") and t.strip():
-                last = k
-            else:
-                break
-            k += 1
-        self.insert(mark + 1 if last is None else last + 1, [new])
-
-    def _SetStatus(self, op: SetStatus, _imports) -> None:
-        """The status line is rewritten in place, in the form the owner wrote it
-        (``**Status:** x``, ``状态：x``, front matter ``status: x``…); a file without one gets
-        ``Status: …`` after its title."""
-        self.need_file()
-        i = find_status_line([ln.text for ln in self.lines])
-        if i is None:
-            title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
-            if mostly_cjk(self.base.texts):
-                text = f"状态：{status_value(op.status, op.day, True)}"
-            else:
-                text = f"Status: {status_value(op.status, op.day, False)}"
-            self.insert(title, [self.line(text)])
-            return
-        ln = self.lines[i]
-        m = STATUS_LINE_RE.match(ln.text)
-        value = status_value(op.status, op.day, m.group("label") == "状态")
-        text = m.group("head") + value + m.group("tail")
-        r = self._region(i, i, "line")
-        if r.fate == "replace" and r.replacement[0].text == text:
-            return
-        self._claim(r, op.key, "replace")
-        r.replacement = [self.line(text, ln.ending)]
 
 
 def _verdict_key(text: str) -> tuple | None:
@@ -424,46 +227,3 @@ _HANDLERS = {
     AddTodo: LineEdit._AddTodo,
     SetStatus: LineEdit._SetStatus,
 }
-
-
-def _drop_ref(text: str, token: str) -> str:
-    """``text`` without ``token`` and one separator next to it."""
-    colon = text.find(":")
-    i = text.find(token, colon + 1)
-    j = i + len(token)
-    after = _SEP_AFTER.match(text, j)
-    if after:
-        return text[:i] + text[after.end() :]
-    before = _SEP_BEFORE.search(text[:i])
-    if before:
-        return text[: before.start()] + text[j:]
-    spaces = re.match(r"[ \t]+", text[j:])
-    if spaces and REF_RE.search(text, j):  # references separated by spaces only
-        return text[:i] + text[j + spaces.end() :]
-    if not text[j:].strip():
-        return text[:i].rstrip(" \t") + text[j:]
-    return text[:i] + text[j:]
-
-
-def _drop_refs(text: str, refs: frozenset[str]) -> str:
-    """``text`` (a ``Key: [[a]], [[b]]`` line) without the references in ``refs``, each with
-    the separator after it (the one before it when it ends the list), in one pass however
-    many there are."""
-    colon = text.find(":")
-    parts = re.split(r"(\[\[[^\[\]\s]+\]\])", text[colon + 1 :])  # text, ref, text, …
-    kept: list[str] = [parts[0]]
-    for k in range(1, len(parts), 2):
-        token, after = parts[k], parts[k + 1]
-        if token[2:-2] not in refs:
-            kept += [token, after]
-            continue
-        sep = _SEP_AFTER.match(after)
-        if sep:
-            kept.append(after[sep.end() :])
-        else:
-            kept[-1] = _SEP_BEFORE.sub("", kept[-1])
-            kept.append(after)
-    value = "".join(kept)
-    if not REF_RE.search(value):
-        value = value.rstrip(" \t")
-    return text[: colon + 1] + value

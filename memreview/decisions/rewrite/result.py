@@ -19,6 +19,9 @@ class Problem:
 
 @dataclass
 class FileRewrite:
+    """One file rewritten: its new bytes (None when it stays as it is), the decisions carried
+    out in it, the ``Problem`` of each one that wasn't, and the blocks its moves hand on."""
+
     rel: str
     new_bytes: bytes | None  # None: the file stays as it is
     applied: list[str] = field(default_factory=list)
@@ -27,6 +30,8 @@ class FileRewrite:
 
 
 class Conflict(Exception):
+    """A decision's target is gone, ambiguous or already changed by another decision."""
+
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason

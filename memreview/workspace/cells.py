@@ -1,0 +1,24 @@
+"""Terminal cells a text takes: a wide (CJK) character counts two.
+
+Imports nothing of memreview and no library, so the command line's help can wrap its text
+without loading the workspace model."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_MAYBE_WIDE = re.compile(r"[\u1100-\U0003fffd]")
+
+
+def width(text: str) -> int:
+    """Display width: a wide (CJK) character counts two."""
+    if text.isascii():
+        return len(text)
+    extra = sum(1 for ch in _MAYBE_WIDE.findall(text) if unicodedata.east_asian_width(ch) in "WF")
+    return len(text) + extra
+
+
+def wide_enough(text: str, columns: int) -> bool:
+    """``width(text) >= columns``, without counting when the length alone says so."""
+    return len(text) >= columns or width(text) >= columns

@@ -1,0 +1,75 @@
+"""Chinese wraps between characters, Latin words stay whole, lines fit in cells, and a
+wrapped line keeps its indent."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from memreview import i18n
+from memreview.app.screens.help import help_markdown, help_text, text_width
+from memreview.app.wrap import Indented, WrappedText, tokens
+
+CONSOLE = Console(width=200)
+TODO = (
+    "处理办法：召回来自会话中的记忆搜索：检查智能体是否真的在搜索记忆"
+    "（只靠每日导入，recallCount 会一直是 0）"
+)
+
+
+def lines(text: Text | str, width: int) -> list[str]:
+    wrapped = WrappedText(text) if isinstance(text, str) else text
+    return [line.plain for line in wrapped.wrap(CONSOLE, width)]
+
+
+def test_chinese_breaks_between_characters_never_inside_a_latin_word():
+    for width in range(12, 60):  # recallCount: 11 cells
+        shown = lines(TODO, width)
+        assert "".join(shown).replace(" ", "") == TODO.replace(" ", "")
+        assert all(cell_len(line) <= width for line in shown), (width, shown)
+        assert any("recallCount" in line for line in shown), (width, shown)
+        # a line is full unless the next piece couldn't fit: no early break before a run
+        for line, after in zip(shown, shown[1:], strict=False):
+            first = next(tokens(after))[1].rstrip()
+            assert cell_len(line) + cell_len(first) > width - 1, (width, line, after)
+
+
+def test_a_closing_mark_never_starts_a_line_and_an_opening_one_never_ends_one():
+    for width in range(6, 40):
+        for line in lines(TODO, width):
+            assert line[:1] not in "，。：）", (width, line)
+            assert line[-1:] != "（", (width, line)
+
+
+def test_a_line_that_fits_in_cells_keeps_its_last_character_under_an_ellipsis_overflow():
+    # Rich measured the trailing space in characters and cut '推迟' to '推 …'
+    text = "a 批准 (approve) · r 拒绝 (reject) · p 钉住 (pin) · d 推迟 (defer)"
+    for width in range(30, 70):
+        shown = lines(WrappedText(text, overflow="ellipsis"), width)
+        assert not any("…" in line for line in shown), (width, shown)
+
+
+def test_english_wraps_as_rich_does():
+    text = "Every decision stays pending until you look at the diff and confirm it with w."
+    for width in range(12, 80, 7):
+        assert lines(text, width) == [x.plain for x in Text(text).wrap(CONSOLE, width)]
+
+
+def test_the_help_table_in_chinese_cuts_no_action_at_80_columns():
+    i18n.use_language("zh")
+    shown = help_text(help_markdown(lambda _id, key: key), text_width(80)).plain
+    assert "…" not in shown
+    assert "d 推迟 (defer)" in shown
+    assert "底栏会告诉你 ] 将去往哪里" in shown  # no early break before the Chinese run
+
+
+def test_indented_text_wraps_under_its_text_not_at_the_margin():
+    t = Text("  ⚠ title\n      " + TODO)
+    out = Console(width=40, record=True)
+    out.print(Indented(t))
+    shown = out.export_text().splitlines()
+    assert shown[0] == "  ⚠ title"
+    assert all(line.startswith("      ") for line in shown[1:]), shown
+    assert all(cell_len(line) <= 40 for line in shown)
+    assert str(Indented(t)) == t.plain
