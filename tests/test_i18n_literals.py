@@ -118,53 +118,28 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("memreview/decisions/__init__.py", "module {} has no attribute {}"): (
         "Python's own AttributeError of a module's lazy names, for programmers"
     ),
+    ("memreview/decisions/rewrite/whole.py", "unclosed"): (
+        "caught where it is raised: the JSON is then written again whole"
+    ),
+    ("memreview/decisions/rewrite/whole.py", "no value"): (
+        "caught where it is raised: the JSON is then written again whole"
+    ),
+    ("memreview/decisions/units/promotions.py", "Rejected: {} (promoted {}; source {}; flags: {})"): (
+        "written into the rejected archive, a memory file: the owner's file keeps one wording"
+    ),
+    (
+        "memreview/decisions/state.py",
+        "# memreview's own state: items hidden by a decision, and until when.\n",
+    ): "the first line of memreview's own state file, not shown",
+    ("memreview/app/render.py", "not an evidence block: {}"): (
+        "a programming error: a queue's evidence renderer gave something else"
+    ),
     ("memreview/workspace/locate.py", "the current directory"): (
         "compared, never shown: the agent picker opens only for several agents"
     ),
 }
 
 
-# files still being wrapped: each leaves this list when its texts are in _() (the list only
-# shrinks; a file named here with nothing left to wrap fails the test)
-NOT_YET = {
-    "memreview/app/keys.py",
-    "memreview/app/render.py",
-    "memreview/app/widgets/items_pane.py",
-    "memreview/cli/parser.py",
-    "memreview/decisions/bookkeeping.py",
-    "memreview/decisions/plan/builder.py",
-    "memreview/decisions/plan/edit_plan.py",
-    "memreview/decisions/plan/targets.py",
-    "memreview/decisions/rewrite/lines.py",
-    "memreview/decisions/rewrite/ops.py",
-    "memreview/decisions/rewrite/whole.py",
-    "memreview/decisions/state.py",
-    "memreview/decisions/units/dormant.py",
-    "memreview/decisions/units/duplicates.py",
-    "memreview/decisions/units/promotions.py",
-    "memreview/decisions/units/secrets.py",
-    "memreview/decisions/units/skills.py",
-    "memreview/doctor.py",
-    "memreview/queues/promotions/detect.py",
-    "memreview/queues/promotions/flags.py",
-    "memreview/report.py",
-    "memreview/secrets.py",
-    "memreview/store/batchplan.py",
-    "memreview/store/git.py",
-    "memreview/store/history.py",
-    "memreview/store/interrupted.py",
-    "memreview/store/jobs.py",
-    "memreview/store/journal_lines.py",
-    "memreview/store/journal_replay.py",
-    "memreview/store/locks.py",
-    "memreview/store/openclaw_lock.py",
-    "memreview/store/paths.py",
-    "memreview/store/private.py",
-    "memreview/store/recover.py",
-    "memreview/store/reverse.py",
-    "memreview/store/undo_jobs.py",
-    "memreview/store/writer.py",
-}
 
 
 def _words(text: str) -> list[str]:
@@ -295,10 +270,7 @@ def untranslated() -> list[str]:
 
 def test_every_interface_text_goes_through_the_translation_function():
     found = untranslated()
-    new = [f for f in found if f.split(":")[0] not in NOT_YET]
-    assert new == [], f"{len(new)} texts outside _():\n" + "\n".join(new)
-    done = NOT_YET - {f.split(":")[0] for f in found}
-    assert not done, f"nothing left to wrap in {sorted(done)}: take them out of NOT_YET"
+    assert found == [], f"{len(found)} texts outside _():\n" + "\n".join(found)
 
 
 def test_the_scan_finds_what_it_is_meant_to_find(tmp_path):
@@ -315,3 +287,25 @@ def f(ws, x):
     tree = ast.parse(code)
     texts = [t for expr, _s in _sinks(tree) for _n, t in _texts(expr) if _words(t)]
     assert sorted(texts) == ["cannot read {}", "kept both", "no such item"]
+
+
+def test_no_function_hides_the_translation_function_behind_a_local_underscore():
+    # `folder, _, name = rel.rpartition("/")` in a function that also calls _() makes `_` a
+    # local name there: the call fails (UnboundLocalError) on the very path that reports
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            nodes = list(ast.walk(fn))
+            stores = any(
+                isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+                for n in nodes
+            )
+            calls = any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_"
+                for n in nodes
+            )
+            if stores and calls:
+                found.append(f"{path.relative_to(ROOT)}:{fn.lineno} {fn.name}")
+    assert found == []

@@ -63,7 +63,7 @@ def _pid_holder(real: Path) -> str | None:
     pid = int(match.group(1))
     if pid == os.getpid() or not pid_alive(pid):
         return None
-    return f"lock file written by running process {pid}"
+    return _("lock file written by running process {pid}").format(pid=pid)
 
 
 def _try_flock(fd: int) -> bool:
