@@ -47,6 +47,12 @@ SINK_CALLS = {
     "Secret",
     "refuse",
     "problem",
+    "Facts",  # a queue's evidence blocks (memreview/decisions/unit.py) and its actions
+    "RefBlock",
+    "Passage",
+    "Caption",
+    "Pair",
+    "Act",
     "Message",  # a text kept for later: its first argument is marked with N_() or Nn_()
     "report",  # the loader's and the scan's progress stages
     "progress",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from memreview.i18n import _, ngettext
 from memreview.queues.common import item_id
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Anchor, Workspace
@@ -180,9 +181,14 @@ def _groups(index: dict[str, Anchor], graph: _Graph, hubs: set[str], today: date
         ordered = sorted(ids, key=lambda x: (x not in hubs, -len(adj[x]), age_key(index[x], today)))
         first = ordered[0]
         if len(group_hubs) == 1:
-            title = f"{first} conflicts with {len(adj[first]):,} anchors"
+            title = ngettext(
+                "{anchor} conflicts with {count} anchor", "{anchor} conflicts with {count} anchors",
+                len(adj[first]),
+            ).format(anchor=first, count=f"{len(adj[first]):,}")
         else:
-            title = f"{len(ids):,} anchors in conflict ({n:,} conflicts)"
+            title = _("{count} anchors in conflict ({conflicts} conflicts)").format(
+                count=f"{len(ids):,}", conflicts=f"{n:,}"
+            )
         marked = any(h in graph.marked for h in group_hubs)
         judged = any(h in graph.judged for h in group_hubs)
         items.append(

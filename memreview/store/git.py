@@ -64,7 +64,7 @@ def is_git_repo(root: Path | str) -> bool:
 
 
 def _first_line(text: str) -> str:
-    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "unknown error")
+    return next((ln.strip() for ln in text.splitlines() if ln.strip()), _("unknown error"))
 
 
 def commit_batch(

@@ -30,7 +30,11 @@ def explain(rel: str, batch_id: str, after: bytes | None, now: bytes | None) -> 
     a = decode_bytes(rel, after).texts if after is not None else []
     b = decode_bytes(rel, now).texts if now is not None else []
     lines = difflib.unified_diff(
-        a, b, f"a/{rel} (as batch {batch_id} wrote it)", f"b/{rel} (now)", lineterm=""
+        a,
+        b,
+        _("a/{file} (as batch {batch} wrote it)").format(file=rel, batch=batch_id),
+        _("b/{file} (now)").format(file=rel),
+        lineterm="",
     )
     text = "\n".join(lines)
     return text + "\n" if text else ""

@@ -120,7 +120,9 @@ class UndoJob(UndoJobBase):
             # an undo cut short already restored it) and its old lines all are: nothing to do
             if version_in(self.rel, after, before, current):
                 return FileOutcome(None, applied=[self.key])
-            reason = f"{self.rel} was changed after the batch and {refusal.reason}"
+            reason = _("{file} was changed after the batch and {reason}").format(
+                file=self.rel, reason=refusal.reason
+            )
             raise Refuse(reason, explain(self.rel, self.batch_id, after, current.data)) from None
         if self.jf.created and not decode_bytes(self.rel, new).lines:
             return FileOutcome(None, applied=[self.key], remove=True)

@@ -214,8 +214,10 @@ UNIT = QueueUnit(
             "archive",
             N_("archive"),
             "reject",
-            f"copied with its marker to {REJECTED_FILE}, then removed; its marker stays in "
-            "MEMORY.md, so OpenClaw does not promote it again",
+            N_(
+                "copied with its marker to memory/archive/rejected-promotions.md, then removed; "
+                "its marker stays in MEMORY.md, so OpenClaw does not promote it again"
+            ),
         ),
         Act(
             "merge",
