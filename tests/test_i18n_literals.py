@@ -116,32 +116,28 @@ _FIELD = re.compile(r"\{[^{}]*\}")
 _PATHISH = re.compile(r"\S*[/\\]\S*|\S+\.(?:md|json|jsonl|yaml|db|py|tcss)\b|--?[a-z][\w-]*")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']+")
 
-# (file, the literal) -> why it stays as it is
-ALLOWED: dict[tuple[str, str], str] = {
-    ("memreview/scan.py", "a detector does not change the workspace"): (
-        "a programming error (a detector that writes), raised for the test suite"
+# the literal -> where it is and why it stays as it is (by text, not by file: a module that
+# is split or moved keeps its exceptions)
+ALLOWED: dict[str, str] = {
+    "a detector does not change the workspace": (
+        "scan: a programming error (a detector that writes), raised for the test suite"
     ),
-    ("memreview/decisions/__init__.py", "module {} has no attribute {}"): (
-        "Python's own AttributeError of a module's lazy names, for programmers"
+    "module {} has no attribute {}": (
+        "a package's lazy names (__getattr__): Python's own AttributeError, for programmers"
     ),
-    ("memreview/decisions/rewrite/whole.py", "unclosed"): (
-        "caught where it is raised: the JSON is then written again whole"
+    "not an evidence block: {}": (
+        "app/render.py: a programming error, a queue's evidence renderer gave something else"
     ),
-    ("memreview/decisions/rewrite/whole.py", "no value"): (
-        "caught where it is raised: the JSON is then written again whole"
+    "unclosed": "decisions/rewrite/whole.py: caught where raised; the JSON is written whole",
+    "no value": "decisions/rewrite/whole.py: caught where raised; the JSON is written whole",
+    "Rejected: {} (promoted {}; source {}; flags: {})": (
+        "decisions/units/promotions.py: written into the rejected archive, a memory file"
     ),
-    ("memreview/decisions/units/promotions.py", "Rejected: {} (promoted {}; source {}; flags: {})"): (
-        "written into the rejected archive, a memory file: the owner's file keeps one wording"
+    "# memreview's own state: items hidden by a decision, and until when.\n": (
+        "decisions/state.py: the first line of memreview's own state file, not shown"
     ),
-    (
-        "memreview/decisions/state.py",
-        "# memreview's own state: items hidden by a decision, and until when.\n",
-    ): "the first line of memreview's own state file, not shown",
-    ("memreview/app/render.py", "not an evidence block: {}"): (
-        "a programming error: a queue's evidence renderer gave something else"
-    ),
-    ("memreview/workspace/locate.py", "the current directory"): (
-        "compared, never shown: the agent picker opens only for several agents"
+    "the current directory": (
+        "workspace/locate.py: compared, never shown (the agent picker opens only for several)"
     ),
 }
 
@@ -223,7 +219,15 @@ def _texts(node: ast.AST):
 
 def _sinks(tree: ast.AST):
     """(expression, what it is) for each place whose text reaches the owner."""
+    reprs = {
+        id(n)
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef) and f.name == "__repr__"
+        for n in ast.walk(f)
+    }
     for node in ast.walk(tree):
+        if id(node) in reprs:
+            continue  # a __repr__ speaks to programmers
         if isinstance(node, ast.Return) and node.value is not None:
             # a returned sentence: a reason, a problem, a label (ids are single words)
             yield node.value, "return"
@@ -265,7 +269,7 @@ def untranslated() -> list[str]:
         seen: set[int] = set()
         for expr, sink in _sinks(tree):
             for node, text in _texts(expr):
-                if id(node) in seen or (rel, text) in ALLOWED or not _words(text):
+                if id(node) in seen or text in ALLOWED or not _words(text):
                     continue
                 if sink == "return" and not _sentence(text):
                     continue
