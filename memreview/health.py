@@ -6,6 +6,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from memreview.workspace.dates import DATE_RE, parse_date
+from memreview.workspace.markdown import PROMOTED_HEADING_RE, SETTLED_STAMP_RE
 from memreview.workspace.model import Workspace
 
 KNOWLEDGE_DIRS = (
@@ -16,8 +17,6 @@ KNOWLEDGE_DIRS = (
     "memory/knowledge/",
 )
 TODO_RE = re.compile(r"^\s*[-*] \[( |x|X)\] (.*)$")
-STAMP_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*自动沉淀\s*[）)]")
-PROMOTED_RE = re.compile(r"promoted from short-term memory \((\d{4}-\d{2}-\d{2})\)", re.I)
 GROWTH_WEEKS = 14
 SCHEMA = 1  # the version of the JSON that ``scan --json`` and the report card print
 
@@ -43,12 +42,12 @@ def entry_dates(ws: Workspace) -> list[date]:
                         d = parse_date(line.split(":", 1)[1])
                         break
             if d is None:
-                m = STAMP_RE.search(e.text)
+                m = SETTLED_STAMP_RE.search(e.text)
                 if m:
                     d = parse_date(m.group(1))
             if d is None:
                 for h in e.heading_path:
-                    m = PROMOTED_RE.search(h)
+                    m = PROMOTED_HEADING_RE.search(h)
                     if m:
                         d = parse_date(m.group(1))
             if d is None and e.in_chronicle:
@@ -177,7 +176,7 @@ def _dreaming(ws: Workspace, today: date) -> dict:
             best = d
     for mf in ws.files.values():
         for _line, _level, text in mf.headings:
-            m = PROMOTED_RE.search(text)
+            m = PROMOTED_HEADING_RE.search(text)
             d = parse_date(m.group(1)) if m else None
             if d and d <= today and (best is None or d > best):
                 best = d

@@ -12,6 +12,22 @@ from memreview import i18n
 from memreview.workspace.loader import load_workspace
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml): a worker per core, but never more than the test files
+    asked for (a file stays in one worker), and none for a single file: it runs in this
+    process, without the workers' start-up."""
+    from xdist.plugin import pytest_xdist_auto_num_workers as per_core
+
+    here = config.invocation_params.dir
+    files: set[Path] = set()
+    for arg in config.args:
+        path = here / arg.split("::")[0]
+        files.update([path] if path.is_file() else path.rglob("test_*.py"))
+    n = min(per_core(config), len(files))
+    return n if n > 1 else 0
+
+
 @pytest.fixture(autouse=True)
 def _english_interface(monkeypatch):
     """Every test starts in English whatever the machine's locale says (a test in Chinese

@@ -12,6 +12,7 @@ from datetime import date
 from memreview.alarms.base import Alarm, file_size, state_db
 from memreview.i18n import _
 from memreview.workspace.dates import DATE_RE, parse_date
+from memreview.workspace.markdown import PROMOTED_HEADING
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import legacy_updated
 from memreview.workspace.openclaw_state import store_updated
@@ -19,7 +20,7 @@ from memreview.workspace.paths import safe_read_bytes
 
 DREAMING_DIRS = ("dream-diary", "memory/dreaming")
 DEEP_DIR = "memory/dreaming/deep"
-PROMOTED_RE = re.compile(r"^#{1,6}\s*promoted from short-term memory \((\d{4}-\d{2}-\d{2})\)", re.I)
+PROMOTED_RE = re.compile(r"^#{1,6}\s*" + PROMOTED_HEADING, re.I)
 # memory-core's deep-sleep report, in memory/dreaming/deep/DATE.md and as a managed block
 # (<!-- openclaw:dreaming:deep:start --> … :end -->) in DREAMS.md or a daily log:
 #   - Ranked 3 candidate(s) for durable promotion.

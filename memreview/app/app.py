@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
+from textual.screen import Screen
 
 from memreview.app.backend import Backend
 from memreview.app.commands import MemReviewCommands
@@ -20,6 +23,15 @@ from memreview.app.screens.recovery import offer_recovery
 from memreview.app.screens.review import ReviewScreen, ScanFunction
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
 from memreview.i18n import N_, _, ngettext, use_language
+
+# Textual's own palette entries that memreview keeps, named in the interface's language (its
+# "Theme" and "Keys" are left out: the palette's `theme` and `help` entries do that here)
+SYSTEM_COMMANDS = {
+    "Quit": (N_("quit"), N_("quit (asks when decisions are pending; they stay saved)")),
+    "Screenshot": (N_("screenshot"), N_("save an SVG picture of the screen")),
+    "Maximize": (N_("maximize"), N_("the focused pane fills the screen")),
+    "Minimize": (N_("minimize"), N_("the pane back to its place")),
+}
 
 
 class MemReviewApp(App):
@@ -214,8 +226,17 @@ class MemReviewApp(App):
         if problem:
             self.notify(problem, severity="warning", markup=False)
 
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):
+            if command.title in SYSTEM_COMMANDS:
+                title, help_text = SYSTEM_COMMANDS[command.title]
+                yield SystemCommand(_(title), _(help_text), command.callback, command.discover)
+
     def action_command_palette(self) -> None:
-        super().action_command_palette()
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(
+                CommandPalette(placeholder=_("Search for commands…"), id="--command-palette")
+            )
         self.key_done()
 
     def _pending_count(self) -> int:

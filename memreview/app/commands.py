@@ -25,15 +25,20 @@ class MemReviewCommands(Provider):
         out: list[tuple[str, Callable[[], object], str]] = []
         if screen is not None and not screen.scanning:
             counts = screen.result.counts if screen.result is not None else {}
+            pending = getattr(screen.result, "pending", None) or ()
             for k, q in enumerate(queue_names(), 1):
                 n = counts.get(q, 0)
+                if q in pending:  # not "0 items" while it is being computed
+                    about = _("being computed — key {key}").format(key=queue_key(k))
+                else:
+                    about = ngettext(
+                        "{count} item — key {key}", "{count} items — key {key}", n
+                    ).format(count=n, key=queue_key(k))
                 out.append(
                     (
                         _("queue: {queue}").format(queue=queue_title(q)),
                         partial(screen.show_queue, q),
-                        ngettext("{count} item — key {key}", "{count} items — key {key}", n).format(
-                            count=n, key=queue_key(k)
-                        ),
+                        about,
                     )
                 )
             out.append(

@@ -14,6 +14,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from memreview.app.wrap import WrappedText, wrap_text
 from memreview.decisions import registry
 from memreview.decisions.unit import TONES, Act, Block, Caption, Facts, Pair, Passage, RefBlock
 from memreview.display import one_line, visible
@@ -47,7 +48,7 @@ def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> G
     """``label  file:line`` and the numbered lines of the entry with a little context;
     long lines wrap beside their line number, not under it."""
     # a word longer than the line (a long anchor) is cut with an ellipsis, never folded
-    head = Text(no_wrap=False, overflow="ellipsis")
+    head = WrappedText(no_wrap=False, overflow="ellipsis")
     head.append(label, st("label"))
     head.append("  ")
     line, end = int(ref.get("line") or 1), int(ref.get("end_line") or ref.get("line") or 1)
@@ -103,7 +104,7 @@ class Numbered:
         inner = max(1, options.max_width - self.GUTTER)
         blank = " " * self.GUTTER
         for number, text in self.rows:
-            for k, line in enumerate(text.wrap(console, inner, overflow="fold")):
+            for k, line in enumerate(wrap_text(text, console, inner, overflow="fold")):
                 yield Segment(f"{number:>5} " if k == 0 else blank, self.number_style)
                 yield from line.render(console)
                 yield Segment.line()
@@ -146,7 +147,7 @@ def side_by_side(left: RenderableType, right: RenderableType, stack: bool = Fals
 
 def facts(pairs: Iterable[tuple[str, object]], st: StyleOf) -> Text:
     """``name value · name value`` for the non-empty values."""
-    t = Text(end="")
+    t = WrappedText(end="")
     first = True
     for name, value in pairs:
         if value is None or value == "":
@@ -184,13 +185,13 @@ def block_renderable(block: Block, context, st: StyleOf, stack: bool = False) ->
             stack,
         )
     if isinstance(block, Passage):
-        t = Text(end="")
+        t = WrappedText(end="")
         t.append(f"{block.label}\n", st("label"))
         shown = _line_text(block.text) if block.tabs else visible(block.text)
         t.append(shown, st(block.style))
         return t
     if isinstance(block, Caption):
-        return Text(block.text, style=st(block.style), end="")
+        return WrappedText(block.text, style=st(block.style), end="")
     raise TypeError(f"not an evidence block: {type(block).__name__}")
 
 

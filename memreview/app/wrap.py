@@ -14,7 +14,6 @@ whose wrapped lines keep their indent.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
 from rich.cells import cell_len, chop_cells
@@ -24,44 +23,42 @@ from rich.segment import Segment
 from rich.text import Lines, Text
 
 # never at the start of a line: they close what comes before
-CLOSING = set("，。、；：？！）」』》〉】〕…%,.;:!?)]}’”")
+CLOSING = "，。、；：？！）」』》〉】〕…%,.;:!?)\\]}’”"
 # never at the end of a line: they open what comes after
-OPENING = set("（「『《〈【〔([{‘“")
+OPENING = "（「『《〈【〔(\\[{‘“"
+# the wide (two-cell) scripts: CJK, kana, hangul, full-width forms
+WIDE = (
+    "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
+    "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd"
+)
+# a Latin word or one wide character, with the opening marks before it, the closing marks
+# and the spaces after it; or spaces alone (at the start)
+_TOKEN = re.compile(f"[{OPENING}]*(?:[^\\s{WIDE}]+|[{WIDE}])[{CLOSING}]*\\s*|\\s+")
 _INDENT = re.compile(r"\s*(?:[⚠•▲✗✓·] )?")
-
-
-def _wide(ch: str) -> bool:
-    return unicodedata.east_asian_width(ch) in ("W", "F")
+# a unified diff's line: its +, - or space, then the line's own indent
+DIFF_INDENT = re.compile(r"[ +\-]?\s*(?:[⚠•▲✗✓·] )?")
 
 
 def tokens(text: str) -> Iterator[tuple[int, str]]:
     """(start, token) of each unbreakable piece of ``text`` with the spaces after it: a
     Latin word, or one CJK character with the closing marks after it."""
-    start = 0
-    for i in range(1, len(text)):
-        ch, before = text[i], text[i - 1]
-        if ch.isspace():
-            continue
-        if not before.isspace():  # after a space, a token always ends
-            if ch in CLOSING or before in OPENING:
-                continue
-            if not _wide(ch) and not _wide(before):
-                continue  # inside a Latin word
-        yield start, text[start:i]
-        start = i
-    if text:
-        yield start, text[start:]
+    for m in _TOKEN.finditer(text):
+        yield m.start(), m.group()
 
 
 def line_breaks(text: str, width: int, fold: bool = True) -> list[int]:
     """Where to break ``text`` (character offsets) so that each line fits in ``width``
     cells; a token wider than a whole line is folded (``fold``) or left to be cropped."""
+    if cell_len(text) <= width:
+        return []
     breaks: list[int] = []
     used = 0
-    for start, token in tokens(text):
-        size = cell_len(token.rstrip())
+    for match in _TOKEN.finditer(text):
+        start, token = match.start(), match.group()
+        full = cell_len(token)
+        size = full - (len(token) - len(token.rstrip()))  # a trailing space is one cell
         if used + size <= width:
-            used += cell_len(token)
+            used += full
             continue
         if size > width and fold:
             pieces = chop_cells(token, width)
@@ -75,45 +72,56 @@ def line_breaks(text: str, width: int, fold: bool = True) -> list[int]:
         else:
             if used and start:
                 breaks.append(start)
-            used = cell_len(token)
+            used = full
     return breaks
+
+
+def wrap_text(
+    text: Text,
+    console: Console,
+    width: int,
+    *,
+    justify=None,
+    overflow=None,
+    tab_size: int = 8,
+    no_wrap: bool | None = None,
+) -> Lines:
+    """``text.wrap(...)`` with :func:`line_breaks`: any Rich Text, wrapped as Chinese reads."""
+    if no_wrap or text.no_wrap or overflow == "ignore":
+        return Text.wrap(
+            text,
+            console,
+            width,
+            justify=justify,
+            overflow=overflow,
+            tab_size=tab_size,
+            no_wrap=True,
+        )
+    wrap_justify = justify or text.justify or "default"
+    wrap_overflow = overflow or text.overflow or "fold"
+    lines = Lines()
+    for line in text.split(allow_blank=True):
+        if "\t" in line:
+            line.expand_tabs(tab_size)
+        pieces = line.divide(line_breaks(line.plain, width, fold=wrap_overflow == "fold"))
+        for piece in pieces:
+            # the spaces past the width, counted in cells (Rich counts characters)
+            excess = piece.cell_len - width
+            spaces = len(piece.plain) - len(piece.plain.rstrip())
+            if excess > 0 and spaces:  # (right_crop(0) would empty the line)
+                piece.right_crop(min(spaces, excess))
+        pieces.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
+        for piece in pieces:
+            piece.truncate(width, overflow=wrap_overflow)
+        lines.extend(pieces)
+    return lines
 
 
 class WrappedText(Text):
     """Rich Text that wraps between CJK characters as well as at spaces."""
 
-    def wrap(
-        self,
-        console: Console,
-        width: int,
-        *,
-        justify=None,
-        overflow=None,
-        tab_size: int = 8,
-        no_wrap: bool | None = None,
-    ) -> Lines:
-        if no_wrap or self.no_wrap or overflow == "ignore":
-            return super().wrap(
-                console, width, justify=justify, overflow=overflow, tab_size=tab_size, no_wrap=True
-            )
-        wrap_justify = justify or self.justify or "default"
-        wrap_overflow = overflow or self.overflow or "fold"
-        lines = Lines()
-        for line in self.split(allow_blank=True):
-            if "\t" in line:
-                line.expand_tabs(tab_size)
-            pieces = line.divide(line_breaks(line.plain, width, fold=wrap_overflow == "fold"))
-            for piece in pieces:
-                # the spaces past the width, counted in cells (Rich counts characters)
-                excess = piece.cell_len - width
-                if excess > 0:
-                    spaces = len(piece.plain) - len(piece.plain.rstrip())
-                    piece.right_crop(min(spaces, excess))
-            pieces.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
-            for piece in pieces:
-                piece.truncate(width, overflow=wrap_overflow)
-            lines.extend(pieces)
-        return lines
+    def wrap(self, console: Console, width: int, **options) -> Lines:
+        return wrap_text(self, console, width, **options)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         lines = self.plain.split("\n")
@@ -130,15 +138,16 @@ class Indented:
     text, past the leading spaces and a leading mark (``⚠ ``, ``• ``), not at the margin.
     ``str()`` is the plain text (what tests read)."""
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, indent: re.Pattern[str] = _INDENT) -> None:
         self.text = text
+        self.indent = indent  # what a line's continuation goes under
 
     def __str__(self) -> str:
         return self.text.plain
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for line in self.text.split("\n", allow_blank=True):
-            cut = _INDENT.match(line.plain).end()
+            cut = self.indent.match(line.plain).end()
             prefix, body = line[:cut], WrappedText(end="")
             body.append_text(line[cut:])
             indent = prefix.cell_len

@@ -4,7 +4,7 @@ decisions staged again) and finishing one a crash cut short (``finish``,
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 from pathlib import Path
 
 from memreview import store
@@ -16,6 +16,7 @@ from memreview.decisions.pending import load_pending, save_pending
 from memreview.decisions.state import Hidden, config_of, load_state
 from memreview.i18n import _
 from memreview.workspace.config import Config
+from memreview.workspace.dates import parse_date
 
 
 def _config(root: Path) -> Config:
@@ -111,7 +112,7 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
     for d in record.decisions:
         hide = d.get("hide") if isinstance(d, dict) else None
         if isinstance(hide, dict) and isinstance(hide.get("item"), str):
-            until = _day(hide.get("until"))
+            until = parse_date(hide["until"]) if isinstance(hide.get("until"), str) else None
             state.hidden[hide["item"]] = Hidden(until, str(hide.get("reason")), record.batch_id)
             out.hidden.append(hide["item"])
     if out.hidden:
@@ -138,10 +139,3 @@ def recovery_notice(root: Path | str) -> str | None:
     lines += [_("also {batch}").format(batch=other.headline()) for other in found[:-1]]
     lines += [_("removed {file}, a temp file it left").format(file=rel) for rel in cleaned]
     return "\n".join(lines)
-
-
-def _day(text) -> date | None:
-    try:
-        return date.fromisoformat(text) if isinstance(text, str) else None
-    except ValueError:
-        return None

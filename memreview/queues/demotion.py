@@ -9,13 +9,13 @@ from datetime import date, timedelta
 from memreview.i18n import _
 from memreview.queues.common import item_id, short
 from memreview.workspace.dates import parse_date
+from memreview.workspace.markdown import PROMOTED_HEADING_RE
 from memreview.workspace.model import Anchor, Entry, Workspace, is_closed_status
 from memreview.workspace.openclaw import store_key
 
 INCIDENT_RE = re.compile(r"incident|事故|postmortem|复盘", re.I)
 IMPORTANCE_COMMENT_RE = re.compile(r"<!--\s*importance:\s*(\d+(?:\.\d+)?)\s*-->", re.I)
 HIGH_WORDS = {"high", "高", "critical"}
-PROMOTED_HEADING_RE = re.compile(r"promoted from short-term memory \((\d{4}-\d{2}-\d{2})\)", re.I)
 
 
 def is_high_importance(value: str | None) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from memreview.store.paths import resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, dir_at, private_rel, read_private, write_at
+from memreview.workspace.jsonl import parse_jsonl
 
 SCRUBBED = "scrubbed.jsonl"
 BACKUPS_REL = ".memreview/backups"
@@ -73,13 +74,8 @@ def scrubbed_hashes(root: Path | str) -> dict[str, dict[str, str]]:
     """For each scrubbed copy: its hash as journaled → its hash now (chains followed)."""
     data = read_private(root, SCRUBBED)
     out: dict[str, dict[str, str]] = {}
-    for line in (data or b"").split(b"\n"):
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(rec, dict):
-            continue
+    rows, _bad = parse_jsonl(data or b"")
+    for _no, rec in rows:
         path, old, new = rec.get("path"), rec.get("from"), rec.get("to")
         if isinstance(path, str) and isinstance(old, str) and isinstance(new, str):
             out.setdefault(path, {})[old] = new

@@ -18,6 +18,11 @@ PROJECT_MARK_RE = re.compile(r"<!--\s*project:\s*([^\s>]+)\s*-->")
 PROMOTION_RE = re.compile(r"^<!--\s*openclaw-memory-promotion:")
 # the marker's key, read back as OpenClaw does
 MARKER_KEY_RE = re.compile(r"<!--\s*openclaw-memory-promotion:([^\n]*?)\s*-->")
+# the heading OpenClaw puts over the entries it promotes, with the promotion's date
+PROMOTED_HEADING = r"promoted from short-term memory\s*\((\d{4}-\d{2}-\d{2})\)"
+PROMOTED_HEADING_RE = re.compile(PROMOTED_HEADING, re.I)
+# Lingxi's stamp on an entry it settled into MEMORY.md: ``（2026-11-20 自动沉淀）``
+SETTLED_STAMP_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*自动沉淀\s*[）)]")
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

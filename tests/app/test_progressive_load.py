@@ -63,6 +63,11 @@ async def test_the_first_queue_is_usable_while_a_slow_queue_is_computed(
             assert screen.queue == "supersede" and "Supersede   1 of 1" in screen_text(app)
             await pilot.press("9")  # the slow one says so, and nothing blocks
             assert "computing this queue" in screen_text(app)
+            from memreview.app.commands import MemReviewCommands
+
+            about = {n: h for n, _run, h in MemReviewCommands(app.screen)._commands()}
+            assert about["queue: Toy"] == "being computed — key 9"  # not "0 items"
+            assert about["queue: Supersede"] == "1 item — key 2"
             assert "toy" in screen.result.pending and not gate.is_set()
             gate.set()
             await loaded(app, pilot)

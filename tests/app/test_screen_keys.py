@@ -1,5 +1,6 @@
 """Each screen's key bar lists the keys that act on it, in the interface's language; the
-one-line queue bar of a narrow terminal chooses a queue on a click."""
+one-line queue bar of a narrow terminal chooses a queue on a click; the palette's own entries
+are in that language too."""
 
 from __future__ import annotations
 
@@ -65,3 +66,75 @@ async def test_a_click_on_the_one_line_queue_bar_chooses_that_queue(make):
         await pilot.click("#queuebar", offset=(line.index(" h") + 1, 0))
         await pilot.pause()
         assert review(app).queue == "health"
+
+
+async def test_the_palettes_own_entries_speak_chinese_and_none_repeats_ours(make):
+    from textual.command import CommandInput
+
+    i18n.use_language("zh")
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles == ["退出", "最大化", "截图"], titles  # no Theme, no Keys: ours do that
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"
+
+
+async def test_the_archive_list_shows_a_markup_looking_entry_as_written_on_one_row(make, ws):
+    archive = ws / "memory" / "archive"
+    archive.mkdir(parents=True, exist_ok=True)
+    entry = "- [b]bold[/b] [@click=app.quit]quit[/] " + "记忆召回只走全文检索，" * 8
+    (archive / "superseded.md").write_text(f"# Superseded\n\n{entry}\n", encoding="utf-8")
+    app = make(backend=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("R")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        [row] = [x for x in lines if "superseded" in x and "[b]bold[/b]" in x]
+        assert "[@click=app.quit]quit[/]" in row and "…" in row
+        assert not any(x.startswith("▊ 记忆") for x in lines)  # not folded onto a 2nd row
+        await pilot.click("#rows", offset=(30, 0))
+        assert app.is_running
+
+
+async def test_the_help_says_how_to_leave_it_and_nothing_else(make):
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].rstrip() == " esc close"
+        await pilot.press("L")  # not from the help
+        await pilot.pause()
+        assert not isinstance(app.screen, HistoryScreen)
+
+
+async def test_the_diff_screen_says_it_is_writing_in_chinese(make, backend):
+    import threading
+
+    gate = threading.Event()
+    applied = backend.apply
+
+    def slow(result, decisions):
+        gate.wait(10)
+        return applied(result, decisions)
+
+    backend.apply = slow
+    i18n.use_language("zh")
+    app = make()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await loaded(app, pilot)
+            await pilot.press("a", "w")
+            await loaded(app, pilot)
+            await pilot.press("y")
+            await pilot.pause()
+            assert "正在写入…" in screen_text(app) and "Writing" not in screen_text(app)
+            gate.set()
+            await loaded(app, pilot)
+            assert "已写入" in screen_text(app)
+    finally:
+        gate.set()

@@ -1,5 +1,5 @@
 """The main screen as pictures (pytest-textual-snapshot): each queue at the sizes terminals
-open at, 80×24, 120×36 and 160×48. The pictures under ``__snapshots__/`` were looked at by
+open at, 80×24, 120×36 and 160×48, and a few screens in Chinese. The pictures under ``__snapshots__/`` were looked at by
 eye before being accepted; after a deliberate change of the layout, look at the new ones
 (``pytest tests/app/test_snapshots.py --snapshot-update``, then the report it writes) before
 committing them."""
@@ -12,6 +12,7 @@ import pytest
 from app_helpers import TODAY, FakeBackend, loaded, review
 from app_sample import write_sample
 
+from memreview import i18n
 from memreview.app import make_app
 
 SIZES = [(80, 24), (120, 36), (160, 48)]
@@ -76,3 +77,21 @@ def test_each_queue_at_each_size(snap_compare, snap_app, key, size):
 def test_the_diff_before_writing(snap_compare, snap_app, size):
     # one line per staged decision at any width, the diff under them, the keys at the bottom
     assert snap_compare(snap_app(), terminal_size=size, run_before=settled("1", "a", "7", "p", "w"))
+
+
+# In Chinese (issue 17): every width is counted in cells, labels and columns line up, the
+# help's paragraphs and key table wrap between characters, nothing is cut mid-character.
+CHINESE = {
+    "main-80x24": ((80, 24), ()),
+    "main-120x36": ((120, 36), ()),
+    "help-80x24": ((80, 24), ("question_mark",)),
+    "health-80x24": ((80, 24), ("h",)),
+    "diff-80x24": ((80, 24), ("a", "w")),
+}
+
+
+@pytest.mark.parametrize("case", list(CHINESE))
+def test_in_chinese(snap_compare, snap_app, case):
+    size, keys = CHINESE[case]
+    i18n.use_language("zh")
+    assert snap_compare(snap_app(), terminal_size=size, run_before=settled(*keys))

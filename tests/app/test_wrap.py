@@ -54,6 +54,24 @@ def test_english_wraps_as_rich_does():
     text = "Every decision stays pending until you look at the diff and confirm it with w."
     for width in range(12, 80, 7):
         assert lines(text, width) == [x.plain for x in Text(text).wrap(CONSOLE, width)]
+    for width in (4, 8, 13):  # a word wider than the line: cut with "…", not emptied
+        for overflow in ("ellipsis", "fold", "crop"):
+            ours = WrappedText("Contradictions", overflow=overflow).wrap(CONSOLE, width)
+            rich = Text("Contradictions", overflow=overflow).wrap(CONSOLE, width)
+            assert [x.plain for x in ours] == [x.plain for x in rich], (width, overflow)
+
+
+def test_the_english_help_is_drawn_as_rich_draws_it():
+    from rich.markdown import Markdown
+
+    from memreview.app.screens.help import HelpMarkdown
+
+    markdown = help_markdown(lambda _id, key: key)
+    for width in range(24, 100, 5):
+        console = Console(width=width)
+        ours = console.render_lines(HelpMarkdown(markdown, hyperlinks=False), pad=False)
+        rich = console.render_lines(Markdown(markdown, hyperlinks=False), pad=False)
+        assert ours == rich, width
 
 
 def test_the_help_table_in_chinese_cuts_no_action_at_80_columns():
@@ -73,3 +91,51 @@ def test_indented_text_wraps_under_its_text_not_at_the_margin():
     assert all(line.startswith("      ") for line in shown[1:]), shown
     assert all(cell_len(line) <= 40 for line in shown)
     assert str(Indented(t)) == t.plain
+
+
+def test_a_wrapped_diff_line_continues_past_its_marker():
+    from memreview.app.wrap import DIFF_INDENT
+
+    diff = Text(" Summary: " + TODO + "\n+" + TODO)
+    out = Console(width=40, record=True)
+    out.print(Indented(diff, DIFF_INDENT))
+    shown = out.export_text().splitlines()
+    context = shown.index(next(x for x in shown if x.startswith("+")))
+    assert all(x.startswith(" ") and not x.startswith("  ") for x in shown[1:context])
+    assert all(x.startswith(" ") for x in shown[context + 1 :])  # under the text, not the +
+
+
+async def test_a_dialogs_chinese_explanation_fills_its_lines(make):
+    from app_helpers import loaded, screen_text
+
+    from memreview.app.screens.merge import MergeEditor
+
+    i18n.use_language("zh")
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("5", "m")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, MergeEditor), app.screen_stack
+        # Textual broke the line at the space after '- ' and left half of it empty
+        assert "（保留开头的 '- ' 或表格竖线）。控制字符" in screen_text(app)
+
+
+async def test_a_list_row_too_long_for_the_screen_ends_in_an_ellipsis(make, ws):
+    import json
+
+    from app_helpers import loaded, screen_text
+
+    content = "每天 07:00 前把前一天的日志压成一屏摘要推到飞书，超过一屏就只留标题" * 2
+    candidate = {"theme": "每日日报推送", "content": content, "count": 6, "reason": "催了 6 次"}
+    (ws / "memory/skill_candidates.json").write_text(
+        json.dumps({"updated_at": "2026-11-28T00:00:00Z", "candidates": [candidate]})
+    )
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3")
+        await pilot.pause()
+        [row] = [x for x in screen_text(app).splitlines() if x.startswith("▌· 每日日报推送")]
+        assert row.rstrip().endswith("…") and cell_len(row.rstrip()) <= 80, row

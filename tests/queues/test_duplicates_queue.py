@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from memreview.queues.duplicates import duplicates, near_candidates
+from memreview.queues.duplicates import near as near_module
 
 TODAY = date(2026, 11, 29)
 
@@ -307,16 +308,33 @@ def test_near_and_fingerprint_ids_are_stable_across_lines_inserted_above(make_ws
     assert set(first) == {"fingerprint", "near"}
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    base=st.lists(st.text("ab灵犀 -", min_size=8, max_size=60), min_size=5, max_size=8),
-    tails=st.lists(st.text("abx日", max_size=8), min_size=60, max_size=80),
-)
-def test_length_chunked_near_candidates_equal_scoring_every_pair(base, tails):
-    # 300+ near-equal strings (a base plus a short tail) of spread lengths, so that the
-    # length window and the row chunks (256 rows) both matter
-    norms = [b + t for b in base for t in tails]
+def _chunked_equals_every_pair(norms: list[str]) -> None:
     full = process.cdist(norms, norms, scorer=fuzz.ratio, score_cutoff=90, dtype=np.float64)
     expected = {(i, j): float(full[i, j]) for i, j in zip(*np.nonzero(full), strict=True) if i < j}
     found = near_candidates(norms, list(range(len(norms))), 90, cap=len(norms))
     assert found == pytest.approx(expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    base=st.lists(st.text("ab灵犀 -", min_size=8, max_size=60), min_size=5, max_size=8),
+    tails=st.lists(st.text("abx日", max_size=8), min_size=12, max_size=16),
+)
+def test_length_chunked_near_candidates_equal_scoring_every_pair(base, tails):
+    # 60+ near-equal strings (a base plus a short tail) of spread lengths, in chunks of 16
+    # rows, so that the length window and the row chunks both matter (the chunk is lowered
+    # to keep each example small: with 256 rows the same cover takes 300+ strings)
+    norms = [b + t for b in base for t in tails]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(near_module, "ROW_CHUNK", 16)
+        assert len(norms) > 3 * near_module.ROW_CHUNK
+        _chunked_equals_every_pair(norms)
+
+
+def test_near_candidates_in_chunks_of_the_real_size_equal_scoring_every_pair():
+    rng = random.Random(11)
+    base = ["".join(rng.choice("ab灵犀 -") for _ in range(n)) for n in (8, 15, 24, 33, 47, 60)]
+    tails = ["".join(rng.choice("abx日") for _ in range(rng.randrange(9))) for _ in range(70)]
+    norms = [b + t for b in base for t in tails]
+    assert len(norms) > near_module.ROW_CHUNK
+    _chunked_equals_every_pair(norms)

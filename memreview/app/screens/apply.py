@@ -16,6 +16,7 @@ from memreview.app.keys import decision_label, queue_short
 from memreview.app.messages import BatchWritten, DiffPreviewed
 from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.app.widgets.keybar import KeyBar
+from memreview.app.wrap import DIFF_INDENT, Indented
 from memreview.decisions import files_phrase
 from memreview.display import one_line
 from memreview.i18n import N_, _, ngettext
@@ -149,7 +150,7 @@ class ApplyScreen(Screen[Outcome | None]):
                 t.append_text(diff_text(diffs, self.style_of))
             else:
                 t.append(_("No file changes."), self.style_of("dim"))
-            body.update(t)
+            body.update(Indented(t, DIFF_INDENT))  # a wrapped line stays past its + or -
             files = files_phrase(len(preview.files), preview.hides) if preview else files_phrase(0)
             status.update(_("{files} would change.  y: write   escape: back").format(files=files))
         self.refresh_bindings()
@@ -184,7 +185,7 @@ class ApplyScreen(Screen[Outcome | None]):
     def action_confirm(self) -> None:
         self.state = "writing"
         self.query_one("#apply-loading").display = True
-        self.query_one("#apply-status", Static).update("Writing…")
+        self.query_one("#apply-status", Static).update(_("Writing…"))
         self.refresh_bindings()
         self.write()
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from memreview.app.wrap import Indented
 from memreview.i18n import N_, _
 
 
@@ -32,7 +34,8 @@ class ConfirmDialog(ModalScreen[bool]):
         with Vertical(classes="dialog"):
             yield Label(self.question, classes="dialog-question", markup=False)
             if self.detail:
-                yield Static(self.detail, classes="dialog-detail", markup=False)
+                # Chinese wraps between characters, not only at spaces
+                yield Static(Indented(Text(self.detail)), classes="dialog-detail")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self.yes} (y)", variant="primary", id="yes")
                 yield Button(f"{self.no} (n)", id="no")

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from memreview.app.keys import QUEUE_KEYS, queue_acts, queue_names, queue_title, verb_key
+from memreview.app.widgets.keybar import KeyBar
 from memreview.app.wrap import WrappedText
 from memreview.i18n import N_, _, current_language
 
@@ -112,6 +113,8 @@ class HelpScreen(Screen[None]):
         ),
     ]
 
+    APP_KEYS_OFF = frozenset({"history", "archive"})  # the bar says how to leave, no more
+
     def __init__(self, markdown: str) -> None:
         super().__init__(classes="help-screen")
         self.markdown = markdown
@@ -120,6 +123,7 @@ class HelpScreen(Screen[None]):
         with VerticalScroll(id="help"):
             text = help_text(self.markdown, text_width(self.app.size.width))
             yield Static(text, id="help-text", markup=False)
+        yield KeyBar(id="keybar", tail=False)
 
     def on_mount(self) -> None:
         self.query_one("#help").focus()  # arrows and page keys scroll the help

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -21,6 +22,7 @@ from textual.widgets.option_list import Option
 from memreview.app.messages import UndoDone
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.app.widgets.keybar import KeyBar
+from memreview.app.wrap import Indented
 from memreview.display import one_line, visible
 from memreview.i18n import N_, _
 
@@ -53,7 +55,7 @@ class _ListScreen(Screen[None]):
         with Vertical(classes="history"):
             yield Label(self.heading, classes="dialog-question", markup=False)
             yield from self.top()
-            yield OptionList(id="rows")
+            yield OptionList(id="rows", markup=False)  # titles are memory text, not markup
             yield Static("", id="detail", markup=False)
         yield KeyBar(id="keybar")
 
@@ -76,9 +78,7 @@ class _ListScreen(Screen[None]):
         rows.add_options([Option(self.line(r), id=str(i)) for i, r in shown])
         if shown:
             rows.highlighted = 0
-        self.query_one("#detail", Static).update(
-            self.details(shown[0][1]) if shown else self.empty()
-        )
+        self.show_detail(self.details(shown[0][1]) if shown else self.empty())
 
     def shown(self) -> list[tuple[int, object]]:
         return list(enumerate(self.rows))
@@ -93,7 +93,11 @@ class _ListScreen(Screen[None]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         row = self.current()
         if row is not None:
-            self.query_one("#detail", Static).update(self.details(row))
+            self.show_detail(self.details(row))
+
+    def show_detail(self, text: str) -> None:
+        # a wrapped line stays under its own text, Chinese wraps between characters
+        self.query_one("#detail", Static).update(Indented(Text(text)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

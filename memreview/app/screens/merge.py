@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
+from memreview.app.wrap import Indented
 from memreview.i18n import N_, _
 
 
@@ -66,7 +68,7 @@ class MergeEditor(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog merge-dialog"):
             yield Label(self.heading, classes="dialog-question", markup=False)
-            yield Static(self.detail, classes="dialog-detail", markup=False)
+            yield Static(Indented(Text(self.detail)), classes="dialog-detail")
             yield TextArea(self.text, id="merge-text", soft_wrap=True, show_line_numbers=True)
             yield Static("", id="merge-problem", markup=False)
             yield Label(self.hint, classes="dialog-hint", markup=False)

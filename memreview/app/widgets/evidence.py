@@ -25,6 +25,7 @@ from memreview.app.render import (
     item_body,
     spaced,
 )
+from memreview.app.wrap import WrappedText
 from memreview.decisions import Decision
 from memreview.decisions.unit import Act
 from memreview.display import one_line
@@ -128,7 +129,7 @@ class Evidence(Widget, can_focus=False):
             self._body = [Text(empty_text or _("Nothing to review here."), style=st("dim"))]
         else:
             parts: list[RenderableType] = [
-                Text(one_line(str(item.get("title", ""))), style=st("title"))
+                WrappedText(one_line(str(item.get("title", ""))), style=st("title"))
             ]
             label, act = decision_label(decision) if decision is not None else ("", None)
             staged = (act, label) if act is not None else None

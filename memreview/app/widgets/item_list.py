@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.cells import set_cell_size
+from rich.cells import cell_len, chop_cells, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -263,10 +263,14 @@ class ItemList(ScrollView, can_focus=True):
             mark_text = label
             mark_style = row_style + self._ink(f"item-list--{tone}")
         pointer = "▌" if row == self.cursor else " "
+        title = " " + one_line(str(item.get("title", "")))
+        room = width - 1 - self.mark_width
+        if cell_len(title) > room > 1:  # cut in cells, and said so
+            title = chop_cells(title, room - 1)[0] + "…"
         segments = [
             Segment(pointer, row_style),
             Segment(_fit(mark_text, self.mark_width), mark_style),
-            Segment(" " + one_line(str(item.get("title", ""))), row_style),
+            Segment(title, row_style),
         ]
         return _line(segments, width, row_style)
 

@@ -25,8 +25,9 @@ class KeyBar(Widget):
 
     COMPONENT_CLASSES = {"keybar--key", "keybar--label", "keybar--disabled", "keybar--more"}
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, tail: bool = True) -> None:
         super().__init__(id=id)
+        self.tail = tail  # `? help` and `^p palette` at the right (not on the help itself)
         self._entries: list[tuple[str, str, bool, str]] | None = None
         self._spans: list[tuple[int, int, str]] = []  # (first cell, past the last, key) drawn
 
@@ -65,6 +66,8 @@ class KeyBar(Widget):
         palette = [("^p", _("palette"), "ctrl+p")] if self.app.use_command_palette else []
 
         def tail(cut: bool) -> list[tuple[str, str, str]]:
+            if not self.tail:
+                return []
             return [("?", _("more") if cut else _("help"), "question_mark"), *palette]
 
         def size(pairs) -> int:

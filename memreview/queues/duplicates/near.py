@@ -28,6 +28,7 @@ WINDOW = 12  # above EXACT_PAIRS: neighbours in prefix and in suffix order are s
 # C++ loop, about 0.2 s at the limit); above it the neighbour search can miss a pair whose
 # edits touch both ends.
 EXACT_PAIRS = 4_000_000
+ROW_CHUNK = 256  # texts to look for scored at once against their window of lengths
 
 
 class _Union:
@@ -138,7 +139,7 @@ def _all_candidates(
     lengths = np.fromiter(map(len, by_len), dtype=np.int64, count=len(by_len))
     qs = sorted(queries, key=lambda i: (len(texts[i]), i))
     keep = cutoff / (200 - cutoff)
-    step = 256
+    step = ROW_CHUNK
     for start in range(0, len(qs), step):
         rows = qs[start : start + step]
         lo = int(np.searchsorted(lengths, len(texts[rows[0]]) * keep - 1e-9, side="left"))

@@ -21,7 +21,6 @@ from memreview.queues.promotions.flags import (
     flag_snapshot,
 )
 from memreview.queues.promotions.found import (
-    MARKER_RE,
     Promoted,
     find_promoted,
     split_tail,
@@ -29,6 +28,7 @@ from memreview.queues.promotions.found import (
 )
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.dates import parse_date
+from memreview.workspace.markdown import MARKER_KEY_RE
 from memreview.workspace.model import Entry, Workspace
 from memreview.workspace.normalize import normalize
 
@@ -104,7 +104,7 @@ def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
     day = ""
     if mf is not None:
         for ln in mf.source.lines:
-            m = MARKER_RE.search(ln.text)
+            m = MARKER_KEY_RE.search(ln.text)
             if m:
                 keys.add(m.group(1))
             dm = re.match(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})", ln.text)

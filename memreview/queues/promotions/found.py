@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from memreview.workspace.dates import parse_date
+from memreview.workspace.markdown import MARKER_KEY_RE, PROMOTED_HEADING_RE, SETTLED_STAMP_RE
 from memreview.workspace.model import Entry, MemoryFile, Workspace
 
-PROMOTED_HEADING_RE = re.compile(r"promoted from short-term memory\s*\((\d{4}-\d{2}-\d{2})\)", re.I)
 CONSOLIDATED_HEADING_RE = re.compile(r"consolidated memory\s*\((\d{4}-\d{2}-\d{2})\)", re.I)
 PROJECT_HEADING_RE = re.compile(r"^(?:project:\s*(\S.*)|global)$", re.I)
-MARKER_RE = re.compile(r"<!--\s*openclaw-memory-promotion:([^\n]*?)\s*-->")
 LINEAGE_RE = re.compile(r"<!--\s*openclaw-memory-lineage:([^\n]*?)\s*-->")
 TAIL_RE = re.compile(
     r"\[score=(?P<score>[\d.]+)(?:\s+signals=(?P<signals>\d+))?\s+recalls=(?P<recalls>\d+)"
@@ -22,7 +21,6 @@ TAIL_RE = re.compile(
 ANY_TAIL_RE = re.compile(r"\[score=[^\]]*\]")
 TRAILING_COMMENTS_RE = re.compile(r"(?:\s*<!--.*?-->)+\s*$")
 CONSOLIDATED_SOURCE_RE = re.compile(r"Source:\s*(?P<path>[^\s#]+)#L(?P<a>\d+)(?:-L?(?P<b>\d+))?")
-LINGXI_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*自动沉淀\s*[）)]")
 IMPORTANCE_RE = re.compile(r"<!--\s*importance:\s*(\d+)\s*-->")
 TRIGGER_RE = re.compile(r"<!--\s*trigger:\s*(.*?)\s*-->")
 
@@ -115,7 +113,7 @@ def has_promotions(ws: Workspace) -> bool:
         for _line, _level, text in mf.headings:
             if PROMOTED_HEADING_RE.search(text) or CONSOLIDATED_HEADING_RE.search(text):
                 return True
-        if any(LINGXI_RE.search(e.text) for e in mf.entries):
+        if any(SETTLED_STAMP_RE.search(e.text) for e in mf.entries):
             return True
     return False
 
@@ -137,7 +135,7 @@ def _promoted(mf: MemoryFile, e: Entry) -> Promoted | None:
     origin, day, group = _heading_day(e)
     first = e.first_line
     if origin is None:
-        lm = LINGXI_RE.search(e.text)
+        lm = SETTLED_STAMP_RE.search(e.text)
         if lm is None:
             return None
         body = strip_bullet(first)
@@ -157,7 +155,7 @@ def _promoted(mf: MemoryFile, e: Entry) -> Promoted | None:
         body = "\n".join([body, *e.text.split("\n")[1:]])
     p = Promoted(e, origin, "", day, body, tail, None, group)
     if origin == "openclaw":
-        found = _marker_above(mf, e.line, MARKER_RE)
+        found = _marker_above(mf, e.line, MARKER_KEY_RE)
         tm = TAIL_RE.search(tail) if tail else None
         if tm:
             p.score, p.avg = float(tm["score"]), float(tm["avg"])
