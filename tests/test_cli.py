@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ import memreview
 HEAVY = ("numpy", "rapidfuzz", "textual")
 
 
-def _run_fresh(*args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
+def _run_fresh(*args: str, env: dict | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
     """Run ``python -X importtime -m memreview ARGS`` in a fresh interpreter; the result and
     the names of the modules it imported."""
     proc = subprocess.run(
@@ -24,6 +25,7 @@ def _run_fresh(*args: str) -> tuple[subprocess.CompletedProcess, set[str]]:
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
     )
     imported = set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", proc.stderr, re.M))
     return proc, imported
@@ -70,6 +72,25 @@ def test_a_command_still_loads_what_it_uses(tmp_path):
     proc, imported = _run_fresh("scan", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stderr[-500:]
     assert "numpy" in imported and "rapidfuzz" in imported
+
+
+def test_a_scan_that_takes_every_queue_from_the_cache_imports_no_detector_library(tmp_path):
+    """``scan`` imports what it uses: on an unchanged workspace every queue comes from the
+    scan cache, and neither numpy nor rapidfuzz (the detectors') is imported."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "MEMORY.md").write_text("# Memory\n\n- one entry\n- [[nas]] again\n", encoding="utf-8")
+    then = time.time() - 600  # past the window in which a file is not trusted to its key
+    os.utime(ws / "MEMORY.md", (then, then))
+    env = {**os.environ, "MEMREVIEW_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("MEMREVIEW_NO_CACHE", None)
+    cold, imported = _run_fresh("scan", str(ws), "--json", env=env)
+    assert cold.returncode == 0, cold.stderr[-500:]
+    assert "numpy" in imported  # the first scan computes the queues
+    warm, imported = _run_fresh("scan", str(ws), "--json", env=env)
+    assert warm.returncode == 0 and warm.stdout == cold.stdout
+    assert "memreview.scan.run" in imported  # the import log is read right
+    assert not {m.split(".")[0] for m in imported} & set(HEAVY)
 
 
 def test_help_lists_every_command_and_the_settings_file(monkeypatch, tmp_path):

@@ -15,10 +15,7 @@ DATA_TABLES = {
     "synth/vocabulary.py",  # the synthetic workspaces' words, names and sentences
 }
 # Over the limit while their split is under way; each leaves this list when it lands.
-BEING_SPLIT = {
-    "scan.py",
-    "workspace/cache.py",
-}
+BEING_SPLIT: set[str] = set()
 
 
 def module_sizes() -> dict[str, int]:

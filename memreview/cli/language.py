@@ -41,6 +41,10 @@ def without_lang(argv: list[str]) -> list[str]:
 
 def user_lang() -> str | None:
     """The user config's ``lang:`` (a broken config is reported by the app, not here)."""
+    from memreview.shipped import user_config_file
+
+    if not os.path.lexists(user_config_file()):  # most have none: nothing more to import
+        return None
     from memreview.app.config import load_user_config
 
     return load_user_config().lang

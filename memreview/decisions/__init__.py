@@ -15,8 +15,9 @@ for it is :class:`~memreview.decisions.scanned.ScannedWorkspace`, a type of this
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from memreview import names_imported_on_use
 
 # What the package offers, by the module that holds it: each module is imported when one of
 # its names is first used, so a scan (which needs the registry and the state, not the
@@ -78,13 +79,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value  # found at once next time
-    return value
+__getattr__ = names_imported_on_use(__name__, _WHERE)
 
 
 def __dir__() -> list[str]:

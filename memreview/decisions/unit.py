@@ -13,6 +13,7 @@ neutral style names; ``app/render.py`` turns each kind of block into Rich text.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -141,6 +142,26 @@ class Caption:
 Block = Facts | RefBlock | Pair | Passage | Caption
 
 Detector = Callable[["Workspace", date], list[dict]]
+
+
+class ImportedOnUse:
+    """The function ``name`` of module ``module``, imported when first called: the detectors
+    bring numpy and rapidfuzz, which a scan that takes every queue from the cache never
+    needs. It names itself as the function does (``__module__``, ``__qualname__``), so the
+    scan cache keys a queue's result alike either way."""
+
+    def __init__(self, module: str, name: str):
+        self.__module__ = module
+        self.__qualname__ = self.__name__ = name
+        self._function: Callable | None = None
+
+    def __call__(self, *args, **kwargs):
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self.__module__), self.__name__)
+        return self._function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<{self.__module__}.{self.__qualname__}, imported on use>"
 Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict], None]
 
 

@@ -7,7 +7,8 @@ from datetime import date
 
 from memreview.queues.candidates import find_patterns
 from memreview.queues.common import item_id
-from memreview.workspace.model import Project, Workspace
+from memreview.workspace.memo import kept_with_file
+from memreview.workspace.model import DailyLog, Project, Workspace
 
 PARTIAL_LIMIT = 3  # partial mentions shown with a dormant project
 PARTIAL_CANDIDATES = 30  # lines collected per project before the best are chosen
@@ -172,6 +173,14 @@ def _words_on_one_line(text: str, words: list[str]) -> bool:
     return True
 
 
+@kept_with_file  # a rescan reuses it for the logs a write left alone, the cache too
+def _log_hits(log: DailyLog, patterns: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(pattern index, position) of each of ``patterns`` in the log's lower-cased text, "_"
+    and " " read as "-"."""
+    dashed = log.text_lower.replace("_", "-").replace(" ", "-")
+    return find_patterns(dashed, list(patterns))
+
+
 def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
     """The latest mention of each project up to the review date: in the daily logs (newest
     first) and in non-hook recalls.
@@ -208,8 +217,7 @@ def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
         if not active and all(key in last for key in words_of):
             break
         text = log.text_lower
-        dashed = text.replace("_", "-").replace(" ", "-")
-        for ai, pos in find_patterns(dashed, [patterns[pi] for pi in active]):
+        for ai, pos in _log_hits(log, tuple(patterns[pi] for pi in active)):
             pi = active[ai]
             key, how, _k = owners[pi]
             if key in last:

@@ -14,11 +14,13 @@ from datetime import date
 from memreview.i18n import _
 from memreview.queues.common import item_id, short
 from memreview.secrets import Secret, candidate_lines, find_secrets, kinds_shown, mask_secrets
+from memreview.workspace.memo import per_file
 from memreview.workspace.model import MemoryFile, Workspace
 
 _PEM_BEGIN = "-----BEGIN"
 
 
+@per_file  # a rescan reuses it for the files a write left alone
 def line_secrets(mf: MemoryFile) -> list[tuple[int, int, list[Secret], str]]:
     """(first line, last line, secrets, text) for every line or PEM block of a file holding
     credentials; ``text`` is the line (or the block's lines joined with ``\\n``) as written."""

@@ -11,7 +11,9 @@ never inside the workspace. In it:
   reading raised;
 - ``queues.pickle``: each queue's items, with the groups of inputs it read (memory files,
   daily logs, the pipeline's data) and one key over those groups' files and the inputs every
-  queue depends on (the settings, the review date, memreview's own code, the environment).
+  queue depends on (the settings, the review date, memreview's own code, the environment);
+- ``shown.pickle``: the counts the last scan ended with, under one key over every input (see
+  :meth:`ScanCache.whole_key`): an open of an unchanged workspace shows them before reading.
 
 Invalidation: a file whose key differs is parsed again, and only it; a queue is computed
 again when a file of a group it read changed (see ``memreview.scan``). A file changed less
@@ -20,20 +22,13 @@ file system's timestamp tick would otherwise go unseen); it is read again next t
 
 Never a secret: a file, or a queue's items, in which the secret finder sees a credential is
 not stored (it is read or computed again each time); the secrets queue's items are masked by
-construction. A cache that can't be read, or that was written for another workspace or by
-another format, is ignored with one warning (``problems``), never trusted; only the classes
-of :mod:`memreview.workspace.model` and a few builtins are unpickled from it.
+construction. How the files are written, checked and read: :mod:`memreview.workspace.cachefile`.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import io
 import os
-import pickle
-import stat
-import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -42,140 +37,56 @@ from typing import Any
 
 from memreview.i18n import _
 from memreview.secrets import holds_secret
+from memreview.workspace.cachefile import (
+    ENV_VARS,
+    FORMAT,
+    RACY_SECONDS,
+    CacheDir,
+    Key,
+    _code_stamp,
+    cache_enabled,
+    cache_home,
+    file_key,
+    snapshot,
+)
 
-FORMAT = 1
-RACY_SECONDS = 2.0
+__all__ = ["ScanCache", "cache_enabled", "cache_home", "forget_live", "snapshot"]
+
 SHARDS = 16  # parsed files are kept in this many files: a change rewrites one or a few
-ENV_VARS = ("OPENCLAW_STATE_DIR", "OPENCLAW_PROFILE", "HOME")
-SKIP_DIRS = {".git", ".memreview"}
-
-Key = tuple[int, int, int] | None  # (size, mtime_ns, inode); None: not a regular file
-
-_ALLOWED = {
-    "builtins": {"set", "frozenset", "dict", "list", "tuple", "int", "float", "str", "bytes"},
-    "datetime": {"date", "datetime", "timedelta"},
-    "pathlib": {"PosixPath", "WindowsPath", "Path", "PurePosixPath"},
-    "memreview.i18n": {"Message"},  # a warning's untranslated text and its fields
-}
-_ALLOWED_PREFIX = "memreview.workspace."
-
-
-class CacheRejected(Exception):
-    """The cache file is not one this memreview wrote for this workspace."""
-
-
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if name in _ALLOWED.get(module, ()):
-            return super().find_class(module, name)
-        if module.startswith(_ALLOWED_PREFIX):
-            found = super().find_class(module, name)
-            if isinstance(found, type):  # a model class, never a function
-                return found
-        raise CacheRejected(
-            _("it holds what memreview never writes there ({name})").format(
-                name=f"{module}.{name}"[:100]
-            )
-        )
-
-
-def cache_enabled(environ: Mapping[str, str] | None = None) -> bool:
-    """False when ``$MEMREVIEW_NO_CACHE`` is set (``--no-cache`` sets it)."""
-    env = os.environ if environ is None else environ
-    return not env.get("MEMREVIEW_NO_CACHE")
-
-
-def cache_home(environ: Mapping[str, str] | None = None) -> Path:
-    """``$MEMREVIEW_CACHE_DIR``, else the user cache directory (platformdirs)."""
-    env = os.environ if environ is None else environ
-    if env.get("MEMREVIEW_CACHE_DIR"):
-        return Path(env["MEMREVIEW_CACHE_DIR"]).expanduser()
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("memreview", appauthor=False))
-
-
-@functools.cache
-def _code_stamp() -> str:
-    """What memreview's own code is: its version and every module's size and mtime (an
-    editable install changes without a new version)."""
-    import memreview
-
-    h = hashlib.blake2b(memreview.__version__.encode(), digest_size=16)
-    top = Path(memreview.__file__).parent
-    for dirpath, dirnames, filenames in os.walk(top):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(dirpath, name))
-                h.update(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns};".encode())
-    return h.hexdigest()
-
-
-def file_key(st: os.stat_result) -> Key:
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-def snapshot(root: Path) -> dict[str, Key]:
-    """The key of every file under ``root`` (``.git/`` and ``.memreview/`` left out;
-    symlinks are listed with key None and not followed)."""
-    out: dict[str, Key] = {}
-    stack = [("", str(root))]
-    while stack:
-        prefix, path = stack.pop()
-        try:
-            it = os.scandir(path)
-        except OSError:
-            out[prefix or "."] = None
-            continue
-        with it:
-            for e in it:
-                rel = prefix + e.name
-                try:
-                    if e.is_symlink():
-                        out[rel] = None
-                    elif e.is_dir():
-                        if e.name not in SKIP_DIRS or prefix:
-                            stack.append((rel + "/", e.path))
-                    else:
-                        out[rel] = file_key(e.stat(follow_symlinks=False))
-                except OSError:
-                    out[rel] = None
-    return out
-
 
 # The parsed files of the last workspace scanned in this process (by cache directory and
 # root): the app's rescan after a write takes the unchanged ones from here.
 _LIVE: dict[tuple[str, str], dict[int, dict[tuple[str, str], tuple]]] = {}
+# …and the queues it kept (what queues.pickle holds), so a rescan does not read them back
+_LIVE_QUEUES: dict[tuple[str, str], dict] = {}
 
 
 def forget_live() -> None:
     """Drop the parsed files kept in this process (the next scan reads the cache's files)."""
     _LIVE.clear()
+    _LIVE_QUEUES.clear()
 
 
-class ScanCache:
+class ScanCache(CacheDir):
     """The cache of one workspace: read when first needed, written by :meth:`save_files` and
     :meth:`save_queues`."""
 
     def __init__(self, root: Path, home: Path | None = None):
-        self.root = root
-        self.dir = (home or cache_home()) / hashlib.sha256(str(root).encode()).hexdigest()[:24]
-        self.problems: list[str] = []
+        super().__init__(root, home)
         self.snap = snapshot(root)
         self.now = time.time()
         # parsed files by shard (read when first used): shared with the last scan of this
         # workspace in this process, so a rescan reads neither the files nor the cache
         live = (str(self.dir), str(root))
         if live not in _LIVE:
-            _LIVE.clear()  # one workspace at a time: a fleet's scans don't pile up
+            forget_live()  # one workspace at a time: a fleet's scans don't pile up
+        self._live = live
         self._shards: dict[int, dict[tuple[str, str], tuple]] = _LIVE.setdefault(live, {})
         self._used: set[tuple[str, str]] = set()
         self._new: dict[tuple[str, str], tuple] = {}  # parsed now: (entry, texts), not checked
         self._dirty: set[int] = set()
-        self._queues: dict | None = None
+        self._queues: dict | None = _LIVE_QUEUES.get(live)
+        self._shown: dict | None = None
 
     def _shard(self, slot: tuple[str, str], k: int | None = None) -> dict[tuple[str, str], tuple]:
         k = self._index(slot) if k is None else k
@@ -185,63 +96,6 @@ class ScanCache:
             files = (doc or {}).get("files")
             shard = self._shards[k] = files if isinstance(files, dict) else {}
         return shard
-
-    # -- reading and writing the cache files -----------------------------------------------
-    def _load(self, name: str) -> dict | None:
-        path = self.dir / name
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            self._problem(
-                _("cache not used: cannot read {path}: {why}").format(
-                    path=path, why=exc.strerror or exc
-                )
-            )
-            return None
-        try:
-            stream = io.BytesIO(data)
-            head = _Unpickler(stream).load()
-            if not isinstance(head, dict) or head.get("format") != FORMAT:
-                raise CacheRejected(_("written by another version of memreview"))
-            if head.get("root") != str(self.root):
-                raise CacheRejected(_("written for another workspace"))
-            if head.get("code") != _code_stamp():
-                return None  # memreview changed since: parsed again, quietly
-            doc = _Unpickler(stream).load()
-            if not isinstance(doc, dict):
-                raise CacheRejected(_("not a scan cache"))
-        except Exception as exc:  # any damage: ignored, never trusted
-            why = str(exc) if isinstance(exc, CacheRejected) else _("damaged: not readable")
-            self._problem(
-                _("ignored the cache {path} ({why}); the workspace is read instead").format(
-                    path=path, why=why[:200]
-                )
-            )
-            return None
-        return doc
-
-    def _problem(self, message: str) -> None:
-        if not self.problems:  # one warning is enough: the rest is the same cache
-            self.problems.append(message)
-
-    def _write(self, name: str, doc: dict) -> None:
-        head = {"format": FORMAT, "root": str(self.root), "code": _code_stamp()}
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    pickle.dump(head, f, protocol=pickle.HIGHEST_PROTOCOL)
-                    pickle.dump(doc, f, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, self.dir / name)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except (OSError, pickle.PicklingError, RecursionError) as exc:
-            self._problem(_("cache not saved: {why}").format(why=exc))
 
     # -- keys --------------------------------------------------------------------------------
     def key(self, rel: str) -> Key:
@@ -389,7 +243,7 @@ class ScanCache:
                         )
                     )
                 doc = {}
-            self._queues = doc
+            self._queues = _LIVE_QUEUES[self._live] = doc
         return self._queues
 
     def queues(
@@ -422,4 +276,55 @@ class ScanCache:
                 entries[name] = {"key": key, "groups": list(groups), "items": items}
         old = self._queue_doc()
         if entries != old.get("queues") or outside != old.get("outside"):
-            self._write("queues.pickle", {"outside": outside, "queues": entries})
+            doc = {"outside": outside, "queues": entries}
+            self._write("queues.pickle", doc)
+            self._queues = _LIVE_QUEUES[self._live] = doc
+
+    # -- the counts shown at the end of the last scan ----------------------------------------
+    def shown(self) -> dict:
+        """The last scan's record: ``key`` (see :meth:`whole_key`; None: not to be trusted),
+        ``outside`` (the files outside the workspace it read) and ``counts`` (the counts it
+        showed); {} when there is none."""
+        if self._shown is None:
+            doc = self._load("shown.pickle") or {}
+            counts, outside = doc.get("counts"), doc.get("outside")
+            good = (
+                isinstance(doc.get("key"), str | None)
+                and isinstance(outside, list)
+                and all(isinstance(p, str) for p in outside)
+                and isinstance(counts, dict)
+                and all(isinstance(k, str) and type(v) is int for k, v in counts.items())
+            )
+            self._shown = doc if good else {}
+        return self._shown
+
+    def whole_key(
+        self, outside: list[str], private: list[str], extra: str, environ: Mapping[str, str]
+    ) -> str | None:
+        """One key over every input of a scan: each file of the workspace, the files
+        ``outside`` it, memreview's files ``private`` (under ``.memreview/``), memreview's own
+        code, the environment and ``extra`` (the review date asked for, the options, the
+        queues); None when one of them changed too recently to be trusted."""
+        h = hashlib.blake2b(f"{FORMAT}|{_code_stamp()}|{extra}".encode(), digest_size=20)
+        for var in ENV_VARS:
+            h.update(f"{var}={environ.get(var, '')};".encode("utf-8", "surrogateescape"))
+        files = [(rel, self.snap[rel]) for rel in sorted(self.snap)]
+        files += [(f"@{rel}", self.key(rel)) for rel in private]
+        for p in outside:
+            try:
+                files.append((f"@{p}", file_key(os.stat(p))))
+            except OSError:
+                files.append((f"@{p}", None))
+        for name, key in files:
+            if key is not None and self._racy(key):
+                return None
+            h.update(f"{name}:{key};".encode("utf-8", "surrogateescape"))
+        return h.hexdigest()
+
+    def save_shown(self, key: str | None, outside: list[str], counts: dict[str, int]) -> None:
+        """Keep the counts a scan showed under ``key`` (None keeps only ``outside``, the files
+        the next scan's key must cover)."""
+        doc = {"key": key, "outside": outside, "counts": counts if key is not None else {}}
+        if doc != self.shown():
+            self._write("shown.pickle", doc)
+            self._shown = doc

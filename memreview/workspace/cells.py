@@ -6,7 +6,6 @@ without loading the workspace model."""
 from __future__ import annotations
 
 import re
-import unicodedata
 
 _MAYBE_WIDE = re.compile(r"[\u1100-\U0003fffd]")
 
@@ -15,8 +14,10 @@ def width(text: str) -> int:
     """Display width: a wide (CJK) character counts two."""
     if text.isascii():
         return len(text)
-    extra = sum(1 for ch in _MAYBE_WIDE.findall(text) if unicodedata.east_asian_width(ch) in "WF")
-    return len(text) + extra
+    import unicodedata  # for text that is not ASCII only (the English help needs none)
+
+    wide = unicodedata.east_asian_width
+    return len(text) + sum(1 for ch in _MAYBE_WIDE.findall(text) if wide(ch) in "WF")
 
 
 def wide_enough(text: str, columns: int) -> bool:

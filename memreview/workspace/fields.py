@@ -20,6 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from memreview.workspace.cells import wide_enough, width  # noqa: F401 (the detectors import them here)
+from memreview.workspace.memo import per_file
 from memreview.workspace.model import Entry, MemoryFile
 
 _BULLET = re.compile(r"^\s*(?:[-*]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -86,6 +87,7 @@ class FileFields:
         return id(e) in self.field_lines
 
 
+@per_file  # a rescan reuses it for the files a write left alone
 def file_fields(mf: MemoryFile) -> FileFields:
     heading_lines = [ln for ln, _lvl, _t in mf.headings]
     heading_text = {ln: t for ln, _lvl, t in mf.headings}

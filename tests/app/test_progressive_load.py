@@ -77,3 +77,37 @@ async def test_the_first_queue_is_usable_while_a_slow_queue_is_computed(
             assert screen.result.health  # the health figures come last
     finally:
         gate.set()
+
+
+async def test_a_reload_shows_dots_for_the_counts_not_known_yet_not_the_old_ones(
+    make, ws, backend, monkeypatch
+):
+    """After a write the counts on screen are from before it: they show "…" from the moment
+    the rescan starts until each queue is told again."""
+    from memreview.app.widgets.panels import QueueNav
+
+    gate = threading.Event()
+    gate.set()
+    _slow_toy(monkeypatch, ws, gate)
+    app = make()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review(app)
+            await loaded(app, pilot)
+            assert " 9 Toy 1" in screen_text(app)
+            old = screen.result
+            gate.clear()
+            screen.reload()
+            nav = screen.query_one(QueueNav)
+            rows = [str(nav.row(q).render()) for q in ("contradictions", "toy")]
+            assert all("…" in row for row in rows), rows  # at once, before any reading
+            await _until(pilot, lambda: screen.result is not old)
+            await _until(pilot, lambda: "contradictions" not in screen.result.pending)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Contradictions 1" in text and " 9 Toy …" in text
+            gate.set()
+            await loaded(app, pilot)
+            assert " 9 Toy 1" in screen_text(app)
+    finally:
+        gate.set()

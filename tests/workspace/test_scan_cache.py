@@ -278,8 +278,17 @@ def test_random_edits_between_opens_give_the_result_of_no_cache(tmp_path_factory
         scan_workspace(root, today=TODAY)
         for k, edits in enumerate(rounds):
             _apply(root, edits, time.time() - 900 + 10 * k)
-            cached = doc(scan_workspace(root, today=TODAY))
-            assert cached == doc(scan_workspace(root, today=TODAY, cache=False))
+            events: list = []
+            result = scan_workspace(root, today=TODAY, emit=events.append)
+            assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+            _counts_told_are_the_result(events, result)
+
+
+def _counts_told_are_the_result(events: list, result) -> None:
+    """Every count a scan told before reading (from the cache) is the count it ends with."""
+    for e in events:
+        if isinstance(e, Counts):
+            assert e.counts == {name: result.counts[name] for name in e.counts}
 
 
 @pytest.mark.parametrize(
@@ -324,6 +333,180 @@ def test_the_rescan_after_a_write_reads_only_the_files_the_batch_wrote(ws, reads
     written = sorted(f.rel for f in out.files if f.written)
     assert written and not out.conflicts and not out.failures
     reads.clear()
-    again = scan_workspace(ws, today=TODAY)
+    events: list = []
+    again = scan_workspace(ws, today=TODAY, emit=events.append)
     assert sorted(set(reads)) == sorted({HOLDS_SECRET, *(w for w in written if w.endswith(".md"))})
     assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))
+    _counts_told_are_the_result(events, again)
+
+
+def test_an_unchanged_workspace_tells_every_count_before_the_queues_are_imported(ws):
+    """The counts the last scan showed come first, before the registry and the detectors
+    (numpy, rapidfuzz) are imported; a hidden item makes them stale, so they are not told."""
+    scan_workspace(ws, today=TODAY)
+    script = (
+        "import sys, json\n"
+        "from pathlib import Path\n"
+        "from datetime import date\n"
+        "from memreview.scan import Counts, scan_workspace\n"
+        "told = []\n"
+        "def emit(e):\n"
+        "    if isinstance(e, Counts):\n"
+        "        heavy = {'memreview.decisions.registry', 'numpy', 'rapidfuzz'}\n"
+        "        told.append([e.counts, sorted(heavy & set(sys.modules))])\n"
+        "r = scan_workspace(Path(sys.argv[1]), today=date(2026, 11, 29), emit=emit)\n"
+        "print(json.dumps([told, r.counts]))\n"
+    )
+    run = [sys.executable, "-c", script, str(ws)]
+    told, counts = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
+    assert told == [[counts, []]]
+    assert len(counts) == 9
+    # an item hidden since, in memreview's own state only (no file the queues read changed)
+    from memreview.decisions.state import Hidden, State
+
+    result = scan_workspace(ws, today=TODAY)
+    item = result.queues["supersede"][0]["id"]
+    state = State({item: Hidden(until=None, reason="rejected")})
+    (ws / ".memreview").mkdir(exist_ok=True)
+    (ws / ".memreview" / "state.yaml").write_bytes(state.to_bytes())
+    age(ws / ".memreview")
+    told, after = json.loads(subprocess.run(run, capture_output=True, check=True).stdout)
+    assert after["supersede"] == counts["supersede"] - 1
+    assert [t[0] for t in told] == [{k: after[k] for k in told[0][0]}]  # not the stale ones
+
+
+def test_the_state_file_the_scan_keys_by_is_the_one_decisions_write():
+    from memreview.decisions.state import STATE_FILE
+    from memreview.scan import run
+
+    assert run.STATE_FILE == STATE_FILE
+
+
+def test_after_a_warm_open_the_rescan_searches_only_the_daily_logs_that_changed(ws, monkeypatch):
+    """The dormant queue's search of each daily log is kept with the parsed log in the cache:
+    in a new process, after a warm open and an agent's append, only that log is searched."""
+    from memreview.queues import dormant
+
+    scan_workspace(ws, today=TODAY)  # cold: computes every queue and keeps the searches
+    forget_live()  # a new process
+    scan_workspace(ws, today=TODAY)  # warm: every queue from the cache, nothing searched
+    searched: list[int] = []
+    find = dormant.find_patterns
+    monkeypatch.setattr(
+        dormant, "find_patterns", lambda text, pats: searched.append(len(text)) or find(text, pats)
+    )
+    newest = max((ws / "memory").glob("2026-11-2*.md"))
+    with open(newest, "a", encoding="utf-8") as f:
+        f.write("- the agent wrote one more line\n")
+    then = time.time() - 300
+    os.utime(newest, (then, then))
+    events: list = []
+    again = scan_workspace(ws, today=TODAY, emit=events.append)
+    assert "dormant" in {e.name for e in events if isinstance(e, QueueDone)}
+    assert len(searched) == 1  # the log that grew; the others' hits came with them
+    assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))
+
+
+BATCH = st.lists(
+    st.sampled_from(
+        [
+            ("contradictions", "keep-a"),
+            ("supersede", "approve"),
+            ("supersede", "reject"),
+            ("archived", "remove"),
+            ("duplicates", "keep", 1),
+            ("dormant", "revive"),
+            ("dormant", "snooze"),
+            ("demotion", "approve"),
+            ("promotions", "archive"),
+            ("secrets", "redact"),
+        ]
+    ),
+    min_size=1,
+    max_size=5,
+    unique_by=lambda qa: qa[0],
+)
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(edits=EDITS, batch=BATCH)
+def test_random_edits_then_a_batch_rescan_gives_the_result_of_no_cache(
+    tmp_path_factory, edits, batch
+):
+    """The rescan after a write (unchanged files, their searches and the queues whose inputs
+    did not change all reused in the process) equals a scan without the cache."""
+    from memreview.decisions import Decision, apply
+
+    base = tmp_path_factory.mktemp("batch")
+    root = (base / "ws").resolve()
+    shutil.copytree(SAMPLE, root)
+    age(root)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMREVIEW_CACHE_DIR", str(base / "cache"))
+        mp.delenv("MEMREVIEW_NO_CACHE", raising=False)
+        scan_workspace(root, today=TODAY)
+        forget_live()
+        _apply(root, edits, time.time() - 900)
+        result = scan_workspace(root, today=TODAY)
+        decisions = [
+            Decision(item=result.queues[q][0]["id"], action=a, queue=q, keep=(k or [None])[0])
+            for q, a, *k in batch
+            if result.queues.get(q)
+        ]
+        out = apply(result, decisions)
+        assert not out.failures
+        for p in root.rglob("*"):  # what the batch wrote, past the racy window
+            if p.is_file() and ".memreview" not in p.parts:
+                st_ = p.stat()
+                if time.time() - st_.st_mtime < 60:
+                    os.utime(p, (time.time() - 120, time.time() - 120))
+        events: list = []
+        again = scan_workspace(root, today=TODAY, emit=events.append)
+        assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
+        _counts_told_are_the_result(events, again)
+
+
+def test_a_promotions_source_file_is_split_once_not_once_per_promotion(ws):
+    """Every promotion names its source file; the file's lines are made once and shared."""
+    from memreview.queues.promotions.detect import _source_lines
+
+    result = scan_workspace(ws, today=TODAY, cache=False)
+    log = result.workspace.daily_logs[0].rel
+    memory = next(iter(result.workspace.files))
+    for rel in (log, memory):
+        first = _source_lines(result.workspace, rel)
+        assert first and _source_lines(result.workspace, rel) is first
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(
+        st.sampled_from(
+            ["# Top", "## Day", "### Part", "#### Deep", "#NoSpace", "- text", "", " # x"]
+        ),
+        max_size=30,
+    ),
+    line=st.integers(min_value=0, max_value=35),
+)
+def test_the_headings_above_a_source_line_are_found_as_by_a_walk_up(lines, line):
+    """The headings index kept with a file's lines answers as walking up line by line does."""
+    import re
+
+    from memreview.queues.promotions.detect import _Lines, _source_headings
+
+    def walk_up(lines, line):
+        out = []
+        for k in range(min(line, len(lines)) - 1, -1, -1):
+            m = re.match(r"^#{1,6}\s+(.*)$", lines[k])
+            if m:
+                out.append(m.group(1))
+                if lines[k].startswith("## ") or lines[k].startswith("# "):
+                    break
+        return tuple(out) if lines else ()
+
+    indexed = _Lines(lines)
+    assert _source_headings(indexed, line) == walk_up(lines, line)
+    assert _source_headings(indexed, line) == walk_up(lines, line)  # the index, kept
+    assert _source_headings(list(lines), line) == walk_up(lines, line)

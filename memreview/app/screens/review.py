@@ -165,6 +165,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         gc.unfreeze()  # the old model may go now
         self.scanning = True
         self.evidence.forget_previews()
+        if self.result is not None:  # the counts shown are from before: "…" until told
+            self.query_one(QueueNav).show_counts({})
         self.query_one("#switcher").display = False
         self._sync_bindings()
         self.query_one(LoadingPane).start(self.scan, self.root, self.today)

@@ -85,10 +85,10 @@ class QueueNav(Vertical, can_focus=False):
             r.show(None)  # "…": not known until the scan says
 
     def show_counts(self, counts: dict[str, int]) -> None:
-        """Counts known before the workspace is read (the cache's)."""
-        for queue, n in counts.items():
-            if queue in queue_names():
-                self.row(queue).show(n)
+        """Counts known before the workspace is read (the cache's); the others "…" (being
+        computed: a count from before a write would be stale)."""
+        for queue in queue_names():
+            self.row(queue).show(counts.get(queue))
 
     def row(self, queue: str) -> QueueRow:
         return self.query_one(f"#queue-row-{queue}", QueueRow)

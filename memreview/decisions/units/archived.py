@@ -9,13 +9,13 @@ from memreview.decisions.unit import (
     Act,
     Caption,
     Facts,
+    ImportedOnUse,
     Passage,
     QueueUnit,
     RefBlock,
 )
 from memreview.display import dated
 from memreview.i18n import N_, _, ngettext
-from memreview.queues.archived import archived
 from memreview.workspace.model import Workspace
 
 
@@ -76,7 +76,7 @@ def missing(ws: Workspace) -> str | None:
 UNIT = QueueUnit(
     name="archived",
     title=N_("Archived"),
-    detect=archived,
+    detect=ImportedOnUse("memreview.queues.archived", "archived"),
     acts=(
         Act("approve", "remove", N_("remove"), "approve", N_("every matching entry is deleted")),
         Act("keep", "keep", N_("keep"), "keep", N_("the entries stay; the item is hidden")),

@@ -9,6 +9,7 @@ from memreview.decisions.unit import (
     Act,
     Caption,
     Facts,
+    ImportedOnUse,
     Passage,
     QueueUnit,
     RefBlock,
@@ -16,7 +17,6 @@ from memreview.decisions.unit import (
 )
 from memreview.display import dated, plural
 from memreview.i18n import N_, _, ngettext
-from memreview.queues.dormant import dormant
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
 
@@ -163,7 +163,7 @@ def limit(cfg: Config) -> int:
 UNIT = QueueUnit(
     name="dormant",
     title=N_("Dormant"),
-    detect=dormant,
+    detect=ImportedOnUse("memreview.queues.dormant", "dormant"),
     acts=(
         Act(
             "revive",

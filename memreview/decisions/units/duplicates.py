@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
-from memreview.decisions.unit import DEFER, Act, Facts, Passage, QueueUnit, RefBlock
+from memreview.decisions.unit import DEFER, Act, Facts, ImportedOnUse, Passage, QueueUnit, RefBlock
 from memreview.i18n import N_, _, ngettext
-from memreview.queues.duplicates import duplicates
 
 
 def check(item: dict, d: Decision) -> None:
@@ -105,7 +104,7 @@ KEPT = "keep #{keep}"
 UNIT = QueueUnit(
     name="duplicates",
     title=N_("Duplicates"),
-    detect=duplicates,
+    detect=ImportedOnUse("memreview.queues.duplicates.detect", "duplicates"),
     acts=(
         Act(
             "approve",

@@ -18,6 +18,7 @@ from memreview.decisions.unit import (
     Act,
     Caption,
     Facts,
+    ImportedOnUse,
     Passage,
     QueueUnit,
     RefBlock,
@@ -26,7 +27,8 @@ from memreview.decisions.unit import (
 )
 from memreview.display import dated
 from memreview.i18n import N_, _, ngettext
-from memreview.queues.promotions import REJECTED_FILE, has_promotions, promotions, stripped_body
+from memreview.queues.promotions.flags import stripped_body
+from memreview.queues.promotions.found import REJECTED_FILE, has_promotions
 
 REJECTED_TITLE = "# Rejected promotions"
 VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
@@ -200,7 +202,7 @@ def missing(ws) -> str | None:
 UNIT = QueueUnit(
     name="promotions",
     title=N_("Promotions"),
-    detect=promotions,
+    detect=ImportedOnUse("memreview.queues.promotions.detect", "promotions"),
     acts=(
         Act(
             "approve",

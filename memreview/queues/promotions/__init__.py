@@ -21,9 +21,26 @@ The package, by seam:
 - ``detect``: ``promotions``, the queue: flags, duplicates, came-back and evidence per item.
 """
 
-from memreview.queues.promotions.detect import REJECTED_FILE, promotions
-from memreview.queues.promotions.flags import stripped_body
-from memreview.queues.promotions.found import has_promotions, split_tail
+from typing import TYPE_CHECKING
+
+from memreview import names_imported_on_use
+
+# ``promotions`` (and with it rapidfuzz and the duplicates queue) is imported on first use
+__getattr__ = names_imported_on_use(
+    __name__,
+    {
+        "REJECTED_FILE": "found",
+        "has_promotions": "found",
+        "promotions": "detect",
+        "split_tail": "found",
+        "stripped_body": "flags",
+    },
+)
+
+if TYPE_CHECKING:
+    from memreview.queues.promotions.detect import promotions
+    from memreview.queues.promotions.flags import stripped_body
+    from memreview.queues.promotions.found import REJECTED_FILE, has_promotions, split_tail
 
 __all__ = [
     "REJECTED_FILE",

@@ -4,6 +4,7 @@ later copy is the duplicate), with its source lines and OpenClaw's store row as 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date
 
@@ -21,6 +22,7 @@ from memreview.queues.promotions.flags import (
     flag_snapshot,
 )
 from memreview.queues.promotions.found import (
+    REJECTED_FILE,
     Promoted,
     find_promoted,
     split_tail,
@@ -29,10 +31,9 @@ from memreview.queues.promotions.found import (
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE
-from memreview.workspace.model import Entry, Workspace
+from memreview.workspace.memo import per_file
+from memreview.workspace.model import DailyLog, Entry, MemoryFile, Workspace
 from memreview.workspace.normalize import normalize
-
-REJECTED_FILE = "memory/archive/rejected-promotions.md"
 
 
 @dataclass
@@ -48,26 +49,51 @@ def _source_lines(ws: Workspace, path: str) -> list[str] | None:
     """The lines of a workspace file that a promotion names as its source (None: missing)."""
     mf = ws.files.get(path) or ws.archive_files.get(path)
     if mf is not None:
-        return [ln.text for ln in mf.source.lines]
+        return _file_lines(mf)
     for log in ws.daily_logs:
         if log.rel == path:
-            return log.text.split("\n") if log.text else [""] * log.lines
+            return _log_lines(log)
     tf = ws.other_files.get(path)
     if tf is not None:
         return [ln.text for ln in tf.lines]
     return None
 
 
+_HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+
+
+class _Lines(list):
+    """A source file's lines, and where its headings are (found once, when first asked)."""
+
+    heads: list[int] | None = None
+
+
+@per_file  # asked for once per promotion: split once per file (and kept for a rescan)
+def _file_lines(mf: MemoryFile) -> _Lines:
+    return _Lines(ln.text for ln in mf.source.lines)
+
+
+@per_file
+def _log_lines(log: DailyLog) -> _Lines:
+    return _Lines(log.text.split("\n") if log.text else [""] * log.lines)
+
+
 def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
+    """The headings above ``line``, nearest first, up to the first of level 1 or 2."""
     if not lines:
         return ()
+    top = min(line, len(lines))
+    if isinstance(lines, _Lines):
+        if lines.heads is None:
+            lines.heads = [k for k, text in enumerate(lines) if _HEADING.match(text)]
+        heads = lines.heads[: bisect_left(lines.heads, top)]
+    else:
+        heads = [k for k in range(top) if _HEADING.match(lines[k])]
     out = []
-    for k in range(min(line, len(lines)) - 1, -1, -1):
-        m = re.match(r"^#{1,6}\s+(.*)$", lines[k])
-        if m:
-            out.append(m.group(1))
-            if lines[k].startswith("## ") or lines[k].startswith("# "):
-                break
+    for k in reversed(heads):
+        out.append(_HEADING.match(lines[k]).group(1))
+        if lines[k].startswith("## ") or lines[k].startswith("# "):
+            break
     return tuple(out)
 
 

@@ -11,6 +11,8 @@ from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE, PROMOTED_HEADING_RE, SETTLED_STAMP_RE
 from memreview.workspace.model import Entry, MemoryFile, Workspace
 
+REJECTED_FILE = "memory/archive/rejected-promotions.md"  # where an archived promotion goes
+
 CONSOLIDATED_HEADING_RE = re.compile(r"consolidated memory\s*\((\d{4}-\d{2}-\d{2})\)", re.I)
 PROJECT_HEADING_RE = re.compile(r"^(?:project:\s*(\S.*)|global)$", re.I)
 LINEAGE_RE = re.compile(r"<!--\s*openclaw-memory-lineage:([^\n]*?)\s*-->")

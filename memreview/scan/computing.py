@@ -1,0 +1,179 @@
+"""Computing the queues of a loaded workspace, each as soon as it is ready, and the health
+figures; noting which groups of input files each queue read (for the cache)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date, timedelta
+from types import MethodType
+
+from memreview.decisions import registry
+from memreview.decisions.reviewed import workspace_alarms
+from memreview.decisions.state import State
+from memreview.health import health as compute_health
+from memreview.i18n import _
+from memreview.judge_card import promotion_card, report_card
+from memreview.scan.events import Emit, HealthDone, Loaded, QueueDone
+from memreview.scan.result import ScanResult, new_result, sorted_pending
+from memreview.workspace.model import Workspace
+
+
+def promotion_health(ws: Workspace, items: list[dict], today: date) -> dict:
+    """Promotions per night over the 14 nights up to the review date, the flagged share of
+    every promotion, the top flags, and the owner's archive rate per flag."""
+    nights = [today - timedelta(days=k) for k in range(13, -1, -1)]
+    per: dict[str, list[int]] = {d.isoformat(): [0, 0] for d in nights}
+    flags: dict[str, int] = {}
+    flagged = 0
+    for it in items:
+        cell = per.get(it.get("promoted") or "")
+        if cell is not None:
+            cell[0] += 1
+            cell[1] += bool(it["flags"])
+        flagged += bool(it["flags"])
+        for f in it["flags"]:
+            flags[f["flag"]] = flags.get(f["flag"], 0) + 1
+    return {
+        "count": len(items),
+        "flagged": flagged,
+        "flagged_share": round(flagged / len(items), 4) if items else None,
+        "nights": [{"date": d, "promoted": c[0], "flagged": c[1]} for d, c in per.items()],
+        "top_flags": sorted(flags.items(), key=lambda kv: (-kv[1], kv[0]))[:5],
+        "card": promotion_card(ws),
+    }
+
+
+def _judge_card(ws: Workspace) -> dict | None:
+    """The judge's report card (how often the human approved it, by confidence)."""
+    if ws.proposals is None:
+        return None
+    return report_card(ws)
+
+
+# What each part of a loaded workspace is made of, by group of input files (see
+# ``_classify``): a queue reading only some parts is computed again only when their files
+# change. A part not named here counts as made of every file.
+PART_GROUPS: dict[str, frozenset[str]] = {
+    "root": frozenset(),
+    "config": frozenset(),  # the settings file is in the base group every queue depends on
+    "daily_logs": frozenset({"daily"}),
+    **dict.fromkeys(
+        (
+            "files",
+            "archive_files",
+            "projects",
+            "boot_ids",
+            "other_files",
+            "all_anchors",
+            "anchor_index",
+            "main_memory",
+        ),
+        frozenset({"md"}),
+    ),
+    "mtimes": frozenset({"md", "daily"}),
+    **dict.fromkeys(
+        ("fragments", "skills", "proposals", "verdicts", "openclaw"), frozenset({"data"})
+    ),
+    "recalls": frozenset({"data", "md"}),  # OpenClaw's line recalls are mapped to anchors
+}
+ALL_GROUPS = frozenset({"md", "daily", "data"})
+
+
+class _Reading:
+    """A workspace as one detector sees it, noting each part it reads (its methods run on
+    this view too, so the parts they read are noted)."""
+
+    def __init__(self, ws: Workspace):
+        object.__setattr__(self, "_ws", ws)
+        object.__setattr__(self, "parts", set())
+
+    def __getattr__(self, name: str):
+        self.parts.add(name)
+        attr = getattr(type(self._ws), name, None)
+        if callable(attr):
+            return MethodType(attr, self)
+        return getattr(self._ws, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError("a detector does not change the workspace")
+
+    def groups(self) -> list[str]:
+        out: set[str] = set()
+        for part in self.parts:
+            out |= PART_GROUPS.get(part, ALL_GROUPS)
+        return sorted(out)
+
+
+def _detect_all(
+    ws: Workspace,
+    today: date,
+    names: list[str],
+    report: Callable[[str, float], None],
+    reads: dict[str, list[str]] | None = None,
+) -> Iterator[tuple[str, list[dict]]]:
+    """(name, items) of the queues ``names``, each as soon as it is computed: the slow ones
+    (archived: mostly numpy and rapidfuzz work, which lets go of the GIL) in a thread of
+    their own while the others are computed in order (both cores). ``reads``: filled with
+    the groups of input files each queue read."""
+    units = [u for u in registry.units() if u.name in names]
+    views = {u.name: (ws if reads is None else _Reading(ws)) for u in units}
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
+        slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
+        for k, unit in enumerate(units):
+            report(_("queue: {name}").format(name=_(unit.title)), 0.9 + 0.08 * k / len(units))
+            if not unit.slow:
+                items = unit.detect(views[unit.name], today)
+                if reads is not None:
+                    reads[unit.name] = views[unit.name].groups()
+                yield unit.name, items
+        for name, future in slow.items():
+            items = future.result()
+            if reads is not None:
+                reads[name] = views[name].groups()
+            yield name, items
+
+
+def compute(
+    ws: Workspace,
+    today: date,
+    state: State,
+    all_dormant: bool = False,
+    progress: Callable[[str, float], None] | None = None,
+    all_promotions: bool = False,
+    *,
+    known: dict[str, list[dict]] | None = None,
+    emit: Emit | None = None,
+    notes: list[str] | None = None,
+    reads: dict[str, list[str]] | None = None,
+) -> ScanResult:
+    """Every queue and the health figures of a loaded workspace; decisions in ``state``
+    hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
+    the promotions already reviewed too). ``known``: queues computed before (the cache);
+    ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
+    :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
+    computed here read."""
+    report = progress or (lambda stage, frac: None)
+    result = new_result(ws, today, state, all_dormant, all_promotions)
+    result.notes = list(notes or ())
+    for name, items in (known or {}).items():
+        result.add_queue(name, items)
+    if emit is not None:
+        emit(Loaded(result))
+        result = result.copy()  # the one emitted is the receiver's now
+    for name, items in _detect_all(ws, today, sorted_pending(result), report, reads):
+        result.add_queue(name, items)
+        if emit is not None:
+            emit(QueueDone(name, items))
+    report(_("health"), 0.99)
+    health = compute_health(ws, today)
+    health["judge"] = _judge_card(ws)
+    health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
+    if "promotions" in result.all_queues:
+        health["promotions"] = promotion_health(ws, result.all_queues["promotions"], today)
+    result.health = health
+    result.in_order()
+    if emit is not None:
+        emit(HealthDone(health))
+    report(_("done"), 1.0)
+    return result

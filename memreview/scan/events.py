@@ -1,0 +1,45 @@
+"""The scan's events, in the order a scan emits them to a screen that shows them one by
+one: :class:`Counts` (from the cache, before anything is read), :class:`Loaded`, a
+:class:`QueueDone` per queue computed, :class:`HealthDone`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memreview.scan.result import ScanResult
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Event: the shown counts of the queues known from the cache, before anything is read."""
+
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Event: the workspace is read; ``result`` holds the queues known so far and names the
+    others in ``result.pending`` (the scan never changes this object afterwards)."""
+
+    result: ScanResult
+
+
+@dataclass(frozen=True)
+class QueueDone:
+    """Event: one queue computed (its items before hiding)."""
+
+    name: str
+    items: list[dict]
+
+
+@dataclass(frozen=True)
+class HealthDone:
+    """Event: the health figures, last of all."""
+
+    health: dict
+
+
+Emit = Callable[[object], None]

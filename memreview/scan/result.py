@@ -1,0 +1,202 @@
+"""A scan's result: the workspace loaded and its queues, those shown and those hidden."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from memreview.decisions import registry
+from memreview.decisions.state import State
+from memreview.health import SCHEMA
+from memreview.workspace.model import Workspace
+
+
+@dataclass
+class ScanResult:
+    """A workspace loaded and its queues computed on a review date (what ``scan --json``
+    prints and the app shows)."""
+
+    root: Path
+    today: date
+    workspace: Workspace
+    queues: dict[str, list[dict]]
+    health: dict
+    missing: dict[str, str]
+    state: State
+    hidden: dict[str, int] = field(default_factory=dict)
+    all_queues: dict[str, list[dict]] = field(default_factory=dict)
+    pending: set[str] = field(default_factory=set)  # queues not computed yet
+    all_dormant: bool = False
+    all_promotions: bool = False
+    notes: list[str] = field(default_factory=list)  # about the cache: shown once, not saved
+
+    def add_queue(self, name: str, items: list[dict]) -> None:
+        """Queue ``name`` computed: its items, those shown (hidden ones and the limit
+        applied) and how many are hidden."""
+        visible = visible_items(name, items, self.state, self.today, self.all_promotions)
+        self.all_queues[name] = items
+        self.hidden[name] = len(items) - len(visible)
+        self.queues[name] = limited(name, visible, self.workspace.config, self.all_dormant)
+        self.pending.discard(name)
+        self.__dict__.pop("_related", None)
+
+    def in_order(self) -> None:
+        """The queue tables in the registry's order (queues finish in any order)."""
+        order = [n for n in registry.queue_names() if n in self.all_queues]
+        order += [n for n in self.all_queues if n not in order]
+        for table in ("queues", "hidden", "all_queues"):
+            old = getattr(self, table)
+            setattr(self, table, {n: old[n] for n in order if n in old})
+
+    def copy(self) -> ScanResult:
+        """Another result over the same workspace, with its own queue tables."""
+        return replace(
+            self,
+            queues=dict(self.queues),
+            hidden=dict(self.hidden),
+            all_queues=dict(self.all_queues),
+            pending=set(self.pending),
+        )
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {name: len(items) for name, items in self.queues.items()}
+
+    @property
+    def warnings(self) -> list[dict]:
+        """The warnings about input files, each message in the interface's language
+        (`to_json` gives them in English)."""
+        return [w.shown() for w in self.workspace.warnings]
+
+    def item(self, item_id: str) -> tuple[str, dict] | None:
+        """(queue, item) for an id, hidden items included."""
+        for name, items in self.all_queues.items():
+            for it in items:
+                if it["id"] == item_id:
+                    return name, it
+        return None
+
+    def related(self, item_id: str) -> list[tuple[str, dict]]:
+        """(queue, item) of the other shown items that name an anchor or entry this one
+        names too (the same pair as a contradiction and a supersede proposal; an entry that
+        is both a duplicate and in an archived fragment), in queue order."""
+        index = self.__dict__.get("_related")
+        if index is None:
+            index = {}
+            place: dict[str, int] = {}  # item id -> its place in queue order
+            for name, items in self.queues.items():
+                for it in items:
+                    place.setdefault(it["id"], len(place))
+                    for key in _ref_keys(it):
+                        index.setdefault(key, []).append((name, it))
+            self.__dict__["_related"] = index
+            self.__dict__["_related_place"] = place
+        place = self.__dict__["_related_place"]
+        out: dict[str, tuple[str, dict]] = {}
+        found = self.item(item_id)
+        for key in _ref_keys(found[1]) if found else ():
+            for name, it in index.get(key, ()):
+                if it["id"] != item_id:
+                    out.setdefault(it["id"], (name, it))
+        # the keys come from a set: their order is not stable from one run to the next
+        return sorted(out.values(), key=lambda found: place.get(found[1]["id"], 0))
+
+    def context(
+        self, file: str, line: int, end_line: int, before: int = 3, after: int = 3
+    ) -> list[tuple[int, str]]:
+        """Numbered lines of a memory file around ``line..end_line``."""
+        ws = self.workspace
+        mf = ws.files.get(file) or ws.archive_files.get(file)
+        src = mf.source if mf is not None else ws.other_files.get(file)
+        if src is None:
+            return []
+        lo = max(1, line - before)
+        hi = min(len(src.lines), end_line + after)
+        return [(k, src.lines[k - 1].text) for k in range(lo, hi + 1)]
+
+    def to_json(self) -> dict:
+        return {
+            "schema": SCHEMA,
+            "workspace": str(self.root),
+            "today": self.today.isoformat(),
+            "counts": self.counts,
+            "queues": self.queues,
+            "health": self.health,
+            "missing": self.missing,
+            "warnings": [w.to_json() for w in self.workspace.warnings],
+        }
+
+
+def _missing(ws: Workspace) -> dict[str, str]:
+    """Why each queue that can't have items can't (its unit says)."""
+    out = {}
+    for unit in registry.units():
+        why = unit.missing(ws) if unit.missing is not None else None
+        if why is not None:
+            out[unit.name] = why
+    return out
+
+
+def new_result(
+    ws: Workspace,
+    today: date,
+    state: State,
+    all_dormant: bool = False,
+    all_promotions: bool = False,
+) -> ScanResult:
+    """A result with no queue computed yet (every queue pending)."""
+    return ScanResult(
+        root=ws.root,
+        today=today,
+        workspace=ws,
+        queues={},
+        health={},
+        missing=_missing(ws),
+        state=state,
+        pending=set(registry.queue_names()),
+        all_dormant=all_dormant,
+        all_promotions=all_promotions,
+    )
+
+
+def visible_items(
+    name: str, items: list[dict], state: State, today: date, all_promotions: bool = False
+) -> list[dict]:
+    """The items of queue ``name`` that ``state`` doesn't hide (every promotion with
+    ``all_promotions``)."""
+    if all_promotions and name == "promotions":
+        return list(items)
+    return [it for it in items if not state.is_hidden(it["id"], today)]
+
+
+def limited(name: str, items: list[dict], config, all_dormant: bool = False) -> list[dict]:
+    """``items`` cut to the queue's limit (none with ``all_dormant``)."""
+    unit = registry.unit(name)
+    if unit is not None and unit.limit is not None and not all_dormant:
+        return items[: unit.limit(config)]
+    return items
+
+
+def sorted_pending(result: ScanResult) -> list[str]:
+    """The pending queues, in the registry's order."""
+    return [n for n in registry.queue_names() if n in result.pending]
+
+
+def _ref_keys(value: object) -> set[tuple]:
+    """The anchors (by id) and entries (by file and line) an item's refs name."""
+    out: set[tuple] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("file"), str) and isinstance(v.get("line"), int):
+                anchor = v.get("anchor")  # an entry inside an anchor names it too
+                header = str(v.get("text") or "").startswith("#")
+                out.add(
+                    ("anchor", anchor) if anchor and header else ("entry", v["file"], v["line"])
+                )
+            stack.extend(x for x in v.values() if isinstance(x, dict | list))
+        elif isinstance(v, list):
+            stack.extend(x for x in v if isinstance(x, dict | list))
+    return out

@@ -1,0 +1,234 @@
+"""``scan_workspace``: a workspace read and its queues computed, through the scan cache when
+it is on (queues whose inputs are unchanged are taken from it; see
+:mod:`memreview.workspace.cache`).
+
+Before reading anything the scan emits the counts it knows: those the last scan showed when
+no input changed since (``shown.pickle``, checked by a key over every input: the quickest
+open), else those of the queues whose inputs are unchanged. Only this module, the loader's
+check of the root and the cache are imported before those counts are out.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memreview.scan.events import Counts, Emit
+from memreview.workspace.cache import ScanCache, cache_enabled
+from memreview.workspace.loader import check_workspace
+
+if TYPE_CHECKING:
+    from memreview.scan.result import ScanResult
+    from memreview.workspace.model import Workspace
+
+STATE_FILE = ".memreview/state.yaml"  # the hidden items (memreview.decisions.state)
+
+
+def scan_workspace(
+    root: Path,
+    today: date | None = None,
+    all_dormant: bool = False,
+    progress: Callable[[str, float], None] | None = None,
+    all_promotions: bool = False,
+    *,
+    cache: bool | None = None,
+    emit: Emit | None = None,
+) -> ScanResult:
+    """Load the workspace at ``root`` and compute its queues (NotAWorkspace if it isn't one).
+
+    ``cache``: reuse (and update) the scan cache (``memreview.workspace.cache``; by default
+    unless ``$MEMREVIEW_NO_CACHE`` is set); ``emit``:
+    given the scan's events as they happen (:class:`Counts` when the cache knows the queues,
+    :class:`Loaded`, :class:`QueueDone`…, :class:`HealthDone`), for a screen that shows
+    them one by one."""
+    root = check_workspace(Path(root))
+    sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
+    whole = outside = None
+    if sc is not None:
+        shown = sc.shown()
+        # the files outside the workspace the key covers: those the last scan read (the
+        # settings say which, read here when there was no last scan)
+        outside = shown["outside"] if shown else _outside(_settings_only(root))
+        whole = _whole_key(sc, outside, today, (all_dormant, all_promotions))
+        if emit is not None and whole is not None and shown.get("key") == whole:
+            emit(Counts(dict(shown["counts"])))  # nothing changed since: the counts shown then
+        elif emit is not None:
+            _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
+    # what computing the queues needs, once the counts known are out
+    from memreview.decisions import registry
+    from memreview.decisions.state import load_state
+    from memreview.scan.computing import compute
+    from memreview.workspace.loader import load_workspace, review_date
+
+    ws = load_workspace(root, progress=progress, cache=sc)
+    day = review_date(ws, today)
+    state = load_state(root, ws)
+    stored: dict[str, tuple[list[dict], list[str]]] = {}
+    if sc is not None:
+        digests = _digests(sc, ws.config, day, _outside(ws))
+        stored = {k: v for k, v in sc.queues(digests).items() if k in registry.queue_names()}
+    reads: dict[str, list[str]] = {}
+    result = compute(
+        ws,
+        day,
+        state,
+        all_dormant=all_dormant,
+        progress=progress,
+        all_promotions=all_promotions,
+        known={k: items for k, (items, _groups) in stored.items()},
+        emit=emit,
+        notes=sc.problems if sc is not None else None,
+        reads=reads if sc is not None else None,
+    )
+    if sc is not None:
+        found = result.all_queues.get("secrets")
+        sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
+        keep = dict(stored)
+        for name, items in _storable({k: result.all_queues[k] for k in reads}).items():
+            keep[name] = (items, reads[name])
+        sc.save_queues(digests, _outside(ws), keep)
+        same = _outside(ws) == outside  # the key covers the files this scan read
+        sc.save_shown(whole if same else None, _outside(ws), result.counts)
+    return result
+
+
+def _whole_key(
+    sc: ScanCache, outside: list[str], today: date | None, show_all: tuple[bool, bool]
+) -> str | None:
+    """The key of everything the shown counts depend on (see ``ScanCache.whole_key``): the
+    workspace's files, ``outside`` (the files outside it the last scan read), the hidden
+    items, the review date asked for (or the day: ``review_date:`` is in a file), the
+    options, the interface's language and the queues' detectors."""
+    from memreview.i18n import current_language
+
+    registry = sys.modules.get("memreview.decisions.registry")
+    # the table as shipped is memreview's code, in the key already: the registry (and every
+    # detector with it) is imported only when a queue is computed
+    shipped = registry is None or registry.UNITS is registry.SHIPPED
+    queues = f"{current_language()}:shipped" if shipped else _detectors()
+    day = today.isoformat() if today is not None else f"clock {date.today().isoformat()}"
+    extra = f"{day}|{show_all}|{queues}"
+    return sc.whole_key(outside, [STATE_FILE], extra, os.environ)
+
+
+def _classify(config) -> Callable[[str], str]:
+    """The group of inputs a workspace file belongs to: ``base`` (the settings), ``daily``
+    (daily logs, as the loader finds them), ``md`` (every other Markdown file), ``data``
+    (the rest: databases, logs, JSON)."""
+    from memreview.workspace.loader import DAILY_RE, SKIP_UNDER_MEMORY
+
+    archive = config.archive_dir.rstrip("/") + "/"
+
+    def classify(rel: str) -> str:
+        if rel == "memreview.yaml":
+            return "base"
+        if not rel.endswith(".md"):
+            return "data"
+        parts = rel.split("/")
+        daily = (
+            len(parts) > 1
+            and parts[0] == "memory"
+            and parts[1] not in SKIP_UNDER_MEMORY
+            and not rel.startswith(archive)
+            and DAILY_RE.match(parts[-1])
+        )
+        return "daily" if daily else "md"
+
+    return classify
+
+
+def _digests(sc: ScanCache, config, day: date, outside: list[str]) -> dict[str, tuple[str, bool]]:
+    return sc.digests(_classify(config), day.isoformat(), outside, os.environ, _detectors())
+
+
+def _detectors() -> str:
+    """The queues and the function computing each (a test may register one of its own), and
+    the interface's language (an item's text may be in it)."""
+    from memreview.decisions import registry
+    from memreview.i18n import current_language
+
+    return (
+        current_language()
+        + ":"
+        + ",".join(
+            f"{u.name}={getattr(u.detect, '__module__', '')}.{getattr(u.detect, '__qualname__', '')}"
+            for u in registry.units()
+        )
+    )
+
+
+def _outside(ws: Workspace) -> list[str]:
+    """Files outside the workspace the scan reads (OpenClaw's state database, wherever it
+    may be) and their ``-wal`` files."""
+    from memreview.workspace.openclaw import state_db_candidates
+
+    out = []
+    for p in state_db_candidates(ws.root, ws.config.openclaw_state_db, os.environ):
+        out += [str(p), f"{p}-wal"]
+    return out
+
+
+def _settings_only(root: Path) -> Workspace:
+    """A workspace with nothing read but its settings (``memreview.yaml``)."""
+    from memreview.workspace.config import Config, load_config
+    from memreview.workspace.model import Workspace
+    from memreview.workspace.reader import Reader
+    from memreview.workspace.yamlcap import CONFIG_LIMIT
+
+    ws = Workspace(root=root, config=Config())
+    raw = Reader(root, ws).read("memreview.yaml", CONFIG_LIMIT)
+    ws.config, _problems = load_config(raw)
+    return ws
+
+
+def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The queues whose items hold no credential (the secrets queue's are masked)."""
+    from memreview.secrets import holds_secret
+
+    out = {}
+    for name, items in queues.items():
+        if name == "secrets" or not holds_secret(_strings(items)):
+            out[name] = items
+    return out
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string inside a JSON-shaped value."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+
+
+def _emit_cached_counts(
+    sc: ScanCache, root: Path, today: date | None, emit: Emit, show_all: tuple[bool, bool]
+) -> None:
+    """Emit the shown counts of the queues the cache holds for the workspace as it is now,
+    before reading it (those whose inputs changed are left out: they are computed)."""
+    from memreview.decisions import registry
+    from memreview.decisions.state import load_state
+    from memreview.scan.result import limited, visible_items
+    from memreview.workspace.loader import review_date
+
+    ws = _settings_only(root)
+    day = review_date(ws, today)
+    stored = sc.queues(_digests(sc, ws.config, day, sc.outside()))
+    if not stored:
+        return
+    state = load_state(root)
+    all_dormant, all_promotions = show_all
+    counts = {}
+    for name, (items, _groups) in stored.items():
+        if name in registry.queue_names():
+            visible = visible_items(name, items, state, day, all_promotions)
+            counts[name] = len(limited(name, visible, ws.config, all_dormant))
+    emit(Counts(counts))

@@ -1,0 +1,74 @@
+"""What a detector computed from one parsed file, kept while that file's object lives.
+
+The scan cache hands a rescan the very objects of the files that did not change (the parsed
+files of the last scan stay in memory, see :mod:`memreview.workspace.cache`), so a function
+of one such object and a few hashable arguments need not run again: after a write, only the
+files the batch wrote — new objects — are worked on afresh. The memo holds its objects
+weakly: when a file is parsed again and its old object goes, so does what was kept for it.
+
+Only for pure functions of the object and the arguments, whose result nobody changes.
+
+:func:`kept_with_file` goes further for a value made of plain data (numbers, strings, tuples,
+lists): it is kept on the object itself, so the scan cache stores it with the parsed file
+and the next process has it too — the rescan after the first write of a session then skips
+the unchanged files as well. Never for a value that may hold a credential (the cache must
+not).
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# (function, id of the object, the other arguments) -> (a weak reference to the object, value)
+_KEPT: dict[tuple, tuple[weakref.ref, Any]] = {}
+
+
+def per_file(fn: F) -> F:
+    """``fn(obj, *args)`` kept per object ``obj`` (by identity) and ``args`` (by value)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def kept(obj, *args):
+        key = (name, id(obj), args)
+        hit = _KEPT.get(key)
+        if hit is not None and hit[0]() is obj:
+            return hit[1]
+        value = fn(obj, *args)
+        try:
+            ref = weakref.ref(obj, lambda _ref, key=key: _KEPT.pop(key, None))
+        except TypeError:  # an object that can't be weakly referred to: not kept
+            return value
+        _KEPT[key] = (ref, value)
+        return value
+
+    return kept  # type: ignore[return-value]
+
+
+def kept_with_file(fn: F) -> F:
+    """``fn(obj, *args)`` kept on ``obj`` (in its ``__dict__``, pickled with it), for the last
+    ``args`` it was called with."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def kept(obj, *args):
+        store = obj.__dict__.get("_kept")
+        hit = store.get(name) if isinstance(store, dict) else None
+        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == args:
+            return hit[1]
+        value = fn(obj, *args)
+        if not isinstance(store, dict):
+            store = obj.__dict__["_kept"] = {}
+        store[name] = (args, value)
+        return value
+
+    return kept  # type: ignore[return-value]
+
+
+def forget() -> None:
+    """Drop everything kept (the next scan computes from scratch)."""
+    _KEPT.clear()
