@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -88,7 +88,8 @@ def scan_workspace(
         found = result.all_queues.get("secrets")
         sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
         keep = dict(stored)
-        for name, items in _storable({k: result.all_queues[k] for k in reads}).items():
+        detected = {k: [i for i in result.all_queues[k] if not i.get("skipped")] for k in reads}
+        for name, items in _storable(detected).items():
             keep[name] = (items, reads[name])
         sc.save_queues(digests, _outside(ws), keep)
         same = _outside(ws) == outside  # the key covers the files this scan read
@@ -187,26 +188,14 @@ def _settings_only(root: Path) -> Workspace:
 
 def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """The queues whose items hold no credential (the secrets queue's are masked)."""
+    from memreview.masking import strings_in
     from memreview.secrets import holds_secret
 
     out = {}
     for name, items in queues.items():
-        if name == "secrets" or not holds_secret(_strings(items)):
+        if name == "secrets" or not holds_secret(strings_in(items)):
             out[name] = items
     return out
-
-
-def _strings(value: object) -> Iterator[str]:
-    """Every string inside a JSON-shaped value."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            yield v
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
 
 
 def _emit_cached_counts(

@@ -3,6 +3,7 @@ identical twins, so that ``rewrite`` can find it again in the file as it is at w
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from memreview.i18n import _
@@ -51,6 +52,13 @@ class Target:
         return _("the entry {text!r} ({file}:{line})").format(
             text=first, file=self.file, line=self.line
         )
+
+
+def entry_digest(text: str) -> str:
+    """16 hex digits of an entry's sha256: how the journal names what a decision deleted
+    without holding its text (which may hold a credential)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def kind_group(kind: str) -> str:
