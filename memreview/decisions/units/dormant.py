@@ -181,4 +181,5 @@ UNIT = QueueUnit(
     missing=missing,
     limit=limit,
     check=check,
+    unlimit="all_dormant",
 )
