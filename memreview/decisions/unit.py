@@ -185,6 +185,8 @@ class QueueUnit:
       under its name (from every item, hidden ones too);
     - ``unhide``: the scan option (``all_promotions``) that shows the items decisions hide;
       ``unlimit``: the one (``all_dormant``) that lifts ``limit``;
+    - ``deletes``: its decisions may delete entries with no archive copy (``memreview
+      restore`` looks for them in the batch's backups);
     - ``secret_files(items)``: for a queue whose items are credentials found in memory (and
       masked): the memory files they are in. The scan cache keeps those files' parse out,
       and keeps out another queue's items holding a credential (this queue's are stored).
@@ -206,6 +208,7 @@ class QueueUnit:
     health: Callable[[Workspace, list[dict], date], dict] | None = None
     unhide: str | None = None
     unlimit: str | None = None
+    deletes: bool = False
     secret_files: Callable[[list[dict]], set[str]] | None = None
 
     @property

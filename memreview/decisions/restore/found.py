@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions import registry
 from memreview.decisions.restore.item import (
     ARCHIVE_META,
     MARKER_RE,
@@ -25,7 +26,6 @@ from memreview.workspace.markdown import parse_memory_file
 from memreview.workspace.textfile import TextFile
 
 _FROM_RE = re.compile(r"(?:^|·\s*)From:\s*(.+?)\s*$", re.I)
-_REMOVING_QUEUES = ("archived", "duplicates")
 
 _AFTER_RE = re.compile(r"\s+after \[\[([^\]\s]+)\]\]\s*$")
 
@@ -117,14 +117,15 @@ def _origin_from_journal(root: Path, item: Archived, records) -> None:
 
 
 def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
-    """Entries a batch of the archived or duplicates queue deleted (no archive block): the
-    runs of lines its backup has and its copy of the new version lacks."""
+    """Entries a batch deleted with no archive block (a queue whose unit ``deletes``:
+    archived, duplicates): the runs of lines its backup has and its copy of the new version
+    lacks."""
     out: list[Archived] = []
     for b in records:
         if b.undone_by or b.kind != "apply" or not b.committed:
             continue
         queues = {d.get("queue") for d in b.decisions if isinstance(d, dict)}
-        if not queues & set(_REMOVING_QUEUES):
+        if not queues & {u.name for u in registry.units() if u.deletes}:
             continue
         for jf in b.files:
             if not jf.written or jf.created or jf.file == verdicts:

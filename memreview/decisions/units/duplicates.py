@@ -138,4 +138,5 @@ UNIT = QueueUnit(
     evidence=evidence,
     note=note,
     check=check,
+    deletes=True,
 )
