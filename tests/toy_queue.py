@@ -62,6 +62,7 @@ TOY_KEY = "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx"
 TOY_FULL = replace(
     TOY,
     health=lambda ws, items, today: {"count": len(items), "on": today.isoformat()},
+    health_view=lambda figures: (figures["count"], [f"Toys waiting: {figures['count']}"]),
     unhide="all_promotions",
     secret_files=lambda items: {it["anchor"]["file"] for it in items},
 )

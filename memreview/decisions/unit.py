@@ -182,7 +182,9 @@ class QueueUnit:
     - ``slow``: computed in a thread beside the other queues;
     - ``verbs``: keys of this queue's own, besides the shared :data:`VERBS`;
     - ``health(workspace, items, today)``: figures of the queue's own in the scan's health,
-      under its name (from every item, hidden ones too);
+      under its name (from every item, hidden ones too); ``health_view(figures)``: the
+      heading's number and the lines of plain text the report and the app's health view show
+      of them (None: nothing to show);
     - ``unhide``: the scan option (``all_promotions``) that shows the items decisions hide;
       ``unlimit``: the one (``all_dormant``) that lifts ``limit``;
     - ``deletes``: its decisions may delete entries with no archive copy (``memreview
@@ -206,6 +208,7 @@ class QueueUnit:
     slow: bool = False
     verbs: tuple[Verb, ...] = ()
     health: Callable[[Workspace, list[dict], date], dict] | None = None
+    health_view: Callable[[dict], tuple[int, list[str]] | None] | None = None
     unhide: str | None = None
     unlimit: str | None = None
     deletes: bool = False

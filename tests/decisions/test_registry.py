@@ -94,6 +94,7 @@ def test_a_queue_adds_its_own_health_figures_under_its_name(write_files, tmp_pat
     health = scan_workspace(root, TODAY, cache=False).to_json()["health"]
     assert health["toy"] == {"count": 1, "on": "2026-11-29"}
     assert "promotions" in health  # the shipped queue's figures, declared the same way
+    assert "- Toys waiting: 1\n" in weekly_report(root, TODAY)
 
 
 def test_a_queue_names_the_scan_option_showing_its_hidden_items(write_files, tmp_path, monkeypatch):

@@ -221,6 +221,15 @@ def promotion_health(ws, items: list[dict], today: date) -> dict:
     }
 
 
+def health_view(promo: dict) -> tuple[int, list[str]] | None:
+    """The flagged promotions, and the figures in a few lines (none when none wait)."""
+    from memreview.judge_card import promotion_lines
+
+    if not promo.get("count"):
+        return None
+    return promo.get("flagged", 0), promotion_lines(promo)
+
+
 UNIT = QueueUnit(
     name="promotions",
     title=N_("Promotions"),
@@ -265,5 +274,6 @@ UNIT = QueueUnit(
     missing=missing,
     verbs=(STRIP,),
     health=promotion_health,
+    health_view=health_view,
     unhide="all_promotions",
 )
