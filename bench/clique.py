@@ -4,8 +4,10 @@
 
 For each N, a workspace of N anchors (100 to a file under ``memory/``), each with a ``CONFLICTS-WITH:`` line
 naming every other anchor (N × (N − 1) references), scanned by ``memreview scan --json`` in a
-fresh process. Prints the file's size, the wall seconds, the peak RSS of the scan and what
-the contradictions queue listed (pair items, group items, the largest group).
+fresh process. Prints the file's size, the wall and CPU seconds, the peak RSS of the scan
+and what the contradictions queue listed (pair items, group items, the largest group). The
+CPU seconds are the figure to compare on a busy machine. ``MEMREVIEW_BENCH_ROOT=DIR`` runs
+the memreview checked out in DIR instead of this one (a before/after comparison).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(os.environ.get("MEMREVIEW_BENCH_ROOT") or Path(__file__).resolve().parent.parent)
 
 
 PER_FILE = 100  # anchors per file: a file stays under the 32 MiB Markdown cap
@@ -53,7 +55,8 @@ def run(n: int) -> dict:
             path.write_text(text, encoding="utf-8")
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         t0 = time.perf_counter()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        before = usage.ru_maxrss
         proc = subprocess.run(
             [sys.executable, "-m", "memreview", "scan", tmp, "--json", "--today", "2026-11-29"],
             capture_output=True,
@@ -62,9 +65,11 @@ def run(n: int) -> dict:
             cwd=ROOT,
         )
         wall = time.perf_counter() - t0
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        peak = after.ru_maxrss
+        cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
         size = sum(len(t.encode()) for t in files.values())
-        out = {"kb": size / 1024, "seconds": wall, "peak_mb": peak / 1024}
+        out = {"kb": size / 1024, "seconds": wall, "cpu": cpu, "peak_mb": peak / 1024}
         if peak <= before:
             out["peak_mb"] = None  # an earlier, larger child holds the maximum
         if proc.returncode not in (0, 1):
@@ -80,11 +85,17 @@ def run(n: int) -> dict:
 
 def main(argv: list[str]) -> int:
     sizes = [int(a) for a in argv] or [500, 1000, 2000]
-    print(f"{'anchors':>8} {'references':>11} {'MB':>6} {'seconds':>8} {'peak MB':>8}  items")
+    print(
+        f"{'anchors':>8} {'references':>11} {'MB':>6} {'seconds':>8} {'CPU s':>7} {'peak MB':>8}"
+        "  items"
+    )
     for n in sizes:
         r = run(n)
         peak = "?" if r["peak_mb"] is None else f"{r['peak_mb']:.0f}"
-        head = f"{n:>8} {n * (n - 1):>11} {r['kb'] / 1024:>6.1f} {r['seconds']:>8.1f} {peak:>8}"
+        head = (
+            f"{n:>8} {n * (n - 1):>11} {r['kb'] / 1024:>6.1f} {r['seconds']:>8.1f}"
+            f" {r['cpu']:>7.1f} {peak:>8}"
+        )
         if "error" in r:
             print(f"{head}  {r['error']}")
             continue

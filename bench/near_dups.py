@@ -7,13 +7,15 @@ For each N, two MEMORY.md files of N bullets, each scanned in a fresh process:
   ratio; none is the same fact);
 - ``filler``: one sentence with a different mix of filler words and punctuation in each
   bullet (all the same fact: one group).
-Prints the bullets' size, the seconds for loading plus the queue, the peak RSS of the process
-and what the queue found.
+Prints the bullets' size, the seconds for loading plus the queue (wall, and CPU of the whole
+child), the peak RSS of the process and what the queue found. ``MEMREVIEW_BENCH_ROOT=DIR``
+runs the memreview checked out in DIR instead of this one.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -21,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(os.environ.get("MEMREVIEW_BENCH_ROOT") or Path(__file__).resolve().parent.parent)
 
 SENTENCE = "the nightly job writes its summary to the daily log and pings the owner"
 FILLER = ["the", "just", "also", "really", "so", "then"]
@@ -57,6 +59,7 @@ for it in items:
     kinds[it["kind"]] = kinds.get(it["kind"], 0) + 1
 print(json.dumps({
     "seconds": secs,
+    "cpu": time.process_time(),
     "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "items": kinds,
     "largest": max((len(it["refs"]) for it in items), default=0),
@@ -85,7 +88,9 @@ def run(shape: str, n: int) -> dict:
 
 def main(argv: list[str]) -> int:
     sizes = [int(a) for a in argv] or [5000, 10000, 50000]
-    print(f"{'shape':<8} {'bullets':>8} {'KB':>7} {'seconds':>8} {'peak MB':>8}  items")
+    print(
+        f"{'shape':<8} {'bullets':>8} {'KB':>7} {'seconds':>8} {'CPU s':>6} {'peak MB':>8}  items"
+    )
     for n in sizes:
         for shape in ("numbers", "filler"):
             r = run(shape, n)
@@ -93,7 +98,8 @@ def main(argv: list[str]) -> int:
                 print(f"{shape:<8} {n:>8} {'':>7} {r['wall']:>8.1f} {'':>8}  {r['error']}")
                 continue
             print(
-                f"{shape:<8} {n:>8} {r['kb']:>7.0f} {r['seconds']:>8.1f} {r['peak_mb']:>8.0f}"
+                f"{shape:<8} {n:>8} {r['kb']:>7.0f} {r['seconds']:>8.1f} {r['cpu']:>6.1f}"
+                f" {r['peak_mb']:>8.0f}"
                 f"  {r['items'] or '-'} largest group {r['largest']}"
             )
     return 0

@@ -36,8 +36,9 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 
-__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "mask_in", "redact_secrets"]
+__all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "redact_secrets"]
 
 
 @dataclass(frozen=True)
@@ -149,8 +150,8 @@ _SEED_WORDS = re.compile(r"(?i)seed|mnemonic|recovery\s+phrase|助记词|种子"
 # Every token pattern above holds a run of 16 letters and digits (or a literal header); labelled
 # values need one of these words; a seed phrase needs twelve words.
 _TOKEN_GATE = re.compile(r"[A-Za-z0-9]{16}|-----BEGIN|PuTTY-User|://[^\s/@]+:[^\s/@]+@")
-_LABEL_GATE = re.compile(r"pass|pwd|secret|token|key|bearer|private")  # on lower-cased text
-_LABEL_GATE_ZH = re.compile(r"密码|口令|密钥|令牌|私钥|秘钥")
+LABEL_GATE = re.compile(r"pass|pwd|secret|token|key|bearer|private")  # on lower-cased text
+LABEL_GATE_ZH = re.compile(r"密码|口令|密钥|令牌|私钥|秘钥")
 
 
 # The same gates over a whole file at once (the queue looks only at the lines they hit): a
@@ -165,8 +166,14 @@ _SEED_LINE = re.compile(
 # Each gate over a whole file's text (the queue then looks only at the lines they hit); the
 # lower-case ones run on the lower-cased text. One pattern each: an alternation of them all
 # is several times slower.
-WHOLE_TEXT_GATES = (_TOKEN_GATE, _LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
-LOWER_GATES = (_LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
+# (the token gate in three parts: its alternation costs more than the three searches)
+TOKEN_GATES = (
+    re.compile(r"[A-Za-z0-9]{16}"),
+    re.compile(r"-----BEGIN|PuTTY-User"),
+    re.compile(r"://[^\s/@]+:[^\s/@]+@"),
+)
+WHOLE_TEXT_GATES = (*TOKEN_GATES, LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
+LOWER_GATES = (LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
 
 
 def _entropy(s: str) -> float:
@@ -241,7 +248,7 @@ def find_secrets(text: str) -> list[Secret]:
                 found.append(Secret("private key", m.start(1), m.end(1), m.group(1)))
     if text.count(" ") >= 11:
         found.extend(_seed_phrases(text))
-    if _LABEL_GATE.search(text.lower()):
+    if LABEL_GATE.search(text.lower()):
         for m in _LABELLED.finditer(text):
             value = m.group("value")
             if not _is_placeholder(value):
@@ -251,7 +258,7 @@ def find_secrets(text: str) -> list[Secret]:
             if _is_placeholder(value) or _entropy(value) < 3.0:
                 continue
             found.append(Secret("key in an assignment", m.start("value"), m.end("value"), value))
-    if _LABEL_GATE_ZH.search(text):
+    if LABEL_GATE_ZH.search(text):
         for m in _LABELLED_ZH.finditer(text):
             value = m.group("value")
             if not _is_placeholder(value):
@@ -326,30 +333,16 @@ def redact_secrets(text: str, day: str, note: str | None = None) -> str:
     return "".join(parts)
 
 
-def mask_in(obj):
-    """``obj`` (JSON-shaped: dicts, lists, strings…) with every string masked; the same
-    object back when nothing in it holds a credential."""
-    if isinstance(obj, str):
-        return mask_secrets(obj)
-    if isinstance(obj, list):
-        out = [mask_in(v) for v in obj]
-        return obj if all(a is b for a, b in zip(out, obj, strict=True)) else out
-    if isinstance(obj, dict):
-        out = {k: mask_in(v) for k, v in obj.items()}
-        return obj if all(out[k] is v for k, v in obj.items()) else out
-    return obj
-
-
 def candidate_lines(texts: list[str]) -> list[int]:
     """The 0-based lines that pass one of the finder's gates, found with one regex pass over
     the whole file (most files have none)."""
     whole = "\n".join(texts)
-    starts = [0]
-    for t in texts:
-        starts.append(starts[-1] + len(t) + 1)
     hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
     if any(rx.search(low := whole.lower()) for rx in LOWER_GATES):
         hits |= {m.start() for rx in LOWER_GATES for m in rx.finditer(low)}
+    if not hits:
+        return []
+    starts = [0, *accumulate(len(t) + 1 for t in texts)]
     return sorted({bisect_right(starts, pos) - 1 for pos in hits})
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from memreview.masking import mask_in
 from memreview.secrets import find_secrets, mask_secrets, mask_value
 
 # (text, kind, the secret value) — English and Chinese, as agents write them into memory
@@ -106,3 +109,34 @@ def test_mask_keeps_a_provider_prefix_and_the_last_four():
     assert mask_value("sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx") == "sk-proj-…1vwx"
     assert mask_value("hunter2xyz!") == "…z!"
     assert mask_value("abc") == "…"
+
+
+def _each_string_masked(obj):
+    if isinstance(obj, str):
+        return mask_secrets(obj)
+    if isinstance(obj, list):
+        return [_each_string_masked(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: _each_string_masked(v) for k, v in obj.items()}
+    return obj
+
+
+# pieces of the true cases, cut where a gate could be cut, and separators the seed finder
+# skips (a number list), so that runs and labels meet across and within strings
+_PIECES = [t for text, _kind, _value in TRUE_CASES for t in (text, text[:20], text[18:])] + [
+    " ", "\n", "\x00", "1. ", ": ", "abandon ", "about", "İ", "Σ", "key", "token=", "://", "@",
+]
+_DOCS = st.recursive(
+    st.lists(st.sampled_from(_PIECES), max_size=6).map("".join) | st.integers(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from("abc"), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(doc=_DOCS)
+def test_masking_a_whole_document_masks_each_string_as_masking_it_alone_would(doc):
+    # mask_in gates all the strings at once: a credential in any one of them is still found
+    assert mask_in(doc) == _each_string_masked(doc)
+    if _each_string_masked(doc) == doc:
+        assert mask_in(doc) is doc

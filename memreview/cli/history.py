@@ -84,7 +84,7 @@ def cmd_log(args) -> int:
 
     def collect(root: Path):
         if not args.json:
-            report_interrupted(root)
+            report_interrupted(root, change=False)  # log only reads
         return batch_history(root, verdicts_files=(_verdicts_file(root),))
 
     return each_workspace(args, "batches", collect, print_log)
@@ -102,25 +102,18 @@ def _verdicts_file(root: Path) -> str:
     return config_of(root).verdicts
 
 
-KIND_WORDS = {
-    "apply": N_("apply"),
-    "undo": N_("undo"),
-    "restore": N_("restore"),
-    "unhide": N_("unhide"),
-    "finish": N_("finish"),
-}
-
-
 def print_log(entries) -> None:
     """The history as text: a head line per batch, its decisions, its files, whether it can
     be undone."""
+    from memreview.store import kind_word
+
     out = sys.stdout
     if not entries:
         out.write(_("no batch yet: nothing was written by memreview in this workspace") + "\n")
         return
     for e in entries:
         r = e.record
-        kind = _(KIND_WORDS[r.kind]) if r.kind in KIND_WORDS else r.kind
+        kind = kind_word(r.kind)
         if r.kind == "undo" and r.undoes:
             kind = _("undo of {batch}").format(batch=r.undoes)
         if e.undoable:
@@ -211,6 +204,8 @@ def print_archived(items) -> None:
             where = it.origin + (f" § {it.heading}" if it.heading else "")
             if it.after_anchor:
                 where += f" after [[{it.after_anchor}]]"
+            elif it.before_anchor:
+                where += f" before [[{it.before_anchor}]]"
             how = _(FOUND_BY[it.found_by]) if it.found_by in FOUND_BY else ""
             line = _("goes back to {where} ({how})").format(where=where, how=how)
         else:

@@ -218,18 +218,31 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="the batch to undo (ids from `memreview log`), even with later batches on top",
     )
-    rs = sub.add_parser("restore", help=command_help("restore"))
+    rs = sub.add_parser(
+        "restore",
+        help=command_help("restore"),
+        epilog=_(
+            "What can be restored: superseded and demoted anchors, demoted and rejected "
+            "promotions, entries an archived-fragment removal or a duplicates keep or merge "
+            "deleted. Not a redaction: memreview keeps no copy of a redacted value (it leaves "
+            "the backups too), and a credential belongs back only when the detection was "
+            "wrong, so restore refuses and names `memreview undo --batch ID`, which takes "
+            "back the rest of that batch; put the value back by hand."
+        ),
+    )
     rs.add_argument(
         "words",
         nargs="*",
         metavar="[PATH] ID|TEXT",
-        help="the workspace (default: as OpenClaw finds it), then the entry's id (from the "
-        "list) or a piece of its text",
+        help=_(
+            "the workspace (default: as OpenClaw finds it), then the entry's id (from the "
+            "list) or a piece of its text"
+        ),
     )
-    rs.add_argument("--to", metavar="FILE", help="the file it goes back to (when not recorded)")
-    rs.add_argument("--list", action="store_true", help="list what can be restored")
-    rs.add_argument("--json", action="store_true", help="the list as one JSON object")
-    rs.add_argument("--dry-run", action="store_true", help="print the diff and write nothing")
+    rs.add_argument("--to", metavar="FILE", help=_("the file it goes back to (when not recorded)"))
+    rs.add_argument("--list", action="store_true", help=_("list what can be restored"))
+    rs.add_argument("--json", action="store_true", help=_("the list as one JSON object"))
+    rs.add_argument("--dry-run", action="store_true", help=_("print the diff and write nothing"))
     hd = sub.add_parser("hidden", help=command_help("hidden"))
     add_paths(hd, _(_FLEET_HELP))
     hd.add_argument("--json", action="store_true", help="print one JSON object")

@@ -74,7 +74,7 @@ def print_json(doc: dict) -> None:
     """``doc`` as UTF-8 JSON on stdout, whatever the locale says, with the characters of
     ``_JSON_ESCAPE_RE`` escaped (Python's json reads them back as the same string) and every
     credential masked (the secrets queue's items already are; any other queue's text too)."""
-    from memreview.secrets import mask_in
+    from memreview.masking import mask_in
 
     # one line: the C encoder (indent would take the pure-Python one, ten times slower)
     text = json.dumps(mask_in(doc), ensure_ascii=False) + "\n"

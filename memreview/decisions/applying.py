@@ -31,13 +31,14 @@ from memreview.decisions.bookkeeping import (
 )
 from memreview.decisions.model import Decision
 from memreview.decisions.outcome import ApplyOutcome, DecisionProblem
-from memreview.decisions.plan import EditPlan, PlannedDecision
+from memreview.decisions.plan import DeleteEntry, EditPlan, PlannedDecision
+from memreview.decisions.plan.targets import entry_digest
 from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE
 from memreview.i18n import _
-from memreview.secrets import mask_in
+from memreview.masking import mask_in
 
 
 def _run(
@@ -107,9 +108,19 @@ def _journal_record(p: PlannedDecision) -> dict:
     """The decision as the journal keeps it, with the state entry it adds (so finishing an
     interrupted batch can add it too)."""
     record = p.journal()
+    removed = [
+        {"file": rel, "line": op.target.line, "lines": op.target.last - op.target.line + 1}
+        | {"digest": entry_digest(op.target.text)}
+        for rel, op in p.ops
+        if isinstance(op, DeleteEntry)
+    ]
+    if removed:  # what restore can put back, found again in the batch's backup
+        record["removed"] = removed
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
         hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        if p.hide.removed is not None:
+            hide["removed"] = p.hide.removed
         record["hide"] = mask_in(hide)
     return record
 

@@ -83,7 +83,7 @@ def state_with(root: Path, hides: list[PlannedDecision], batch: str) -> tuple[St
     for p in hides:
         h = p.hide
         assert h is not None
-        state.hidden[h.item] = Hidden(h.until, h.reason, batch)
+        state.hidden[h.item] = Hidden(h.until, h.reason, batch, h.removed)
     return state, before
 
 

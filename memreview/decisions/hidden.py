@@ -1,22 +1,36 @@
 """The items a decision hides (``.memreview/state.yaml``), why and since when, and putting one
 back in its queue (``memreview hidden`` / ``memreview unhide``).
 
-Unhiding is a batch of its own in the journal (kind ``unhide``, no memory file written): its
-decision line keeps the state entry it took away, so ``memreview undo`` hides the item again
-(``rehide``). The journal line is written before state.yaml, so a kill between the two
+Unhiding is a batch of its own in the journal (kind ``unhide``; no memory file written,
+except for a skipped skill: its candidate goes back into skill_candidates.json where it was,
+through the one writer): its decision line keeps the state entry it took away, so
+``memreview undo`` hides the item again (``rehide``) and takes the candidate back out. The journal line is written before state.yaml, so a kill between the two
 leaves the item still hidden and the unhide can simply be run again.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
 from memreview import store
-from memreview.decisions.state import STATE_FILE, Hidden, config_of, load_state, parse_state
+from memreview.decisions.rewrite.whole import insert_candidate
+from memreview.decisions.state import (
+    STATE_FILE,
+    Hidden,
+    State,
+    config_of,
+    load_state,
+    parse_state,
+)
 from memreview.i18n import N_, _
+from memreview.masking import mask_in
+from memreview.queues.common import short
+from memreview.queues.skills import skill_item
 from memreview.workspace.dates import parse_date, parse_date_prefix
+from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes
 
 _STATE_NAME = STATE_FILE.split("/", 1)[1]
 REASONS = {
@@ -44,6 +58,7 @@ class HiddenItem:
     queue: str | None = None
     title: str | None = None
     action: str | None = None
+    removed: dict | None = None  # what the decision took out of a file (a skipped skill)
 
     def why(self) -> str:
         """``snoozed until 2026-12-27``, ``rejected``, …"""
@@ -63,6 +78,7 @@ class HiddenItem:
             "until": self.until.isoformat() if self.until else None,
             "since": self.since,
             "batch": self.batch,
+            "restores": (self.removed or {}).get("file"),
         }
 
 
@@ -93,7 +109,7 @@ def hidden_items(root: Path | str, today: date | None = None) -> list[HiddenItem
     for item_id, h in state.hidden.items():
         if not state.is_hidden(item_id, today):
             continue
-        hi = HiddenItem(item_id, h.reason, h.until, h.batch)
+        hi = HiddenItem(item_id, h.reason, h.until, h.batch, removed=h.removed)
         found = by_batch.get(h.batch or "")
         if found is not None:
             record, items = found
@@ -101,6 +117,8 @@ def hidden_items(root: Path | str, today: date | None = None) -> list[HiddenItem
             hi.since = day.isoformat() if day else None
             d = items.get(item_id) or {}
             hi.queue, hi.title, hi.action = d.get("queue"), d.get("title"), d.get("action")
+        if hi.removed is not None and hi.queue is None:
+            hi.queue, hi.title = "skills", _candidate_title(hi.removed)
         out.append(hi)
     out.sort(key=lambda h: (h.since or "", h.id), reverse=True)
     return out
@@ -141,28 +159,32 @@ def unhide(
             False,
             _("{id} is not hidden; `memreview hidden` lists the hidden items").format(id=item_id),
         )
+    key = f"unhide:{item.id}"
     record = {
-        "key": f"unhide:{item.id}",
+        "key": key,
         "queue": item.queue or "",
         "action": "unhide",
         "title": item.title or item.id,
         "item": item.id,
-        "hidden": {
-            "until": item.until.isoformat() if item.until else None,
-            "reason": item.reason,
-            "batch": item.batch,
-        },
+        # the journal is never rewritten: a credential in a candidate is kept masked there
+        "hidden": mask_in(Hidden(item.until, item.reason, item.batch, item.removed).to_json()),
     }
     cfg = config_of(root)
+    jobs = [_PutBack(item.removed, key)] if item.removed is not None else []
     result = store.apply_batch(
         root,
-        [],
+        jobs,
         [record],
         lock_files=tuple(cfg.lock_files),
         now=now,
         lock_wait=lock_wait,
         kind="unhide",
     )
+    if not result.ok:
+        reasons = "; ".join(c.reason for c in (*result.conflicts, *result.failures))
+        return UnhideOutcome(
+            False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
+        )
     state = load_state(root)
     state.hidden.pop(item.id, None)
     store.write_private(root, _STATE_NAME, state.to_bytes())
@@ -174,6 +196,97 @@ def unhide(
         result.batch_id,
         item,
     )
+
+
+def skipped_skills(state: State, detected: list[dict]) -> list[dict]:
+    """The skill candidates a skip took out of skill_candidates.json, as items of the skills
+    queue marked ``skipped`` (hidden: the app's ``A`` shows them, ``Z`` puts one back);
+    those the file holds again are left out."""
+    have = {it.get("id") for it in detected}
+    out = []
+    for key, h in state.hidden.items():
+        cand = removed_candidate(h.removed)
+        if h.reason != "skipped" or cand is None or key in have:
+            continue
+        text = {
+            k: cand.get(k) if isinstance(cand.get(k), str) else None
+            for k in ("theme", "content", "reason")
+        }
+        count = cand.get("count") if type(cand.get("count")) is int else None
+        item = skill_item(text["theme"] or "", text["content"] or "", count, text["reason"])
+        out.append({**item, "id": key, "skipped": True})
+    return out
+
+
+def removed_candidate(removed: dict | None) -> dict | None:
+    """The skill candidate a skip took out (kept as JSON text, its keys in order), or None."""
+    text = (removed or {}).get("candidate")
+    try:
+        cand = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    return cand if isinstance(cand, dict) else None
+
+
+def _candidate_title(removed: dict) -> str:
+    """A skipped candidate's title, as the skills queue shows it."""
+    cand = removed_candidate(removed) or {}
+    return short(f"{cand.get('theme') or ''}: {cand.get('content') or ''}")
+
+
+class _PutBack:
+    """The store job that puts a skipped skill candidate back in its file, where it was
+    (nothing to write when the file holds it again)."""
+
+    loses_text = False
+
+    def __init__(self, removed: dict, key: str) -> None:
+        self.rel = str(removed.get("file") or "")
+        self.removed = removed
+        self.decisions = [key]
+
+    def compute(self, current: TextFile | None) -> store.FileOutcome:
+        cand = removed_candidate(self.removed)
+        index = self.removed.get("index")
+        if cand is None or not self.rel:
+            return store.FileOutcome(None, applied=list(self.decisions))
+        if current is not None and cand in _candidates(current):
+            return store.FileOutcome(None, applied=list(self.decisions))
+        try:
+            at = index if isinstance(index, int) else 0
+            new = insert_candidate(self.rel, current, at, cand)
+        except EncodeError as exc:
+            problem = store.Conflict(self.decisions[0], self.rel, f"{self.rel}: {exc}")
+            return store.FileOutcome(None, conflicts=[problem])
+        return store.FileOutcome(new, applied=list(self.decisions))
+
+
+def _candidates(current: TextFile) -> list:
+    try:
+        doc = json.loads("".join(ln.text + ln.ending for ln in current.lines))
+    except ValueError:
+        return []
+    cands = doc.get("candidates") if isinstance(doc, dict) else None
+    return cands if isinstance(cands, list) else []
+
+
+def _as_written(root: Path, record, removed: dict) -> dict:
+    """``removed`` with the candidate as the unhide batch wrote it back (its copy of the
+    file after the batch; the journal's line holds it masked), when that copy has it."""
+    jf = next((f for f in record.files if f.file == removed.get("file") and f.written), None)
+    index = removed.get("index")
+    if jf is None or not jf.after_copy or not isinstance(index, int):
+        return removed
+    try:
+        data = store.safe_read_bytes(root, jf.after_copy)
+    except (OSError, store.PathEscape):
+        return removed
+    cands = _candidates(decode_bytes(jf.file, data))
+    wanted = removed_candidate(removed) or {}
+    if 0 <= index < len(cands) and isinstance(cands[index], dict):
+        if cands[index].get("theme") == wanted.get("theme"):
+            return {**removed, "candidate": json.dumps(cands[index], ensure_ascii=False)}
+    return removed
 
 
 def rehide(root: Path, record) -> list[str]:
@@ -195,7 +308,10 @@ def rehide(root: Path, record) -> list[str]:
             continue
         until = parse_date(str(h["until"])) if h.get("until") else None
         batch = h.get("batch") if isinstance(h.get("batch"), str) else None
-        state.hidden[item] = Hidden(until, str(h.get("reason") or ""), batch)
+        removed = h.get("removed") if isinstance(h.get("removed"), dict) else None
+        if removed is not None:
+            removed = _as_written(root, record, removed)
+        state.hidden[item] = Hidden(until, str(h.get("reason") or ""), batch, removed)
         done.append(item)
     if done:
         store.write_private(root, _STATE_NAME, state.to_bytes())

@@ -25,6 +25,18 @@ class Hidden:
     until: date | None  # None: for good
     reason: str
     batch: str | None = None
+    removed: dict | None = None  # what the decision took out of a file (a skipped skill)
+
+    def to_json(self) -> dict:
+        """The entry as state.yaml (and an unhide's journal line) keeps it."""
+        out = {
+            "until": self.until.isoformat() if self.until else None,
+            "reason": self.reason,
+            "batch": self.batch,
+        }
+        if self.removed is not None:
+            out["removed"] = self.removed
+        return out
 
 
 @dataclass
@@ -40,16 +52,7 @@ class State:
 
     def to_bytes(self) -> bytes:
         """state.yaml's bytes."""
-        doc = {
-            "hidden": {
-                k: {
-                    "until": h.until.isoformat() if h.until else None,
-                    "reason": h.reason,
-                    "batch": h.batch,
-                }
-                for k, h in sorted(self.hidden.items())
-            }
-        }
+        doc = {"hidden": {k: h.to_json() for k, h in sorted(self.hidden.items())}}
         yaml = YAML(typ="safe", pure=True)
         yaml.default_flow_style = False
         buf = io.StringIO()
@@ -89,9 +92,12 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
         until_d = parse_date(str(until)) if until else None
         if until and until_d is None:
             continue  # an impossible date: shown again rather than hidden for good
-        batch = val.get("batch")
+        batch, removed = val.get("batch"), val.get("removed")
         state.hidden[str(key)] = Hidden(
-            until_d, str(val.get("reason") or ""), batch if isinstance(batch, str) else None
+            until_d,
+            str(val.get("reason") or ""),
+            batch if isinstance(batch, str) else None,
+            removed if isinstance(removed, dict) else None,
         )
     return state, None
 

@@ -114,6 +114,8 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
             until = parse_date(hide["until"]) if isinstance(hide.get("until"), str) else None
             state.hidden[hide["item"]] = Hidden(until, str(hide.get("reason")), record.batch_id)
             out.hidden.append(hide["item"])
+            if isinstance(hide.get("removed"), dict):  # a skipped skill's candidate
+                state.hidden[hide["item"]].removed = hide["removed"]
     if out.hidden:
         store.write_private(root, STATE_NAME, state.to_bytes())
     items = {d.get("item") for d in record.decisions if isinstance(d, dict)}
@@ -128,6 +130,7 @@ def recovery_notice(root: Path | str) -> str | None:
     """Remove the temp files of batches a crash cut short and name those batches (the last
     one first, with its files), or None when there are none."""
     try:
+        mend = store.mend_private_dir(root)  # .memreview swapped: put right first
         cleaned = store.clean_temp_files(root)
         found = store.interrupted_batches(root)
     except (OSError, store.PathEscape):
@@ -137,4 +140,5 @@ def recovery_notice(root: Path | str) -> str | None:
     lines = [found[-1].describe()]
     lines += [f"also {other.headline()}" for other in found[:-1]]
     lines += [f"removed {rel}, a temp file it left" for rel in cleaned]
+    lines += mend.lines() if mend is not None else []
     return "\n".join(lines)

@@ -14,6 +14,7 @@ neutral style names; ``app/render.py`` turns each kind of block into Rich text.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -144,6 +145,9 @@ Block = Facts | RefBlock | Pair | Passage | Caption
 Detector = Callable[["Workspace", date], list[dict]]
 
 
+_IMPORTING = threading.RLock()
+
+
 class ImportedOnUse:
     """The function ``name`` of module ``module``, imported when first called: the detectors
     bring numpy and rapidfuzz, which a scan that takes every queue from the cache never
@@ -156,9 +160,19 @@ class ImportedOnUse:
         self._function: Callable | None = None
 
     def __call__(self, *args, **kwargs):
+        return self.resolve()(*args, **kwargs)
+
+    def resolve(self) -> Callable:
+        """The function itself, imported now if it was not yet. The imports are made one at a
+        time: numpy and rapidfuzz imported by two threads at once can fail half-way
+        ("partially initialized module"), so the scan resolves its detectors before it starts
+        the thread of the slow queues, and every other first call waits for the lock."""
         if self._function is None:
-            self._function = getattr(importlib.import_module(self.__module__), self.__name__)
-        return self._function(*args, **kwargs)
+            with _IMPORTING:
+                if self._function is None:
+                    module = importlib.import_module(self.__module__)
+                    self._function = getattr(module, self.__name__)
+        return self._function
 
     def __repr__(self) -> str:
         return f"<{self.__module__}.{self.__qualname__}, imported on use>"

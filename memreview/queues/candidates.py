@@ -103,17 +103,23 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     # the text each occurrence lies in
     owner_of = np.repeat(np.arange(len(texts), dtype=np.int32), np.diff(np.r_[starts, n_codes]))
     owner_by_slot = owner_of[pos_by_slot]
+    slot_of = {h: k for k, h in enumerate(every.tolist())}
+    bound_list = bounds.tolist()
     for pi, plan in enumerate(plans):
         if not plan:
             continue
         edits = max_edits(len(patterns[pi]), share)
         need = max(1, len(plan) - edits)
-        slots = np.searchsorted(every, np.fromiter((h for h, _o in plan), dtype=np.uint64))
-        lo_b, hi_b = bounds[slots], bounds[slots + 1]
-        sizes = hi_b - lo_b
-        total = int(sizes.sum())
-        if total < need:
+        slot_list = [slot_of[h] for h, _o in plan]
+        counts = sorted(bound_list[s + 1] - bound_list[s] for s in slot_list)
+        # At most `edits` pieces are broken in a matching window, so one of any edits + 1
+        # pieces occurs intact: when the rarest edits + 1 occur nowhere, no text can match
+        # (most patterns end here, before any array is made).
+        if not sum(counts[: edits + 1]) or sum(counts) < need:
             continue
+        slots = np.array(slot_list, dtype=np.int64)
+        lo_b = bounds[slots]
+        sizes = bounds[slots + 1] - lo_b
         offs = np.fromiter((off for _h, off in plan), dtype=np.int64, count=len(plan))
         # every occurrence of every piece, in the texts holding at least `need` of them
         at = np.repeat(lo_b, sizes) + _ranges(sizes)
@@ -170,9 +176,10 @@ def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.
     """Indices of ``hashes`` whose value is among the sorted ``keys``, and which key each is.
 
     A bitmap of the keys' low bits rules out almost every position at once; only the few
-    that pass are looked up exactly.
+    that pass are looked up exactly. The bitmap is sized to the keys (about one bit in 64
+    set): a search for a few hundred names needs no 4 MB table for each text.
     """
-    bits = 22
+    bits = min(22, max(12, (len(keys) * 64).bit_length()))
     mask = np.uint64((1 << bits) - 1)
     table = np.zeros(1 << bits, dtype=bool)
     table[(keys & mask).astype(np.int64)] = True

@@ -16,6 +16,7 @@ between CJK and other characters, and writes listed synonyms one way (``不然``
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rapidfuzz.distance import Indel
 
@@ -45,10 +46,10 @@ FUNCTION_CHARS = frozenset("的了之前就会也都还并再着地得呢吧啊�
 _EMPH = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _LEAD_NUMBER = re.compile(r"^\d{1,3}[.)]\s+")
 _LEAD_LABEL = re.compile(r"^\s*([^\s:：]{1,12})\s*[:：!！]\s*")
-_TRAIL = re.compile(r"[\s。.!！~～]+$")
+_TRAIL_CHARS = "。.!！~～"
+_LABEL_MARKS = re.compile("[:：!！]")  # what _LEAD_LABEL needs after its label
 _CJK = r"\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f"
 _CJK_SPACE = re.compile(rf"(?<=[{_CJK}])\s+|\s+(?=[{_CJK}])")
-_SPACES = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 _SYN_RE = [
     (re.compile(rf"\b{re.escape(a)}\b") if a.isascii() else re.compile(re.escape(a)), b)
@@ -56,19 +57,23 @@ _SYN_RE = [
 ]
 
 
+@lru_cache(maxsize=1 << 16)  # duplicates and promotions ask for the same entries' forms
 def comparison_form(norm: str) -> str:
     """The text two entries are compared by (see the module docstring)."""
     # (each pattern only where its telltale character is: most texts have none of them)
     s = _EMPH.sub("", norm) if "*" in norm or "_" in norm else norm
     if s[:1].isdigit():
         s = _LEAD_NUMBER.sub("", s)
-    m = _LEAD_LABEL.match(s)
+    m = _LEAD_LABEL.match(s) if _LABEL_MARKS.search(s) else None
     if m and m.group(1).lower() in EMPHASIS_LABELS:
         s = s[m.end() :]
-    s = _TRAIL.sub("", s)
+    end = len(s)  # what _TRAIL matches: the run of spaces and full stops at the end
+    while end and (s[end - 1] in _TRAIL_CHARS or s[end - 1].isspace()):
+        end -= 1
+    s = s[:end]
     if not s.isascii():
         s = _CJK_SPACE.sub("", s)
-    s = _SPACES.sub(" ", s).strip()
+    s = " ".join(s.split())  # (str.split and \s agree on what is a space)
     for (word, _repl), (rx, repl) in zip(SYNONYMS, _SYN_RE, strict=True):
         if word in s:
             s = rx.sub(repl, s)

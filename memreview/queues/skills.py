@@ -57,17 +57,19 @@ def _pinyin_words(run: str) -> list[str]:
     return out
 
 
+def skill_item(theme: str, content: str, count: int | None, reason: str | None) -> dict:
+    """The queue's item for one candidate."""
+    return {
+        "id": item_id("k", theme, content),
+        "title": short(f"{theme}: {content}"),
+        "theme": theme,
+        "slug": skill_slug(theme),
+        "content": content,
+        "count": count,
+        "reason": reason,
+    }
+
+
 def skills(ws: Workspace, today: date) -> list[dict]:
     """One item per skill candidate of the dreaming pipeline, in the file's order."""
-    return [
-        {
-            "id": item_id("k", c.theme, c.content),
-            "title": short(f"{c.theme}: {c.content}"),
-            "theme": c.theme,
-            "slug": skill_slug(c.theme),
-            "content": c.content,
-            "count": c.count,
-            "reason": c.reason,
-        }
-        for c in ws.skills or []
-    ]
+    return [skill_item(c.theme, c.content, c.count, c.reason) for c in ws.skills or []]

@@ -92,6 +92,10 @@ def _detect_all(
     the groups of input files each queue read."""
     units = [u for u in registry.units() if u.name in names]
     views = {u.name: (ws if reads is None else _Reading(ws)) for u in units}
+    for unit in units:  # imported here, not in two threads at once (see ImportedOnUse)
+        resolve = getattr(unit.detect, "resolve", None)
+        if resolve is not None:
+            resolve()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
         slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
         for k, unit in enumerate(units):

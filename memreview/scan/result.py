@@ -33,6 +33,11 @@ class ScanResult:
     def add_queue(self, name: str, items: list[dict]) -> None:
         """Queue ``name`` computed: its items, those shown (hidden ones and the limit
         applied) and how many are hidden."""
+        if name == "skills" and any(h.removed for h in self.state.hidden.values()):
+            from memreview.decisions.hidden import skipped_skills
+
+            # the candidates a skip took out of the file, hidden
+            items = items + skipped_skills(self.state, items)
         visible = visible_items(name, items, self.state, self.today, self.show_all)
         self.all_queues[name] = items
         self.hidden[name] = len(items) - len(visible)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -87,7 +87,8 @@ def scan_workspace(
     if sc is not None:
         sc.save_files(_secret_files(result))
         keep = dict(stored)
-        for name, items in _storable({k: result.all_queues[k] for k in reads}).items():
+        detected = {k: [i for i in result.all_queues[k] if not i.get("skipped")] for k in reads}
+        for name, items in _storable(detected).items():
             keep[name] = (items, reads[name])
         sc.save_queues(digests, _outside(ws), keep)
         same = _outside(ws) == outside  # the key covers the files this scan read
@@ -201,28 +202,16 @@ def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
     """The queues whose items hold no credential (a queue finding credentials masks them:
     its items are stored)."""
     from memreview.decisions import registry
+    from memreview.masking import strings_in
     from memreview.secrets import holds_secret
 
     out = {}
     for name, items in queues.items():
         unit = registry.unit(name)
         masks = unit is not None and unit.secret_files is not None
-        if masks or not holds_secret(_strings(items)):
+        if masks or not holds_secret(strings_in(items)):
             out[name] = items
     return out
-
-
-def _strings(value: object) -> Iterator[str]:
-    """Every string inside a JSON-shaped value."""
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            yield v
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
 
 
 def _emit_cached_counts(

@@ -12,6 +12,7 @@ from memreview.store.history import (
     Blocker,
     batch_diff,
     batch_history,
+    kind_word,
     pruned_batches,
     undo_batch,
     undo_blockers,
@@ -48,6 +49,7 @@ from memreview.store.safewrite import (
 )
 from memreview.store.scrub import scrub_backups
 from memreview.store.seen import SEEN_FILE, bullet_in_backups, read_seen, remember_promotions
+from memreview.store.swapped import PrivateMend, mend_private_dir
 from memreview.store.undo import VERDICTS_FILES, UndoResult
 
 __all__ = [
@@ -60,6 +62,7 @@ __all__ = [
     "UNDOABLE_KINDS",
     "batch_diff",
     "batch_history",
+    "kind_word",
     "pruned_batches",
     "PruneResult",
     "backup_usage",
@@ -87,6 +90,7 @@ __all__ = [
     "LockHeld",
     "LockState",
     "PathEscape",
+    "PrivateMend",
     "UndoResult",
     "append_line",
     "atomic_write",
@@ -101,6 +105,7 @@ __all__ = [
     "journal_problems",
     "last_batch",
     "lock_states",
+    "mend_private_dir",
     "read_journal",
     "read_private",
     "recent_decisions",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from memreview.i18n import _
+from memreview.i18n import N_, _
 from memreview.store.jobs import unified_diff
 from memreview.store.journal import (
     UNDOABLE_KINDS,
@@ -31,6 +31,21 @@ from memreview.workspace.jsonl import parse_jsonl
 from memreview.workspace.textfile import TextFile, decode_bytes
 
 PRUNED = "pruned.jsonl"  # one line per batch whose backups were pruned (store.prune)
+
+
+# a batch's kind in words (``memreview log`` and the app's History view)
+KIND_WORDS = {
+    "apply": N_("apply"),
+    "undo": N_("undo"),
+    "restore": N_("restore"),
+    "unhide": N_("unhide"),
+    "finish": N_("finish"),
+}
+
+
+def kind_word(kind: str) -> str:
+    """A batch's kind in the interface's language (an unknown kind as it is)."""
+    return _(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ class Config:
     stale_todo_days: int = 3
     untouched_days: int = 30
     max_markdown_mib: int = 32  # a Markdown file larger than this is skipped with a warning
+    max_jsonl_mib: int = 64  # a JSON-lines input (recall log, proposals…) the same
     # alarms (``memreview doctor``); also written as ``alarms: {silent_nights: 2, …}``.
     # The defaults are OpenClaw's own figures (OPENCLAW.md).
     alarms_silent_nights: int = 2  # daily logs without a dreaming trace
@@ -94,6 +95,10 @@ class Config:
     @property
     def max_markdown_bytes(self) -> int:
         return self.max_markdown_mib << 20
+
+    @property
+    def max_jsonl_bytes(self) -> int:
+        return self.max_jsonl_mib << 20
 
 
 # The range of every number setting (inclusive): a value outside it, NaN, infinity, a
@@ -123,6 +128,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "stale_todo_days": (0, _YEARS_100),
     "untouched_days": (0, _YEARS_100),
     "max_markdown_mib": (1, 4096),
+    "max_jsonl_mib": (1, 4096),
     "alarms_silent_nights": (1, _YEARS_100),
     "alarms_zero_promotion_nights": (1, _YEARS_100),
     "alarms_promotion_budget": (100, 100_000_000),

@@ -43,7 +43,10 @@ def label_of(entry: Entry) -> tuple[str, str] | None:
     """(label, value) of a label line, the label lower-cased; None for any other entry."""
     if entry.kind not in ("bullet", "numbered"):
         return None
-    first = _BULLET.sub("", entry.first_line, count=1).strip()
+    line = entry.first_line
+    if ":" not in line and "：" not in line:  # every label form has its colon
+        return None
+    first = _BULLET.sub("", line, count=1).strip()
     for form in _LABEL_FORMS:
         m = form.match(first)
         if m is None:

@@ -1,57 +1,112 @@
 """JSON-lines files, read defensively: the one parser for the pipeline's logs (recall log,
-judge proposals, verdicts) and memreview's own journal.
+judge proposals, verdicts, OpenClaw's events) and memreview's own journal.
 
 A line that is not JSON, or not a JSON object, is reported with its number and skipped;
-blank lines are ignored. A file that is clean throughout (the usual case) is decoded in one
-call.
+blank lines are ignored. The file is read a megabyte at a time, and each megabyte that is
+clean throughout (the usual case) is decoded in one call: memory stays bounded by what the
+reader keeps of each line, never the whole file and its copies.
 """
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Callable, Iterator
 
 NOT_JSON = "not valid JSON"
 NOT_OBJECT = "not a JSON object"
+CUT = "the file grew past the size cap while it was read; this line and the rest not read"
 MAX_PROBLEMS_SHOWN = 20
+CHUNK = 1 << 20  # bytes read at a time
+
+Problems = list[tuple[int, str]]  # (line number, problem)
 
 
-def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], list[tuple[int, str]]]:
+def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], Problems]:
     """(line number, object) for each good line, and (line number, problem) for the others."""
-    lines = data.split(b"\n")
-    numbered = [(no, raw) for no, raw in enumerate(lines, 1) if raw.strip()]
-    fast = _parse_whole(numbered)
-    if fast is not None:
-        return fast, []
-    rows: list[tuple[int, dict]] = []
-    bad: list[tuple[int, str]] = []
-    for no, raw in numbered:
-        try:
-            obj = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            bad.append((no, NOT_JSON))
-            continue
-        if not isinstance(obj, dict):
-            bad.append((no, NOT_OBJECT))
-            continue
-        rows.append((no, obj))
+    bad: Problems = []
+    rows = list(iter_jsonl(io.BytesIO(data).read, bad.append))
     return rows, bad
 
 
+def iter_jsonl(
+    read: Callable[[int], bytes],
+    problem: Callable[[tuple[int, str]], None],
+    limit: int | None = None,
+) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each good line of what ``read(n)`` gives, a chunk at a time;
+    ``problem((line, why))`` for each bad line, before the good lines of its chunk. With
+    ``limit``, nothing past that many bytes is read: the line the limit cuts is reported
+    (:data:`CUT`) and the rest is left."""
+    no = 0  # lines before this chunk
+    rest: list[bytes] = []  # the line not yet ended, in pieces (a long line is not re-copied)
+    total = 0
+    while True:
+        want = CHUNK if limit is None else min(CHUNK, limit + 1 - total)
+        block = read(want) if want > 0 else b""
+        total += len(block)
+        if limit is not None and total > limit:
+            block = block[: len(block) - (total - limit)]
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                lines = (b"".join(rest) + block[:cut]).split(b"\n")
+                yield from _parse_lines(lines, no, problem)
+                no += len(lines)
+            problem((no + 1, CUT))
+            return
+        if not block:
+            break
+        cut = block.rfind(b"\n")
+        if cut < 0:
+            rest.append(block)
+            continue
+        lines = (b"".join(rest) + block[:cut]).split(b"\n")
+        rest = [block[cut + 1 :]]
+        yield from _parse_lines(lines, no, problem)
+        no += len(lines)
+    last = b"".join(rest)
+    if last:
+        yield from _parse_lines([last], no, problem)
+
+
+def _parse_lines(
+    lines: list[bytes], before: int, problem: Callable[[tuple[int, str]], None]
+) -> Iterator[tuple[int, dict]]:
+    numbered = [(before + k, raw) for k, raw in enumerate(lines, 1) if raw.strip()]
+    fast = _parse_whole(numbered)
+    if fast is not None:
+        yield from fast
+        return
+    rows: list[tuple[int, dict]] = []
+    for no, raw in numbered:
+        try:
+            obj = json.loads(raw)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            problem((no, NOT_JSON))
+            continue
+        if not isinstance(obj, dict):
+            problem((no, NOT_OBJECT))
+            continue
+        rows.append((no, obj))
+    yield from rows
+
+
 def _parse_whole(numbered: list[tuple[int, bytes]]) -> list[tuple[int, dict]] | None:
-    """Every line decoded in one call when the whole file is clean, else None."""
+    """Every line decoded in one call when they are all clean, else None."""
     try:
         objs = json.loads(b"[" + b",".join(raw for _no, raw in numbered) + b"]")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if len(objs) != len(numbered) or not all(isinstance(o, dict) for o in objs):
         return None  # a line held two values, or a non-object: the slow path says which
     return [(no, obj) for (no, _raw), obj in zip(numbered, objs, strict=True)]
 
 
-def problem_lines(bad: list[tuple[int, str]]) -> list[tuple[int | None, str]]:
+def problem_lines(bad: Problems) -> list[tuple[int | None, str]]:
     """(line, message) warnings for the bad lines: the first few, then how many more."""
     out: list[tuple[int | None, str]] = [
-        (no, f"{problem}; line skipped") for no, problem in bad[:MAX_PROBLEMS_SHOWN]
+        (no, problem if problem == CUT else f"{problem}; line skipped")
+        for no, problem in bad[:MAX_PROBLEMS_SHOWN]
     ]
     if len(bad) > MAX_PROBLEMS_SHOWN:
         out.append((None, f"{len(bad) - MAX_PROBLEMS_SHOWN} more bad lines not shown"))

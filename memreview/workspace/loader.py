@@ -143,6 +143,7 @@ def load_workspace(
             ws.warn("memreview.yaml", line, msg)
     ws.config = cfg = config
     rd.markdown_limit = cfg.max_markdown_bytes
+    rd.jsonl_limit = cfg.max_jsonl_bytes
 
     report("finding files", 0.02)
     md_paths: list[Path] = []
@@ -212,7 +213,7 @@ def load_workspace(
     report("reading recall log", 0.72)
     ws.recalls = _cached(
         cache,
-        "recalls",
+        f"recalls:{rd.jsonl_limit}",
         (cfg.recall_log,),
         ws,
         lambda: read_recalls(rd, ws, cfg.recall_log) or ws.recalls,

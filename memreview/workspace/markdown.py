@@ -25,6 +25,8 @@ SETTLED_STAMP_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*自动沉淀\s*[�
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# a metadata value longer than this is kept as its place in the block's text, not a copy
+LONG_META = 200
 # a numbered list item: ``1. text`` or ``1) text`` (CommonMark allows up to nine digits)
 NUMBERED_RE = re.compile(r"^\d{1,9}[.)](?:[ \t]|$)")
 
@@ -87,29 +89,38 @@ def parse_memory_file(
     chronicle: list[ChronicleRow] = []
     headings: list[tuple[int, int, str]] = []
 
-    # First pass: headings outside code fences, and which lines are fenced.
+    # First pass: headings outside code fences, and which lines are fenced (a file with no
+    # fence marker anywhere, the usual case, has no fenced line to look for).
     fenced = [False] * n
-    in_fence = ""
-    fence_line = 0
-    for i, text in enumerate(lines):
-        m = FENCE_RE.match(text)
+    whole = "\n".join(lines)
+    if "```" in whole or "~~~" in whole:
+        in_fence = ""
+        fence_line = 0
+        for i, text in enumerate(lines):
+            m = FENCE_RE.match(text)
+            if in_fence:
+                fenced[i] = True
+                if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
+                    in_fence = ""
+                continue
+            if m:
+                in_fence = m.group(1)
+                fence_line = i + 1
+                fenced[i] = True
+                continue
+            if text.startswith("#"):
+                hm = HEADING_RE.match(text)
+                if hm:
+                    headings.append((i, len(hm.group(1)), hm.group(2)))
         if in_fence:
-            fenced[i] = True
-            if m and m.group(1)[0] == in_fence[0] and len(m.group(1)) >= len(in_fence):
-                in_fence = ""
-            continue
-        if m:
-            in_fence = m.group(1)
-            fence_line = i + 1
-            fenced[i] = True
-            continue
-        if text.startswith("#"):
-            hm = HEADING_RE.match(text)
+            # named where it opens: everything after it is read as code, not as entries
+            problems.append((fence_line, "code fence opened here is never closed"))
+    else:
+        match = HEADING_RE.match
+        for i in [i for i, text in enumerate(lines) if text.startswith("#")]:
+            hm = match(lines[i])
             if hm:
                 headings.append((i, len(hm.group(1)), hm.group(2)))
-    if in_fence:
-        # named where it opens: everything after it is read as code, not as entries
-        problems.append((fence_line, "code fence opened here is never closed"))
 
     heading_at = {i: (lvl, txt) for i, lvl, txt in headings}
     chronicle_heading: int | None = None
@@ -121,11 +132,12 @@ def parse_memory_file(
             break
 
     path: list[tuple[int, str]] = []  # (level, text)
+    path_t: tuple[str, ...] = ()  # its texts, one tuple shared by the entries under it
     section, section_line = "", 0
     in_chronicle = False
     chronicle_level = 0
     block: _Block | None = None
-    block_meta: dict[str, str] = {}
+    block_meta: dict[str, str | tuple[int, int, int]] = {}  # a long value: (line, start, end)
     block_meta_end = 0
     block_meta_open = False
     promotion_pending = False
@@ -144,7 +156,7 @@ def parse_memory_file(
             line=block.line + 1,
             end_line=end + 1,
             level=block.level,
-            meta=dict(block_meta),
+            meta=_meta_in(block_meta, lines, block.line),
             meta_end=block_meta_end + 1,
             text=text,
             refs=tuple(map(sys.intern, REF_RE.findall(text))),  # ids repeat: one copy each
@@ -159,10 +171,9 @@ def parse_memory_file(
                 end_line=a.end_line,
                 kind="anchor",
                 text=text,
-                heading_path=tuple(t for _, t in path),
+                heading_path=path_t,
                 section=section,
                 section_line=section_line,
-                norm=normalize(text, "anchor"),
                 anchor=a.id,
                 projects=marks,
             )
@@ -192,6 +203,7 @@ def parse_memory_file(
             while path and path[-1][0] >= level:
                 path.pop()
             path.append((level, htxt))
+            path_t = tuple(t for _, t in path)
             if level <= 3:
                 section, section_line = htxt, i + 1
             # The chronicle heading may be of any level; its table ends at a heading of the
@@ -220,7 +232,8 @@ def parse_memory_file(
             if block_meta_open:
                 mm = META_RE.match(text)
                 if mm and not text.startswith(("- ", "* ")):
-                    block_meta.setdefault(mm.group(1), mm.group(2).strip())
+                    if mm.group(1) not in block_meta:
+                        block_meta[mm.group(1)] = _meta_value(mm, i)
                     block_meta_end = i
                 elif stripped == "" and block_meta_end == block.line:
                     pass  # blank lines before the first metadata line
@@ -228,7 +241,7 @@ def parse_memory_file(
                     block_meta_open = False
             i += 1
             continue
-        if PROMOTION_RE.match(text):
+        if text.startswith("<!--") and PROMOTION_RE.match(text):
             promotion_pending = True
             km = MARKER_KEY_RE.match(text)
             marker = km.group(1) if km else None
@@ -252,10 +265,10 @@ def parse_memory_file(
                     end_line=end + 1,
                     kind=kind,
                     text=raw,
-                    heading_path=tuple(t for _, t in path),
+                    heading_path=path_t,
                     section=section,
                     section_line=section_line,
-                    norm=normalize(raw, "numbered" if numbered else "bullet"),
+                    known_norm=normalize(raw, "numbered" if numbered else "bullet"),
                     in_chronicle=in_chronicle,
                     projects=tuple(PROJECT_MARK_RE.findall(raw)),
                     marker=promoted_by,
@@ -276,10 +289,10 @@ def parse_memory_file(
                 end_line=i + 1,
                 kind="row",
                 text=text,
-                heading_path=tuple(t for _, t in path),
+                heading_path=path_t,
                 section=section,
                 section_line=section_line,
-                norm=normalize(text, "row"),
+                known_norm=normalize(text, "row"),
                 in_chronicle=in_chronicle,
                 projects=tuple(PROJECT_MARK_RE.findall(text)),
             )
@@ -305,6 +318,32 @@ def parse_memory_file(
         [(i + 1, lvl, txt) for i, lvl, txt in headings],
     )
     return mf, problems
+
+
+def _meta_value(mm: re.Match, i: int) -> str | tuple[int, int, int]:
+    """A metadata line's value, stripped; a long one as (line, start, end) in line ``i``."""
+    value = mm.group(2)
+    stripped = value.strip()
+    if len(stripped) <= LONG_META:
+        return stripped
+    start = mm.start(2) + len(value) - len(value.lstrip())
+    return (i, start, start + len(stripped))
+
+
+def _meta_in(
+    meta: dict[str, str | tuple[int, int, int]], lines: list[str], first: int
+) -> dict[str, str | tuple[int, int]]:
+    """The block's metadata, a long value as its (start, end) in the text of the block that
+    begins at line ``first`` (its lines joined with newlines)."""
+    out: dict[str, str | tuple[int, int]] = {}
+    for key, value in meta.items():
+        if isinstance(value, str):
+            out[key] = value
+        else:
+            i, start, end = value
+            at = sum(len(lines[j]) + 1 for j in range(first, i))
+            out[key] = (at + start, at + end)
+    return out
 
 
 def _trim_back(lines: list[str], end: int, start: int) -> int:

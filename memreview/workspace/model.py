@@ -9,6 +9,7 @@ from pathlib import Path
 
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date_prefix
+from memreview.workspace.normalize import normalize
 from memreview.workspace.openclaw import Usage
 from memreview.workspace.textfile import TextFile
 
@@ -52,10 +53,14 @@ class LoadWarning:
         return {"file": self.file, "line": self.line, "message": self.message}
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """A unit of memory: a bullet, a numbered item, a table row, an anchor block or a promoted
-    entry."""
+    entry.
+
+    ``norm`` is the normalized text (:func:`memreview.workspace.normalize.normalize`); an
+    anchor block's is made when first asked for, since few queues read it and a block can
+    hold thousands of references."""
 
     file: str
     line: int  # 1-based, inclusive
@@ -65,12 +70,20 @@ class Entry:
     heading_path: tuple[str, ...]
     section: str
     section_line: int  # 0 for the file's top section
-    norm: str
     anchor: str | None = None  # the id, when the entry is an anchor block
     in_anchor: str | None = None  # the enclosing anchor's id, for lines inside a block
     in_chronicle: bool = False
     projects: tuple[str, ...] = ()
     marker: str | None = None  # a promoted entry's promotion marker key
+    known_norm: str | None = field(default=None, repr=False)  # see ``norm``
+
+    @property
+    def norm(self) -> str:
+        norm = self.known_norm
+        if norm is None:
+            kind = self.kind if self.kind in ("row", "numbered") else "bullet"
+            norm = self.known_norm = normalize(self.text, kind)
+        return norm
 
     @property
     def first_line(self) -> str:
@@ -96,7 +109,8 @@ class Anchor:
     line: int
     end_line: int
     level: int
-    meta: dict[str, str]  # first value of each key, keys as written
+    # first value of each key, keys as written; a long value as its (start, end) in ``text``
+    meta: dict[str, str | tuple[int, int]]
     meta_end: int  # the last metadata line (== line when there is none)
     text: str  # the whole block
     refs: tuple[str, ...]  # every [[id]] in the block
@@ -106,7 +120,7 @@ class Anchor:
         low = key.lower()
         for k, v in self.meta.items():
             if k.lower() == low:
-                return v
+                return v if isinstance(v, str) else self.text[v[0] : v[1]]
         return None
 
     def ref_list(self, key: str) -> list[str]:
@@ -196,8 +210,10 @@ class SkillCandidate:
     reason: str | None
 
 
-@dataclass
+@dataclass(slots=True)
 class Recall:
+    """One recall of an anchor (a line of the recall log): a million of them for 100 MB."""
+
     day: date
     id: str
     channel: str

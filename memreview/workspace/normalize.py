@@ -27,8 +27,8 @@ def normalize(text: str, kind: str = "bullet") -> str:
             first = first[:-1]
     elif kind == "numbered":
         first = _NUMBER.sub("", first, count=1)
-    else:
-        first = _BULLET.sub("", first, count=1)
+    elif first[:2] in ("- ", "* "):  # (the marker's pattern only where a box may follow)
+        first = _BULLET.sub("", first, count=1) if first[2:3] == "[" else first[2:]
     if len(lines) > 1:
         first = " ".join([first, *(ln.strip() for ln in lines[1:])])
     # (each pattern only where its telltale character is: most entries have none of them)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
-from memreview.workspace.jsonl import parse_jsonl, problem_lines
+from memreview.workspace.jsonl import CUT, MAX_PROBLEMS_SHOWN, iter_jsonl, problem_lines
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import (
     NotARegularFile,
@@ -30,6 +31,7 @@ class Reader:
         self.root = root
         self.ws = ws
         self.markdown_limit: int | None = None  # bytes; the loader sets it from the config
+        self.jsonl_limit: int | None = None  # bytes, for a JSON-lines file; the same
 
     def rel(self, p: Path) -> str:
         """The workspace-relative name of a path under the root, with ``/``."""
@@ -82,8 +84,9 @@ class Reader:
             self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
         return None
 
-    def _too_large(self, rel: str, size: int, limit: int) -> None:
-        setting = "max_markdown_mib in memreview.yaml" if rel.endswith(".md") else "the cap"
+    def _too_large(self, rel: str, size: int, limit: int, setting: str | None = None) -> None:
+        if setting is None:
+            setting = "max_markdown_mib in memreview.yaml" if rel.endswith(".md") else "the cap"
         self.ws.warn(
             rel, None, f"skipped: {size_text(size)}, more than {size_text(limit)} ({setting})"
         )
@@ -106,12 +109,53 @@ class Reader:
             self.ws.warn(rel, line, w)
         return tf
 
-    def jsonl(self, rel: str) -> list[tuple[int, dict]] | None:
-        """(line number, object) for each good line; a warning for each of the others."""
-        data = self.read(rel)
-        if data is None:
+    def jsonl(self, rel: str) -> Iterator[tuple[int, dict]] | None:
+        """(line number, object) for each good line, read as it is consumed (a megabyte at a
+        time); a warning for each of the others. None when the file is not there or can't be
+        read, and, with a warning, when it is larger than ``jsonl_limit`` bytes."""
+        real = self.locate(rel)
+        if real is None:
             return None
-        rows, bad = parse_jsonl(data)
-        for line, message in problem_lines(bad):
-            self.ws.warn(rel, line, message)
-        return rows
+        try:
+            fd, st = open_regular(real, rel)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except SymlinkLoop:
+            self.ws.warn(rel, None, "skipped: symlink loop")
+            return None
+        except NotARegularFile:
+            self.ws.warn(rel, None, "skipped: not a regular file")
+            return None
+        except OSError as exc:
+            self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
+            return None
+        limit = self.jsonl_limit
+        if limit is not None and st.st_size > limit:
+            os.close(fd)
+            self._too_large(rel, st.st_size, limit, "max_jsonl_mib in memreview.yaml")
+            return None
+        return self._jsonl_rows(rel, fd, limit)
+
+    def _jsonl_rows(self, rel: str, fd: int, limit: int | None) -> Iterator[tuple[int, dict]]:
+        bad: list[tuple[int, str]] = []
+
+        def read(n: int) -> bytes:
+            try:
+                return os.read(fd, n)
+            except OSError as exc:
+                self.ws.warn(rel, None, f"cannot read the rest: {exc.strerror or exc}")
+                return b""
+
+        def problem(p: tuple[int, str]) -> None:
+            bad.append(p)
+            if len(bad) <= MAX_PROBLEMS_SHOWN or p[1] == CUT:
+                for line, message in problem_lines([p]):
+                    self.ws.warn(rel, line, message)
+
+        try:
+            yield from iter_jsonl(read, problem, limit)
+        finally:
+            os.close(fd)
+            more = sum(1 for _no, why in bad[MAX_PROBLEMS_SHOWN:] if why != CUT)
+            if more:
+                self.ws.warn(rel, None, f"{more} more bad lines not shown")

@@ -11,6 +11,7 @@ import sqlite3
 import tempfile
 from datetime import date
 from pathlib import Path
+from sys import intern
 
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.model import (
@@ -151,8 +152,8 @@ def read_recalls(rd: Reader, ws: Workspace, rel: str) -> None:
         recalls.append(
             Recall(
                 day,
-                rid,
-                channel if isinstance(channel, str) else "",
+                intern(rid),  # a few ids and channels, repeated on every line
+                intern(channel) if isinstance(channel, str) else "",
                 query if isinstance(query, str) else "",
             )
         )

@@ -28,28 +28,62 @@ class EncodeError(ValueError):
     """A character the file's encoding cannot hold (never a silent change of encoding)."""
 
 
-class Line(NamedTuple):
-    """One line: its decoded text (no ending), its ending (``\\n``, ``\\r\\n`` or ``""``).
-
-    A named tuple: immutable and about five times cheaper to build than a frozen dataclass,
-    which counts at 200,000 lines.
-    """
-
+class _LineFields(NamedTuple):
     text: str
     ending: str
-    raw: bytes  # the exact bytes of text + ending in the file
+    stored: bytes | None  # the bytes, when they are not simply text + ending in UTF-8
+
+
+class Line(_LineFields):
+    """One line: its decoded text (no ending), its ending (``\\n``, ``\\r\\n`` or ``""``) and
+    ``raw``, the exact bytes of text + ending in the file.
+
+    A named tuple: immutable and about five times cheaper to build than a frozen dataclass,
+    which counts at 200,000 lines. The bytes are kept only when they are not the UTF-8 of
+    the text (a GB18030 or UTF-16 line): a UTF-8 file is not held twice, as text and as
+    bytes. Always one form for the same line, so two lines are equal when their bytes are.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, text: str, ending: str, raw: bytes | None = None) -> Line:
+        if raw is not None:
+            try:
+                if raw == (text + ending).encode("utf-8", "surrogateescape"):
+                    raw = None
+            except UnicodeEncodeError:
+                pass
+        return tuple.__new__(cls, (text, ending, raw))
+
+    @property
+    def raw(self) -> bytes:
+        stored = self.stored
+        if stored is not None:
+            return stored
+        return (self.text + self.ending).encode("utf-8", "surrogateescape")
+
+
+_new_line = tuple.__new__  # Line without the check, where the bytes are known to be UTF-8
 
 
 @dataclass
 class TextFile:
-    """A decoded file that can re-encode itself byte for byte."""
+    """A decoded file that can re-encode itself byte for byte.
+
+    Its bytes are not kept beside its lines: ``data`` renders them again from the lines
+    (one copy of a 65 MB file is enough)."""
 
     rel: str
-    data: bytes
+    bom: bytes  # the byte order mark the file starts with (b"" when none)
     encoding: str
     lines: list[Line]
     sha256: str
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes, as read."""
+        return self.render(self.lines)
 
     # Pickled (the scan cache) as a few long strings instead of a tuple per line: reading
     # 200,000 lines back is then a handful of objects, and the lines are made again only
@@ -60,11 +94,12 @@ class TextFile:
         if lines is None or any(ln.ending not in _END_CODES for ln in lines):
             return state
         del state["lines"]
+        stored = any(ln.stored is not None for ln in lines)  # else every line is UTF-8
         state["_packed"] = (
             "\n".join(ln.text for ln in lines),
             "".join(_END_CODES[ln.ending] for ln in lines),
-            b"".join(ln.raw for ln in lines),
-            array("Q", [len(ln.raw) for ln in lines]).tobytes(),
+            b"".join(ln.raw for ln in lines) if stored else b"",
+            array("Q", [len(ln.raw) for ln in lines]).tobytes() if stored else b"",
             len(lines),
         )
         return state
@@ -83,15 +118,6 @@ class TextFile:
         self.lines = _unpack(packed)
         self.__dict__.pop("_packed", None)
         return self.lines
-
-    @property
-    def bom(self) -> bytes:
-        if self.encoding in (UTF16, UTF16BE):
-            return self.data[:2]
-        # A UTF-8 BOM stays even when the body after it turned out to be GB18030 or invalid.
-        if self.encoding == UTF8_BOM or self.data.startswith(codecs.BOM_UTF8):
-            return codecs.BOM_UTF8
-        return b""
 
     @property
     def texts(self) -> list[str]:
@@ -127,13 +153,17 @@ def _unpack(packed: tuple) -> list[Line]:
     texts, ends, raws, lengths, n = packed
     if n == 0:
         return []
+    if not lengths:  # every line is UTF-8: no bytes were kept
+        return [
+            _new_line(Line, (text, _END_OF_CODE[code], None))
+            for text, code in zip(texts.split("\n"), ends, strict=True)
+        ]
     sizes = array("Q")
     sizes.frombytes(lengths)
     out: list[Line] = []
-    make = Line._make
     pos = 0
     for text, code, size in zip(texts.split("\n"), ends, sizes, strict=True):
-        out.append(make((text, _END_OF_CODE[code], raws[pos : pos + size])))
+        out.append(Line(text, _END_OF_CODE[code], raws[pos : pos + size]))
         pos += size
     return out
 
@@ -198,7 +228,8 @@ def decode_bytes(rel: str, data: bytes) -> TextFile:
             warnings.append(f"line {line_no}: invalid UTF-8 (not GBK either); shown with escapes")
     codec = "gb18030" if encoding == GB18030 else "utf-8"
     errors = "surrogateescape" if encoding == UTF8_LOSSY else "strict"
-    return TextFile(rel, data, encoding, _lines(body, codec, errors), digest, warnings)
+    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+    return TextFile(rel, bom, encoding, _lines(body, codec, errors), digest, warnings)
 
 
 def _lines(body: bytes, codec: str, errors: str) -> list[Line]:
@@ -208,6 +239,15 @@ def _lines(body: bytes, codec: str, errors: str) -> list[Line]:
     last = raws.pop()  # after the last LF: the unterminated rest (often empty)
     lines = []
     append = lines.append
+    if codec == "utf-8":  # the bytes are the text's UTF-8 (escapes included): not kept
+        for raw in raws:
+            if raw.endswith(b"\r"):
+                append(_new_line(Line, (raw[:-1].decode(codec, errors), "\r\n", None)))
+            else:
+                append(_new_line(Line, (raw.decode(codec, errors), "\n", None)))
+        if last:
+            append(_new_line(Line, (last.decode(codec, errors), "", None)))
+        return lines
     for raw in raws:
         if raw.endswith(b"\r"):
             append(Line(raw[:-1].decode(codec, errors), "\r\n", raw + b"\n"))
@@ -250,7 +290,7 @@ def _decode_utf16(rel: str, data: bytes, digest: str) -> TextFile:
             )
             for content, ending in _split_bytes(data)
         ]
-        return TextFile(rel, data, "binary", raw_lines, digest, warnings)
+        return TextFile(rel, b"", "binary", raw_lines, digest, warnings)
     lines: list[Line] = []
     start = 0
     while start < len(text):
@@ -265,7 +305,7 @@ def _decode_utf16(rel: str, data: bytes, digest: str) -> TextFile:
                 content, ending = text[start:i], "\n"
             start = i + 1
         lines.append(Line(content, ending, (content + ending).encode(codec)))
-    return TextFile(rel, data, UTF16 if le else UTF16BE, lines, digest, warnings)
+    return TextFile(rel, data[:2], UTF16 if le else UTF16BE, lines, digest, warnings)
 
 
 def is_binary(data: bytes) -> bool:

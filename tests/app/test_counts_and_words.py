@@ -19,7 +19,7 @@ from memreview.scan import scan_workspace
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
 TODAY = date(2026, 11, 29)
-# a revive (NOW.md and a hidden item) and a skip (skill_candidates.json)
+# a revive (NOW.md and a hidden item) and a skip (skill_candidates.json and a hidden item)
 DECISIONS = [
     {"item": "p-02a946511cb7", "action": "revive"},
     {"item": "k-c43e617f5360", "action": "skip"},
@@ -107,7 +107,7 @@ def test_review_result_and_dry_run_count_the_same_files(tmp_path, capsys):
     assert re.search(r"^\+    batch: \d{8}-\d{6}-[0-9a-f]{6}$", out, re.M)
 
     written = backend.apply(scan_workspace(ws, today=TODAY), DECISIONS)
-    assert sorted(written.written) == sorted(preview.files) and written.hidden == 1
+    assert sorted(written.written) == sorted(preview.files) and written.hidden == 2
 
 
 def test_health_lists_ages_in_words_with_the_plural_right():

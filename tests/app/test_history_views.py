@@ -26,7 +26,7 @@ async def test_history_lists_batches_shows_a_diff_and_undoes_an_older_one(make, 
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         await pilot.press("L")
-        await pilot.pause()
+        await loaded(app, pilot)  # the batches are read in a worker
         assert isinstance(app.screen, HistoryScreen)
         text = screen_text(app)
         assert text.index("dormant snooze: Gateway upgrade") < text.index(
@@ -69,7 +69,7 @@ async def test_archive_view_searches_and_puts_an_entry_back(make, ws):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(app, pilot)
         await pilot.press("R")
-        await pilot.pause()
+        await loaded(app, pilot)  # the archive is read in a worker
         assert isinstance(app.screen, ArchiveScreen)
         await pilot.press(*"gbk")
         await pilot.pause()
@@ -77,7 +77,7 @@ async def test_archive_view_searches_and_puts_an_entry_back(make, ws):
         assert "demoted" in text and "## [KNOWLEDGE:win11-gbk]" in text
         assert "goes back to" in text
         await pilot.press("enter", "enter")
-        await pilot.pause()
+        await loaded(app, pilot)  # the dry run is worked out in a worker
         assert isinstance(app.screen, ConfirmDialog)
         assert "+## [KNOWLEDGE:win11-gbk]" in screen_text(app)
         await pilot.press("y")
@@ -110,3 +110,73 @@ async def test_hidden_items_show_marked_with_a_and_z_puts_one_back(make, ws):
         assert hidden_id in [it["id"] for it in review(app).result.queues["supersede"]]
         assert "⊘ rejected" not in screen_text(app)
     assert hidden_id not in load_state(ws).hidden
+
+
+async def test_a_skipped_skill_shows_with_a_and_z_puts_its_candidate_back(make, ws):
+    candidates = ws / "memory/skill_candidates.json"
+    before = candidates.read_bytes()
+    result = scan_workspace(ws, today=TODAY)
+    item = result.queues["skills"][0]
+    assert apply(result, [{"item": item["id"], "action": "skip"}]).ok
+    assert candidates.read_bytes() != before
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3")
+        await pilot.pause()
+        assert "⊘ skipped" not in screen_text(app)
+        await pilot.press("A")
+        await pilot.pause()
+        assert "⊘ skipped" in screen_text(app)
+        while review(app).items.current["id"] != item["id"]:
+            await pilot.press("down")
+        await pilot.press("Z")
+        await loaded(app, pilot)
+        await pilot.pause()
+        assert item["id"] in [it["id"] for it in review(app).result.queues["skills"]]
+    assert candidates.read_bytes() == before
+
+
+async def test_the_views_read_in_a_worker_say_so_and_keys_stay_live(make, ws):
+    import threading
+
+    _decide(ws, "dormant", "snooze", "Gateway upgrade")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        backend = review(app).backend
+        gate = threading.Event()
+        history = backend.history
+
+        def slow_history():
+            gate.wait(10)  # the journal is read in the worker: the UI doesn't wait for it
+            return history()
+
+        backend.history = slow_history
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert "Reading the journal…" in screen_text(app)
+        await pilot.press("escape")  # keys are live while it reads
+        await pilot.pause()
+        assert not isinstance(app.screen, HistoryScreen)
+        await pilot.press("L")
+        await pilot.pause()
+        gate.set()
+        await loaded(app, pilot)
+        text = screen_text(app)
+        assert "dormant snooze: Gateway upgrade" in text and "Reading" not in text
+
+
+async def test_in_chinese_the_hidden_mark_has_room_for_its_wide_characters(make, ws):
+    from memreview import i18n
+
+    result = scan_workspace(ws, today=TODAY)
+    assert apply(result, [{"item": result.queues["skills"][0]["id"], "action": "skip"}]).ok
+    i18n.use_language("zh")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3", "A")
+        await pilot.pause()
+        assert "⊘ 已跳过" in screen_text(app)  # 6 cells, not cut at its 4 characters

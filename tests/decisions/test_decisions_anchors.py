@@ -75,7 +75,7 @@ def test_supersede_approve_stamps_both_anchors_and_moves_the_old_one_to_the_arch
         "Summary: the old way\n"
         "CONFLICTS-WITH: [[other]]\n"
         "Superseded-By: [[new-fact]] (2026-11-29)\n"
-        "From: MEMORY.md § Memory\n"
+        "From: MEMORY.md § Memory before [[keep-me]]\n"
         "Body of the old fact.\n"
         "---\n"
     )
@@ -188,7 +188,7 @@ def test_contradiction_keep_b_supersedes_the_older_anchor_a(make_ws):
         "Summary: port 1\n"
         "SEE-ALSO: [[x]]\n"
         "Superseded-By: [[port-b]] (2026-11-29)\n"
-        "From: memory/notes.md § Notes\n"
+        "From: memory/notes.md § Notes before [[port-b]]\n"
         "---\n"
     )
     verdict = json.loads(text(root, "memory/review/verdicts.jsonl"))
@@ -241,7 +241,7 @@ def test_archive_blocks_are_appended_in_decision_order_one_blank_line_apart(make
         "From: MEMORY.md § M after [[two]]\n"
         "\n"
         "## [FACT:one]\nAdded: 2026-01-01\nSummary: a\nDemoted: 2026-11-29 (reviewed)\n"
-        "From: MEMORY.md § M\n---\n"
+        "From: MEMORY.md § M before [[two]]\n---\n"
     )
 
 

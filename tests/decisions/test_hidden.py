@@ -86,3 +86,109 @@ def test_undo_of_an_unhide_leaves_a_broken_state_file_alone(make_ws):
     back = undo(root)
     assert back.ok and back.rehidden == []
     assert state.read_bytes() == b"hidden: [broken\n"
+
+
+SKILLS = {
+    "memory/skill_candidates.json": (
+        "{\n"
+        '  "updated_at": "2026-11-28T03:06:02+08:00",\n'
+        '  "candidates": [\n'
+        '    {"theme": "Daily digest", "content": "one screen", "count": 6, "first_seen": "x"},\n'
+        '    {"theme": "UTF-8 first", "content": "set PYTHONUTF8=1", "count": 4},\n'
+        '    {"theme": "Deadline check", "content": "read the deadline", "count": 3}\n'
+        "  ]\n"
+        "}\n"
+    )
+}
+
+
+def test_a_skipped_skill_is_listed_and_unhide_puts_the_candidate_back_where_it_was(make_ws):
+    root = make_ws(SKILLS)
+    before = (root / "memory/skill_candidates.json").read_bytes()
+    skipped = decide(root, "skills", "skip", {"title": "Daily digest"})
+    assert skipped.ok
+    assert b"Daily digest" not in (root / "memory/skill_candidates.json").read_bytes()
+    [h] = hidden_items(root, TODAY)
+    assert (h.queue, h.reason, h.batch, h.action) == ("skills", "skipped", skipped.batch, "skip")
+    assert h.to_json()["restores"] == "memory/skill_candidates.json"
+    # the app's hidden toggle: the skipped candidate is a hidden item of the skills queue
+    result = scan(root)
+    assert result.hidden["skills"] == 1
+    [back] = [i for i in result.all_queues["skills"] if i.get("skipped")]
+    assert (back["id"], back["theme"], back["count"]) == (h.id, "Daily digest", 6)
+    out = unhide(root, h.id, today=TODAY, now=NOW)
+    assert out.ok, out.message
+    assert (root / "memory/skill_candidates.json").read_bytes() == before  # every field, in place
+    assert hidden_items(root, TODAY) == []
+    assert [i["id"] for i in scan(root).queues["skills"]][0] == h.id
+    assert batches(root)[-1].kind == "unhide"
+    taken = undo(root)  # the unhide taken back: hidden again, out of the file again
+    assert taken.ok and taken.rehidden == [h.id]
+    assert b"Daily digest" not in (root / "memory/skill_candidates.json").read_bytes()
+    [again] = hidden_items(root, TODAY)
+    assert again.removed == h.removed
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    assert (root / "memory/skill_candidates.json").read_bytes() == before
+
+
+def test_a_skipped_candidate_the_pipeline_proposed_again_is_unhidden_without_a_copy(make_ws):
+    root = make_ws(SKILLS)
+    before = (root / "memory/skill_candidates.json").read_bytes()
+    assert decide(root, "skills", "skip", {"title": "UTF-8 first"}).ok
+    (root / "memory/skill_candidates.json").write_bytes(before)  # proposed again
+    [h] = hidden_items(root, TODAY)
+    assert scan(root).hidden["skills"] == 1  # the file's copy, hidden; no second one
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    assert (root / "memory/skill_candidates.json").read_bytes() == before
+
+
+def test_a_candidate_goes_back_in_the_files_own_layout():
+    import json
+    from pathlib import Path
+
+    from memreview.decisions.plan import RemoveCandidate
+    from memreview.decisions.rewrite.whole import insert_candidate, remove_candidates
+    from memreview.workspace.textfile import decode_bytes
+
+    sample = Path(__file__).parents[2] / "sample_workspace/memory/skill_candidates.json"
+    pretty = sample.read_bytes()  # indented, Chinese kept as is
+    escaped = json.dumps(json.loads(pretty)).encode()  # one line, \uXXXX escapes
+    for data in (pretty, escaped):
+        cands = json.loads(data)["candidates"]
+        for k, c in enumerate(cands):
+            op = RemoveCandidate("d", c["theme"], c["content"])
+            cut = remove_candidates("f.json", decode_bytes("f.json", data), [op]).new_bytes
+            assert insert_candidate("f.json", decode_bytes("f.json", cut), k, c) == data
+
+
+def test_a_skipped_candidate_is_unhidden_before_it_is_decided_again(make_ws):
+    from memreview.decisions import apply
+
+    root = make_ws(SKILLS)
+    assert decide(root, "skills", "skip", {"title": "UTF-8 first"}).ok
+    result = scan(root)
+    [back] = [i for i in result.all_queues["skills"] if i.get("skipped")]
+    out = apply(result, [{"item": back["id"], "action": "solidify"}], now=NOW)
+    assert not out.ok
+    assert "unhide it first" in str(out.failures[0].reason)
+    assert b"UTF-8 first" not in (root / "MEMORY.md").read_bytes()
+
+
+def test_a_candidate_holding_a_key_is_journaled_masked_and_still_goes_back_whole(make_ws):
+    key = "sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"
+    files = {
+        "memory/skill_candidates.json": (
+            '{"candidates": [\n  {"theme": "Night jobs", "content": "use key '
+            + key
+            + '"},\n  {"theme": "Other", "content": "x"}\n]}\n'
+        )
+    }
+    root = make_ws(files)
+    before = (root / "memory/skill_candidates.json").read_bytes()
+    assert decide(root, "skills", "skip", {"theme": "Night jobs"}).ok
+    [h] = hidden_items(root, TODAY)
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    assert key.encode() not in (root / ".memreview/journal.jsonl").read_bytes()
+    assert undo(root).ok  # hidden again: the candidate kept whole, from the batch's copy
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    assert (root / "memory/skill_candidates.json").read_bytes() == before

@@ -210,3 +210,107 @@ def test_restoring_a_superseded_anchor_records_the_proposal_its_approval_came_fr
     assert (card["total"]["approved"], card["total"]["rejected"], card["restored"]) == (0, 1, 1)
     assert undo(root, now=NOW).ok  # the restore taken back: the approval stands again
     assert report_card(root)["total"]["approved"] == 1
+
+
+DUPES = (
+    "# Memory\n\n## Lessons\n"
+    "- bounties need a day for review (2026-04-10)\n"
+    "- bounties need a day for review (2026-05-02)\n"
+    "- another lesson\n"
+)
+MERGED = "- bounties need a day for review (2026-04-10, 2026-05-02)"
+
+
+def test_a_duplicate_a_merge_deleted_goes_back_beside_the_merged_entry(make_ws):
+    root = make_ws({"MEMORY.md": DUPES})
+    assert decide(root, "duplicates", "merge", keep=1, text=MERGED).ok
+    [record] = batches(root)
+    [removed] = record.decisions[0]["removed"]  # the journal names it, without its text
+    assert (removed["file"], removed["line"], removed["lines"]) == ("MEMORY.md", 5, 1)
+    [item] = archived_entries(root)
+    assert (item.kind, item.title) == ("merged", "- bounties need a day for review (2026-05-02)")
+    out = restore(root, "2026-05-02)", now=NOW)
+    assert out.ok, out.message
+    assert text(root, "MEMORY.md") == DUPES.replace(
+        "- bounties need a day for review (2026-04-10)\n", MERGED + "\n"
+    )
+    assert archived_entries(root) == []
+
+
+def test_a_merge_journaled_before_deletions_were_recorded_is_found_in_its_backup(make_ws):
+    root = make_ws({"MEMORY.md": DUPES})
+    assert decide(root, "duplicates", "merge", keep=1, text=MERGED).ok
+    journal = root / ".memreview" / "journal.jsonl"
+    lines = [json.loads(x) for x in journal.read_text().splitlines()]
+    for line in lines:
+        for d in line.get("decisions") or []:
+            d.pop("removed", None)
+    journal.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    found = archived_entries(root)
+    # the old text of the kept entry and the deleted copy, both in the rewritten run
+    assert [(i.kind, i.title[-11:]) for i in found] == [
+        ("merged", "2026-04-10)"),
+        ("merged", "2026-05-02)"),
+    ]
+    assert restore(root, "2026-05-02)", now=NOW).ok
+    assert "(2026-05-02)\n- another lesson\n" in text(root, "MEMORY.md")
+
+
+def test_a_redaction_is_refused_naming_undo_of_its_batch(make_ws):
+    key = "sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"
+    root = make_ws({"MEMORY.md": f"# Memory\n\n## Tools\n- OpenRouter key: {key}\n"})
+    assert decide(root, "secrets", "redact").ok
+    [record] = batches(root)
+    item = record.decisions[0]["item"]
+    before = snapshot(root, skip_private=False)
+    for query in (item, "openrouter key"):
+        out = restore(root, query, now=NOW)
+        assert not out.ok and out.exit_code == 1
+        assert f"{item} was redacted by batch {record.batch_id}" in out.message
+        assert f"`memreview undo --batch {record.batch_id}`" in out.message
+    assert snapshot(root, skip_private=False) == before  # nothing written, not even the journal
+    assert restore(root, "nothing like it", now=NOW).message == (
+        "nothing archived matches 'nothing like it'"
+    )
+
+
+def test_the_approval_found_is_the_one_that_archived_the_anchor(make_ws):
+    from memreview.decisions.restore.batch import approval
+
+    def line(pid, verdict, kept=None, rel="contradicts"):
+        obj = {"ts": TS_OF[pid], "proposal": pid, "relation": rel, "new": "a", "old": "b"}
+        return {**obj, "verdict": verdict, **({"kept": kept} if kept else {})}
+
+    TS_OF = {"p1": "2026-11-01T00:00:00Z", "p2": "2026-11-02T00:00:00Z"}
+    verdicts = [
+        line("p1", "approved", kept="a"),  # keep-a: b was archived
+        line("p2", "approved", kept="b"),  # keep-b: a was archived
+        line("p2", "undone"),  # ... and taken back
+    ]
+    root = make_ws({"memory/review/verdicts.jsonl": verdicts})
+    rel = "memory/review/verdicts.jsonl"
+    assert approval(root, rel, "b")["proposal"] == "p1"
+    assert approval(root, rel, "a") is None  # its approval was undone
+    assert approval(root, rel, None) is None
+
+
+FIRST_IN_SECTION = {
+    "MEMORY.md": (
+        "# Memory\n\n## Facts\n\n"
+        "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\nImportance: 2\n---\n\n"
+        "## [FACT:other]\nAdded: 2026-04-09\nSummary: stays\nImportance: 9\n---\n\n"
+        "## Notes\n- a bullet after it\n"
+    ),
+    "memory/recall_log.jsonl": "",
+}
+
+
+def test_the_first_anchor_of_its_section_goes_back_before_the_one_it_preceded(make_ws):
+    root = make_ws(FIRST_IN_SECTION)
+    assert decide(root, "demotion", "approve", {"title": "wallet"}).ok
+    archive = text(root, "memory/archive/demoted.md")
+    assert "From: MEMORY.md § Facts before [[other]]" in archive
+    [item] = archived_entries(root)
+    assert (item.after_anchor, item.before_anchor) == (None, "other")
+    assert restore(root, "wallet", now=NOW).ok
+    assert text(root, "MEMORY.md") == FIRST_IN_SECTION["MEMORY.md"]

@@ -7,7 +7,6 @@ import errno
 import io
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,17 +48,13 @@ class Run:
 
 
 def run_cli(*argv: str, timeout: float = 60) -> Run:
-    """``python -m memreview ARGV`` in a subprocess (stdin closed: nothing may wait on it)."""
+    """``python -m memreview ARGV`` in a process of its own (stdin closed: nothing may wait
+    on it), forked from one that has memreview imported (tests/cli_fork.py)."""
+    from cli_fork import run_memreview
+
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1")
     env.pop("MEMREVIEW_DEBUG", None)
-    p = subprocess.run(
-        [sys.executable, "-m", "memreview", *argv],
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        timeout=timeout,
-        env=env,
-        cwd=REPO,
-    )
+    p = run_memreview(argv, env=env, cwd=REPO, timeout=timeout)
     # strict: what memreview prints must be UTF-8, whatever bytes the workspace holds
     return Run(p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8"))
 

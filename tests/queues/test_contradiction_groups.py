@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 from datetime import date
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memreview.decisions.unit import Caption, RefBlock
 from memreview.decisions.units.contradictions import evidence
 from memreview.queues.contradictions import HANDFUL, contradictions
+from memreview.workspace.loader import load_workspace
 
 TODAY = date(2026, 11, 29)
 
@@ -99,3 +106,85 @@ def test_a_group_shows_nine_members_and_says_how_many_more(make_ws):
     assert blocks[-1] == Caption(
         "… and 5 more members (a decisions file's 'keep: N' picks any of them)"
     )
+
+
+def test_an_anchor_between_two_hubs_joins_their_groups_into_one(make_ws):
+    # h1 and h2 are not in conflict with each other; both are with "shared", which is in
+    # only two conflicts. Joined by the hubs' conflicts, all of them are one group, whatever
+    # order the hubs are visited in.
+    one = [f"a{k}" for k in range(HANDFUL)]
+    two = [f"b{k}" for k in range(HANDFUL)]
+    text = (
+        anchor("h1", "CONFLICTS-WITH: " + ", ".join(f"[[{x}]]" for x in [*one, "shared"]))
+        + anchor("h2", "CONFLICTS-WITH: " + ", ".join(f"[[{x}]]" for x in [*two, "shared"]))
+        + "".join(anchor(x) for x in [*one, *two, "shared"])
+    )
+    (group,) = contradictions(make_ws({"MEMORY.md": text}), TODAY)
+    assert sorted(r["anchor"] for r in group["refs"]) == sorted(["h1", "h2", "shared", *one, *two])
+    assert group["conflicts"] == 2 * (HANDFUL + 1) and group["hubs"] == 2
+    shared = next(r for r in group["refs"] if r["anchor"] == "shared")
+    assert shared["conflicts"] == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    named=st.lists(st.tuples(st.integers(0, 13), st.integers(0, 13)), max_size=60),
+    judged=st.lists(st.tuples(st.integers(0, 13), st.integers(0, 13)), max_size=10),
+)
+def test_groups_and_pairs_agree_with_a_plain_count_of_the_conflicts(named, judged):
+    ids = [f"n{k:02d}" for k in range(14)]
+    names: dict[int, list[int]] = {}
+    for x, y in named:
+        names.setdefault(x, []).append(y)
+    text = "".join(
+        anchor(
+            aid,
+            f"Added: 2026-01-{k + 1:02d}",
+            "CONFLICTS-WITH: " + ", ".join(f"[[{ids[y]}]]" for y in names[k]),
+        )
+        if k in names
+        else anchor(aid, f"Added: 2026-01-{k + 1:02d}")
+        for k, aid in enumerate(ids)
+    )
+    proposals = [
+        {"id": f"p-{k}", "relation": "contradicts", "new": ids[x], "old": ids[y]}
+        for k, (x, y) in enumerate(judged)
+    ]
+    with tempfile.TemporaryDirectory() as tmp:  # a fresh workspace for each example
+        root = Path(tmp)
+        (root / "MEMORY.md").write_text(text, encoding="utf-8")
+        if proposals:
+            (root / "memory/review").mkdir(parents=True)
+            lines = "".join(json.dumps(p) + "\n" for p in proposals)
+            (root / "memory/review/proposals.jsonl").write_text(lines, encoding="utf-8")
+        items = contradictions(load_workspace(root), TODAY)
+
+    # the plain count: a set of neighbours per anchor
+    near: dict[str, set[str]] = {aid: set() for aid in ids}
+    for x, y in [*named, *judged]:
+        if x != y:
+            near[ids[x]].add(ids[y])
+            near[ids[y]].add(ids[x])
+    hubs = {x for x in ids if len(near[x]) > HANDFUL}
+    pairs = {frozenset((x, y)) for x in ids for y in near[x] if x not in hubs and y not in hubs}
+    joined: dict[str, set[str]] = {}  # hub-conflict components, by union
+    for h in sorted(hubs):
+        group = {h, *near[h]}
+        for other in [g for g in joined.values() if g & group]:
+            group |= other
+        for x in group:
+            joined[x] = group
+    groups = {frozenset(g) for g in joined.values()}
+
+    got_pairs = {
+        frozenset((it["a"]["anchor"], it["b"]["anchor"])) for it in items if "kind" not in it
+    }
+    got_groups = [it for it in items if it.get("kind") == "group"]
+    assert got_pairs == pairs
+    assert {frozenset(r["anchor"] for r in g["refs"]) for g in got_groups} == groups
+    for g in got_groups:
+        members = {r["anchor"] for r in g["refs"]}
+        assert all(r["conflicts"] == len(near[r["anchor"]]) for r in g["refs"])
+        touching = {frozenset((x, y)) for x in members & hubs for y in near[x]}
+        assert g["conflicts"] == len(touching)
+        assert g["hubs"] == len(members & hubs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import date
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -338,3 +339,40 @@ def test_near_candidates_in_chunks_of_the_real_size_equal_scoring_every_pair():
     norms = [b + t for b in base for t in tails]
     assert len(norms) > near_module.ROW_CHUNK
     _chunked_equals_every_pair(norms)
+
+
+def _neighbour_reference(texts, queries, cutoff, cap, window):
+    """The neighbour search written as plain loops: each text offers every scored neighbour
+    (WINDOW ahead in prefix and in suffix order) to both ends, each keeping its ``cap`` best."""
+    want, best = set(queries), {}
+    for key in (lambda k: texts[k], lambda k: texts[k][::-1]):
+        order = sorted(range(len(texts)), key=key)
+        for x, i in enumerate(order):
+            for j in order[x + 1 : x + 1 + window]:
+                s = fuzz.ratio(texts[i], texts[j], score_cutoff=cutoff)
+                if s and (i in want or j in want):
+                    best.setdefault(i, []).append((s, -j))
+                    best.setdefault(j, []).append((s, -i))
+    out = {}
+    for i, offers in best.items():
+        for s, neg_j in sorted(offers, reverse=True)[:cap]:
+            out[(min(i, -neg_j), max(i, -neg_j))] = s
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    base=st.lists(st.text("ab灵犀 -", min_size=8, max_size=30), min_size=2, max_size=4),
+    tails=st.lists(st.text("abx日1", max_size=4), min_size=10, max_size=30),
+    data=st.data(),
+)
+def test_the_neighbour_search_keeps_each_texts_best_partners_among_its_window(base, tails, data):
+    # above EXACT_PAIRS only neighbours in prefix and suffix order are scored (all at once):
+    # near-equal strings, so that nearly every neighbour in the window scores
+    texts = [b + t for b in base for t in tails]
+    queries = sorted(data.draw(st.sets(st.integers(0, len(texts) - 1), min_size=1)))
+    cap = data.draw(st.sampled_from([1, 3, len(texts)]))
+    cutoff = data.draw(st.sampled_from([70, 90]))
+    with mock.patch.object(near_module, "EXACT_PAIRS", 0):
+        found = near_candidates(texts, queries, cutoff, cap)
+    assert found == _neighbour_reference(texts, queries, cutoff, cap, near_module.WINDOW)

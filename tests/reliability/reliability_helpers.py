@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,16 +37,16 @@ def sample_copy(dest: Path) -> Path:
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120):
-    """``python -m memreview ARGS`` with this checkout first on the path."""
+    """``python -m memreview ARGS`` with this checkout first on the path (a process of its
+    own, forked from one that has memreview imported: tests/cli_fork.py); output as text."""
+    from cli_fork import run_memreview, text  # tests/, on the path in the tests
+
     full = dict(os.environ, PYTHONPATH=str(REPO))
     full.pop("MEMREVIEW_FAILPOINT", None)
     full.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "memreview", *args],
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
+    proc = run_memreview(args, env=full, timeout=timeout)
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, text(proc.stdout), text(proc.stderr)
     )
 
 

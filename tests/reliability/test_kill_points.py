@@ -53,3 +53,19 @@ def test_applying_again_after_a_kill_finishes_the_batch_like_one_clean_apply(
     assert again.returncode == 0, again.stderr
     now = comparable(ws)
     assert now == clean, [rel for rel in set(now) | set(clean) if now.get(rel) != clean.get(rel)]
+
+
+def test_scan_names_an_anchor_archived_and_still_in_its_source_as_a_move_cut_short(make_ws):
+    block = "## [FACT:pi-billing]\nAdded: 2026-01-02\nThe Pi bills monthly.\n---\n"
+    ws = make_ws(
+        {
+            "MEMORY.md": "# Memory\n",
+            "memory/infra.md": "# Infra\n\n" + block,
+            "memory/archive/superseded.md": "# Superseded\n\n" + block,
+        }
+    )
+    [warning] = [w for w in ws.warnings if "pi-billing" in w.message]
+    assert (warning.file, warning.line) == ("memory/archive/superseded.md", 3)
+    assert "archived here and still in memory/infra.md line 3: a move was cut short" in (
+        warning.message
+    )

@@ -219,6 +219,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         self._show_nav_row(message.name)
         if message.name == self.queue:
             self.show_queue(self.queue)
+        elif self.queue != HEALTH and (item := self.items.current) is not None:
+            if any(q == message.name for q, _other in self.result.related(item["id"])):
+                self._show_current()  # its "also in …" lines name the new queue's items
         self._sync_bindings()
 
     def on_health_ready(self, message: HealthReady) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from rich.cells import cell_len
+
 from memreview.app.backend import make_decision
 from memreview.app.editor import editor_target, run_editor
 from memreview.app.keys import act_for, decision_label, queue_names
@@ -67,17 +69,17 @@ class ReviewDecisions:
         self._show_mark_width()
 
     def _show_mark_width(self) -> None:
-        """The list's mark column as wide as the widest staged label of this queue (one
-        column when nothing is staged there: the titles get the room)."""
+        """The list's mark column as wide as the widest staged label of this queue, in
+        terminal cells (one column when nothing is staged there: the titles get the room)."""
         widest = max(
-            (len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
+            (cell_len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
             default=1,
         )
         if self.queue in self.show_all and self.hidden and self.result is not None:
             # `A` shows the hidden items too, each marked "⊘ why": make room for the widest
             shown = {it.get("id") for it in self.result.all_queues.get(self.queue, [])}
             widest = max(
-                [widest] + [len(self._mark_of(i)[0]) for i in self.hidden if i in shown]
+                [widest] + [cell_len(self._mark_of(i)[0]) for i in self.hidden if i in shown]
             )
         self.items.set_mark_width(widest)
 

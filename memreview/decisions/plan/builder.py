@@ -120,7 +120,8 @@ class PlanBuilder:
     def origin(self, target: Target) -> str:
         """``<file> § <heading>``: where an archived block came from (the nearest heading
         above it that is not an anchor's header; the file alone when there is none), and
-        for an anchor ``after [[id]]``, the anchor right before it in that section."""
+        for an anchor ``after [[id]]``, the anchor right before it in that section (the first
+        of its section: ``before [[id]]``, the anchor right after it)."""
         mf = self.memory_file(target.file)
         above = [
             (line, text)
@@ -131,8 +132,17 @@ class PlanBuilder:
         if target.kind == "anchor" and mf is not None:
             start = above[-1][0] if above else 0
             before = [a for a in mf.anchors if start < a.line < target.line]
+            below = [
+                line
+                for line, _level, text in mf.headings
+                if line > target.line and not ANCHOR_TEXT_RE.match(text)
+            ]
+            end = below[0] if below else float("inf")  # where the section ends
+            after = [a for a in mf.anchors if target.last < a.line < end]
             if before:
                 where += f" after [[{before[-1].id}]]"
+            elif after:
+                where += f" before [[{after[0].id}]]"
         return where
 
     def verdicts(self, pd: PlannedDecision, proposal_ids, verdict: str, kept=None) -> None:

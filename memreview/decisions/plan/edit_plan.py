@@ -21,6 +21,9 @@ class Hide:
     item: str
     until: date | None
     reason: str
+    # what the decision took out of a file, to put back on unhide (a skipped skill:
+    # ``{"file", "index", "candidate"}``)
+    removed: dict | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ identical twins, so that ``rewrite`` can find it again in the file as it is at w
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from memreview.workspace.model import Anchor, Entry, MemoryFile
@@ -48,6 +49,13 @@ class Target:
         first = self.first_line.strip()
         first = first if len(first) <= 40 else first[:39] + "…"
         return f"the entry {first!r} ({self.file}:{self.line})"
+
+
+def entry_digest(text: str) -> str:
+    """16 hex digits of an entry's sha256: how the journal names what a decision deleted
+    without holding its text (which may hold a credential)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def kind_group(kind: str) -> str:

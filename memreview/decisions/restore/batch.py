@@ -124,6 +124,45 @@ class _Job:
         return store.FileOutcome(new, applied=list(self.decisions))
 
 
+def _redaction(root: Path, query: str) -> str | None:
+    """Why a redaction ``query`` names (its item id, its batch, text of its title) can't be
+    restored, or None when it names none. memreview holds no copy of a redacted value (the
+    backups were scrubbed when it was written), and bringing a credential back is only right
+    when the detection was wrong: the owner puts it back by hand, and ``undo --batch`` takes
+    back the rest of the batch."""
+    low = query.casefold()
+    for b in reversed(store.batches(root)):
+        if b.kind != "apply" or b.undone_by:
+            continue
+        redacts = [
+            d
+            for d in b.decisions
+            if isinstance(d, dict) and (d.get("queue"), d.get("action")) == ("secrets", "redact")
+        ]
+        # the lines the batch wrote with a [redacted …] marker: the owner may quote one
+        marked = [
+            t.casefold()
+            for jf in b.files
+            if redacts and jf.written
+            for t in (getattr(read_text(root, jf.after_copy), "texts", None) or ())
+            if "[redacted " in t
+        ]
+        in_marked = any(low in t for t in marked)
+        for d in redacts:
+            title = str(d.get("title") or "")
+            named = query in (d.get("item"), b.batch_id) or low in title.casefold()
+            if not (named or in_marked):
+                continue
+            return _(
+                "{id} was redacted by batch {batch}: memreview keeps no copy of a redacted "
+                "value (it left the backups too), so restore can't bring it back. If the "
+                "detection was wrong, put the value back by hand from where you keep it; "
+                "`memreview undo --batch {batch}` takes back the rest of that batch (the "
+                "[redacted …] marker stays)"
+            ).format(id=d.get("item") or title, batch=b.batch_id)
+    return None
+
+
 def restore(
     root: Path | str,
     query: str,
@@ -141,6 +180,9 @@ def restore(
     root = Path(root).resolve()
     found = find_archived(archived_entries(root), query)
     if not found:
+        redacted = _redaction(root, query)
+        if redacted is not None:
+            return RestoreOutcome(False, redacted)
         return RestoreOutcome(False, _("nothing archived matches '{query}'").format(query=query))
     if len(found) > 1:
         return RestoreOutcome(
@@ -153,7 +195,7 @@ def restore(
     item = found[0]
     if to is not None:
         if to != item.origin:
-            item.heading = item.after_anchor = None
+            item.heading = item.after_anchor = item.before_anchor = None
         item.origin = to
     if item.origin is None:
         return RestoreOutcome(
@@ -205,7 +247,8 @@ def restore(
             id=item.id,
             where=origin
             + (f" § {item.heading}" if item.heading else "")
-            + (f" after [[{item.after_anchor}]]" if item.after_anchor else ""),
+            + (f" after [[{item.after_anchor}]]" if item.after_anchor else "")
+            + (f" before [[{item.before_anchor}]]" if item.before_anchor else ""),
             batch=out.batch or "-",
         )
     return out

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from memreview import store
 from memreview.decisions import registry
+from memreview.decisions.plan.targets import entry_digest
 from memreview.decisions.restore.item import (
     ARCHIVE_META,
     MARKER_RE,
@@ -27,17 +28,19 @@ from memreview.workspace.textfile import TextFile
 
 _FROM_RE = re.compile(r"(?:^|·\s*)From:\s*(.+?)\s*$", re.I)
 
-_AFTER_RE = re.compile(r"\s+after \[\[([^\]\s]+)\]\]\s*$")
+_NEXT_TO_RE = re.compile(r"\s+(after|before) \[\[([^\]\s]+)\]\]\s*$")
 
 
-def _split_origin(text: str) -> tuple[str, str | None, str | None]:
-    """``file § heading after [[id]]`` -> (file, heading, id); the last two optional."""
-    after = _AFTER_RE.search(text)
-    anchor = after.group(1) if after else None
-    if after:
-        text = text[: after.start()]
+def _split_origin(text: str) -> tuple[str, str | None, str | None, str | None]:
+    """``file § heading after [[id]]`` (or ``before [[id]]``: the first anchor of its
+    section) -> (file, heading, the anchor it followed, the anchor it preceded)."""
+    near = _NEXT_TO_RE.search(text)
+    after = near.group(2) if near and near.group(1) == "after" else None
+    before = near.group(2) if near and near.group(1) == "before" else None
+    if near:
+        text = text[: near.start()]
     file, sep, heading = text.partition(" § ")
-    return file.strip(), (heading.strip() or None) if sep else None, anchor
+    return file.strip(), (heading.strip() or None) if sep else None, after, before
 
 
 def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
@@ -51,7 +54,8 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
         item = Archived(item_id(rel, lines[0]), kind, rel, lines, anchor=a.id)
         frm = next((t for t in lines[1:] if re.match(r"^from\s*:", t, re.I)), None)
         if frm:
-            item.origin, item.heading, item.after_anchor = _split_origin(frm.split(":", 1)[1])
+            where = _split_origin(frm.split(":", 1)[1])
+            item.origin, item.heading, item.after_anchor, item.before_anchor = where
             item.found_by = "recorded"
         out.append(item)
     for e in mf.entries:
@@ -74,19 +78,23 @@ def _archive_blocks(rel: str, tf: TextFile, kind: str) -> list[Archived]:
         for t in lines:
             m = _FROM_RE.search(t) if ARCHIVE_META.match(t) else None
             if m:
-                item.origin, item.heading, item.after_anchor = _split_origin(m.group(1))
+                where = _split_origin(m.group(1))
+                item.origin, item.heading, item.after_anchor, item.before_anchor = where
                 item.found_by = "recorded"
         out.append(item)
     return out
 
 
-def _anchor_above(tf: TextFile, index: int) -> str | None:
-    """The id of the anchor that ends right above line ``index`` of ``tf`` in the same
-    section, or None."""
+def _anchors_around(tf: TextFile, index: int) -> tuple[str | None, str | None]:
+    """The ids of the anchors right above and right below the anchor at line ``index`` of
+    ``tf`` in the same section (None where there is none)."""
     mf, _problems = parse_memory_file(tf)
-    heading = max((i for i in range(index) if section_heading(tf.texts[i])), default=-1)
+    texts = tf.texts
+    heading = max((i for i in range(index) if section_heading(texts[i])), default=-1)
+    end = next((i for i in range(index + 1, len(texts)) if section_heading(texts[i])), len(texts))
     before = [a for a in mf.anchors if heading < a.line - 1 < index]
-    return before[-1].id if before else None
+    after = [a for a in mf.anchors if index < a.line - 1 < end]
+    return (before[-1].id if before else None), (after[0].id if after else None)
 
 
 def _origin_from_journal(root: Path, item: Archived, records) -> None:
@@ -111,22 +119,30 @@ def _origin_from_journal(root: Path, item: Archived, records) -> None:
                 continue
             index = was.texts.index(body)
             item.origin, item.heading = other.file, heading_above(was.texts, index)
-            item.after_anchor = _anchor_above(was, index)
+            above, below = _anchors_around(was, index)
+            item.after_anchor, item.before_anchor = above, None if above else below
             item.found_by, item.batch = "journal", b.batch_id
             return
 
 
 def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
     """Entries a batch deleted with no archive block (a queue whose unit ``deletes``:
-    archived, duplicates): the runs of lines its backup has and its copy of the new version
-    lacks."""
+    archived, duplicates), found in the batch's backups: where the journal records what
+    each decision deleted (its file, line count and digest), those entries; for a batch
+    journaled before, the runs of lines its backup has and its copy of the new version
+    lacks (with a merge, also the lines of a rewritten run the new version lacks)."""
     out: list[Archived] = []
     for b in records:
         if b.undone_by or b.kind != "apply" or not b.committed:
             continue
-        queues = {d.get("queue") for d in b.decisions if isinstance(d, dict)}
-        if not queues & {u.name for u in registry.units() if u.deletes}:
+        decisions = [d for d in b.decisions if isinstance(d, dict)]
+        deleting = {u.name for u in registry.units() if u.deletes}
+        if not {d.get("queue") for d in decisions} & deleting:
             continue
+        recorded = [
+            (r, d) for d in decisions for r in d.get("removed") or () if isinstance(r, dict)
+        ]
+        merged = any(d.get("action") == "merge" for d in decisions)
         for jf in b.files:
             if not jf.written or jf.created or jf.file == verdicts:
                 continue
@@ -135,22 +151,91 @@ def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> li
             was, now = read_text(root, jf.backup), read_text(root, jf.after_copy)
             if was is None or now is None:
                 continue
-            a, c = was.texts, now.texts
-            matcher = difflib.SequenceMatcher(None, a, c, autojunk=False)
-            for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
-                if tag != "delete":
-                    continue
-                lines = [t for t in a[i1:i2] if not MARKER_RE.search(t)]
-                while lines and not lines[-1].strip():
-                    lines.pop()
-                if not any(t.strip() for t in lines):
-                    continue
-                item = Archived(item_id(b.batch_id, jf.file, *lines), "removed", None, lines)
-                item.origin, item.heading = jf.file, heading_above(a, i1)
-                item.after = a[i1 - 1] if i1 > 0 else None
-                item.found_by, item.batch = "journal", b.batch_id
-                out.append(item)
+            if recorded:
+                mine = [(r, d) for r, d in recorded if r.get("file") == jf.file]
+                runs = _recorded_runs(was.texts, mine)
+            else:
+                runs = [
+                    (i1, i2, merged)
+                    for run in _deleted_runs(was.texts, now.texts, merged)
+                    for i1, i2 in _entries_of(was.texts, *run)
+                ]
+            for i1, i2, by_merge in runs:
+                item = _removed_item(b.batch_id, jf.file, was.texts, i1, i2)
+                if item is not None:
+                    item.kind = "merged" if by_merge else "removed"
+                    out.append(item)
     return out
+
+
+def _recorded_runs(texts: list[str], recorded) -> list[tuple[int, int, bool]]:
+    """(start, end, deleted by a merge) of each entry the journal says a decision deleted:
+    the run of its line count whose text has its digest, the one nearest its line."""
+    out = []
+    for r, d in recorded:
+        n, digest, line = r.get("lines"), r.get("digest"), r.get("line")
+        if not isinstance(n, int) or n < 1 or not isinstance(digest, str):
+            continue
+        hits = [
+            i
+            for i in range(len(texts) - n + 1)
+            if entry_digest("\n".join(texts[i : i + n])) == digest
+        ]
+        if hits:
+            at = min(hits, key=lambda i: abs(i + 1 - (line if isinstance(line, int) else 0)))
+            out.append((at, at + n, d.get("action") == "merge"))
+    return sorted(set(out))
+
+
+def _deleted_runs(a: list[str], c: list[str], merged: bool) -> list[tuple[int, int]]:
+    """The runs of lines ``a`` has and ``c`` lacks: deleted runs, and with a merge the lines
+    of a rewritten run that the new version doesn't hold."""
+    out = []
+    matcher = difflib.SequenceMatcher(None, a, c, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "delete":
+            out.append((i1, i2))
+        elif tag == "replace" and merged:
+            kept = set(c[j1:j2])
+            start = None
+            for i in range(i1, i2 + 1):
+                gone = i < i2 and a[i] not in kept
+                if gone and start is None:
+                    start = i
+                elif not gone and start is not None:
+                    out.append((start, i))
+                    start = None
+    return out
+
+
+_ENTRY_START = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s|^\s*\||^#")
+
+
+def _entries_of(a: list[str], i1: int, i2: int) -> list[tuple[int, int]]:
+    """The run ``i1:i2`` of ``a`` cut where each entry starts (a list item, a table row, a
+    heading), so adjacent entries deleted together come back one by one; a run that starts
+    with a heading stays whole."""
+    if a[i1].lstrip().startswith("#"):
+        return [(i1, i2)]  # an anchor block or a section: its bullets are part of it
+    starts = [i for i in range(i1 + 1, i2) if _ENTRY_START.match(a[i])]
+    bounds = [i1, *starts, i2]
+    return list(zip(bounds, bounds[1:], strict=False))
+
+
+def _removed_item(batch: str, rel: str, a: list[str], i1: int, i2: int) -> Archived | None:
+    """The entry that was lines ``i1:i2`` of ``rel`` before batch ``batch`` deleted it, with
+    the lines around it and its heading, to put it back where it was."""
+    lines = [t for t in a[i1:i2] if not MARKER_RE.search(t)]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not any(t.strip() for t in lines):
+        return None
+    item = Archived(item_id(batch, rel, *lines), "removed", None, lines)
+    item.origin, item.heading = rel, heading_above(a, i1)
+    item.after = a[i1 - 1] if i1 > 0 else None
+    item.before = a[i2] if i2 < len(a) and a[i2].strip() else None
+    item.found_by, item.batch = "journal", batch
+    return item
 
 
 def archived_entries(root: Path | str) -> list[Archived]:

@@ -33,9 +33,11 @@ class Archived:
     heading: str | None = None  # the heading it sat under
     found_by: str = ""  # recorded | journal | "" (unknown)
     after: str | None = None  # a removed entry: the line that preceded it
+    before: str | None = None  # a removed entry: the line that followed it (when not blank)
     batch: str | None = None  # the batch that archived or removed it, when known
     marker: str | None = None  # a promoted entry's marker line
     after_anchor: str | None = None  # an anchor: the id of the anchor it followed
+    before_anchor: str | None = None  # the first anchor of its section: the one it preceded
     anchor: str | None = None  # an anchor block: its id
 
     @property
@@ -64,6 +66,7 @@ class Archived:
             "origin": self.origin,
             "heading": self.heading,
             "after": self.after_anchor,
+            "before": self.before_anchor,
             "found_by": self.found_by or None,
             "batch": self.batch,
             "text": "\n".join(self.restored_lines),

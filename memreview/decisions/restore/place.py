@@ -75,6 +75,8 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
     block = item.restored_lines
     if item.after is not None and texts.count(item.after) == 1:
         return with_lines(current, rel, texts.index(item.after) + 1, block)
+    if item.before is not None and texts.count(item.before) == 1:  # the line above was merged
+        return with_lines(current, rel, texts.index(item.before), block)
     if current is not None and item.after_anchor:
         mf, _problems = parse_memory_file(current)
         prev = [a for a in mf.anchors if a.id == item.after_anchor]
@@ -82,6 +84,11 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
             at = prev[0].end_line
             tail = [""] if at < len(texts) and texts[at].strip() else []
             return with_lines(current, rel, at, ["", *block, *tail])
+    if current is not None and item.before_anchor:
+        mf, _problems = parse_memory_file(current)
+        nxt = [a for a in mf.anchors if a.id == item.before_anchor]
+        if len(nxt) == 1:  # right before the anchor it preceded, one blank line between
+            return with_lines(current, rel, nxt[0].line - 1, [*block, ""])
     at, found = _section_end(texts, item.heading)
     if item.marker and item.heading and not found:
         # its promotion section is gone: it comes back, before "Removed promotions"

@@ -210,8 +210,9 @@ def _candidate_spans(s: str) -> tuple[int, int, list[tuple[int, int]]] | None:
             return None
 
 
-def _dump_like(original: str, doc: dict, ending: str) -> str:
-    """``doc`` as JSON in the original's indentation, non-ASCII kept as is."""
+def _dump_like(original: str, doc: dict, ending: str, escaped: bool = False) -> str:
+    """``doc`` as JSON in the original's indentation, non-ASCII kept as is (``escaped``:
+    as ``\\uXXXX``)."""
     indent: int | str | None = None
     for line in original.split("\n")[1:]:
         stripped = line.lstrip(" \t")
@@ -219,7 +220,65 @@ def _dump_like(original: str, doc: dict, ending: str) -> str:
             lead = line[: len(line) - len(stripped)]
             indent = "\t" if lead.startswith("\t") else len(lead)
             break
-    text = json.dumps(doc, ensure_ascii=False, indent=indent)
+    text = json.dumps(doc, ensure_ascii=escaped, indent=indent)
     if original.endswith("\n"):
         text += "\n"
     return text.replace("\n", ending) if ending != "\n" else text
+
+
+def insert_candidate(rel: str, current: TextFile | None, index: int, candidate: dict) -> bytes:
+    """skill_candidates.json with ``candidate`` back at ``index`` of its "candidates" list
+    (the end when the list is shorter), the rest of its text unchanged where that gives the
+    expected document, else written again in the file's style. A file that is missing or
+    isn't a candidates document becomes one holding just the candidate. Raises EncodeError
+    when the file's encoding can't hold the candidate."""
+    text = "".join(ln.text + ln.ending for ln in current.lines) if current is not None else ""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
+        new_text = json.dumps({"candidates": [candidate]}, ensure_ascii=False, indent=2) + "\n"
+        return current.encode_text(new_text) if current is not None else new_text.encode()
+    cands = doc["candidates"]
+    index = max(0, min(index, len(cands)))
+    expected = dict(doc)
+    expected["candidates"] = [*cands[:index], candidate, *cands[index:]]
+    new_text = _insert_element(text, index, candidate, expected)
+    if new_text is None:
+        escaped = text.isascii() and "\\u" in text
+        new_text = _dump_like(text, expected, current.default_ending, escaped)
+    return current.bom + current.encode_text(new_text)
+
+
+def _insert_element(text: str, index: int, candidate: dict, expected: dict) -> str | None:
+    """``text`` with ``candidate`` spliced in as element ``index`` of the top-level
+    "candidates" array, indented like its neighbours; None when that doesn't give
+    ``expected`` (an empty array, an unusual layout)."""
+    try:
+        found = _candidate_spans(text)
+        if found is None or not found[2]:
+            return None
+        _open, _close, elems = found
+        start = elems[0][0]
+        column = text[text.rfind("\n", 0, start) + 1 : start]
+        alone = ", " if column.strip() else ",\n" + column  # one element: on its own line?
+        sep = text[elems[0][1] : elems[1][0]] if len(elems) > 1 else alone
+        one_line = "\n" not in text[elems[0][0] : elems[0][1]]  # the neighbours' style
+        escaped = text.isascii() and "\\u" in text  # written with \uXXXX escapes
+        inner = (
+            json.dumps(candidate, ensure_ascii=escaped)
+            if one_line
+            else _dump_like(text, candidate, "\n", escaped).rstrip("\n")
+        )
+        ending = "\r\n" if "\r\n" in text else "\n"
+        element = inner.replace("\n", ending + column) if column.strip() == "" else inner
+        if index < len(elems):
+            at = elems[index][0]
+            text = text[:at] + element + sep + text[at:]
+        else:
+            at = elems[-1][1]
+            text = text[:at] + sep + element + text[at:]
+        return text if json.loads(text) == expected else None
+    except (ValueError, IndexError):
+        return None

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+from dataclasses import replace
 
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString as DoubleQuoted
 
+from memreview import store
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import (
     CreateFile,
@@ -50,7 +53,8 @@ def front_matter(fields: dict[str, str]) -> str:
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     """solidify adds a rule to MEMORY.md, create-skill writes SKILL.md; both (and skip)
-    take the candidate out of skill_candidates.json."""
+    take the candidate out of skill_candidates.json. skip also hides the item, keeping the
+    candidate in state.yaml so ``unhide`` can put it back where it was."""
     if d.action == "defer":
         return
     theme, content = str(item.get("theme") or ""), str(item.get("content") or "")
@@ -66,11 +70,42 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         b.plan.add(rel, CreateFile(pd.key, skill_file(theme, content, slug)), pd)
     # Identical candidates share one item id: the decision takes the first of them.
     twins = [c for c in b.ws.skills or [] if (c.theme, c.content) == (theme, content)]
+    if d.action == "skip":  # hidden, with the candidate kept to put back on unhide
+        b.hide(pd, "skipped")
+        index = twins[0].index if twins else 0
+        removed = {"file": b.cfg.skill_candidates, "index": index}
+        # JSON text: its keys keep their order when it goes back
+        removed["candidate"] = json.dumps(_raw_candidate(b, index, theme, item), ensure_ascii=False)
+        pd.hide = replace(pd.hide, removed=removed)
     b.plan.add(
         b.cfg.skill_candidates,
         RemoveCandidate(pd.key, theme, content, 0, max(1, len(twins))),
         pd,
     )
+
+
+def _raw_candidate(b: PlanBuilder, index: int, theme: str, item: dict) -> dict:
+    """The candidate as skill_candidates.json holds it (every field kept), else as read."""
+    try:
+        doc = json.loads(store.safe_read_bytes(b.ws.root, b.cfg.skill_candidates))
+        raw = doc["candidates"][index]
+    except (OSError, store.PathEscape, ValueError, KeyError, IndexError, TypeError):
+        raw = None
+    if isinstance(raw, dict) and raw.get("theme") == theme:
+        return raw
+    return {k: item[k] for k in ("theme", "content", "count", "reason") if item.get(k) is not None}
+
+
+def check(item: dict, d: Decision) -> None:
+    """A skipped candidate (shown with the hidden items) is no longer in the file: it is
+    unhidden first, then decided."""
+    if item.get("skipped") and d.action != "defer":
+        raise DecisionError(
+            _(
+                "{item}: this candidate was skipped and is no longer in the candidates file; "
+                "unhide it first (Z, or memreview unhide {item})"
+            ).format(item=d.item)
+        )
 
 
 def evidence(item: dict) -> list:
@@ -133,11 +168,16 @@ UNIT = QueueUnit(
             takes=("slug",),
         ),
         Act(
-            "reject", "skip", N_("skip"), "reject", N_("the candidate leaves skill_candidates.json")
+            "reject",
+            "skip",
+            N_("skip"),
+            "reject",
+            N_("the candidate leaves skill_candidates.json; hidden, kept to unhide"),
         ),
         DEFER,
     ),
     plan=plan,
+    check=check,
     evidence=evidence,
     note=note,
     missing=missing,

@@ -94,8 +94,8 @@ def near_candidates(
         return out
     if len(queries) * len(texts) <= EXACT_PAIRS:
         return _all_candidates(texts, queries, cutoff, cap)
-    want = set(queries)
-    ratio = fuzz.ratio
+    want = np.zeros(len(texts), dtype=bool)
+    want[queries] = True
     # each text's best partners so far, a heap bounded to ``cap`` (memory: texts × cap)
     best: dict[int, list[tuple[float, int]]] = defaultdict(list)
 
@@ -106,22 +106,38 @@ def near_candidates(
         elif (s, -j) > heap[0]:
             heapq.heapreplace(heap, (s, -j))
 
+    n = len(texts)
+    ahead = np.arange(n)[:, None] + np.arange(1, WINDOW + 1)[None, :]  # row x: x+1 … x+WINDOW
+    inside = ahead < n
     for key in (lambda k: texts[k], lambda k: texts[k][::-1]):
-        order = sorted(range(len(texts)), key=key)
-        for x, i in enumerate(order):
-            for y in range(x + 1, min(x + 1 + WINDOW, len(order))):
-                j = order[y]
-                if i not in want and j not in want:
-                    continue
-                s = ratio(texts[i], texts[j], score_cutoff=cutoff)
-                if s:
-                    offer(i, s, j)
-                    offer(j, s, i)
+        order = np.array(sorted(range(n), key=key), dtype=np.int64)
+        # every (text, neighbour) pair in the window, in order, one of them a query
+        first = np.broadcast_to(order[:, None], ahead.shape)[inside]
+        second = order[ahead[inside]]
+        pair = want[first] | want[second]
+        first, second = first[pair].tolist(), second[pair].tolist()
+        if not first:
+            continue
+        scores = _pair_ratios([texts[i] for i in first], [texts[j] for j in second], cutoff)
+        for k in np.nonzero(scores)[0].tolist():
+            i, j, s = first[k], second[k], float(scores[k])
+            offer(i, s, j)
+            offer(j, s, i)
     for i, heap in best.items():
         for s, neg_j in heap:
             j = -neg_j
             out[(i, j) if i < j else (j, i)] = s
     return out
+
+
+def _pair_ratios(a: list[str], b: list[str], cutoff: float) -> np.ndarray:
+    """``fuzz.ratio(a[k], b[k], score_cutoff=cutoff)`` for every k, in one call (rapidfuzz's
+    threads) where rapidfuzz has ``cpdist`` (3.8 on)."""
+    cpdist = getattr(process, "cpdist", None)
+    if cpdist is None:
+        return np.array([fuzz.ratio(x, y, score_cutoff=cutoff) for x, y in zip(a, b, strict=True)])
+    # float64: the very figures fuzz.ratio gives, so that ties break the same way
+    return cpdist(a, b, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.float64, workers=-1)
 
 
 def _all_candidates(

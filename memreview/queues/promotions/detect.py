@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from rapidfuzz import fuzz, process
@@ -42,6 +42,10 @@ class _Context:
     archived_keys: set[str]
     archived_forms: dict[str, str]
     curated: list[tuple[str, Entry]]  # comparison form and entry, outside promotion sections
+    curated_forms: list[str] = field(default_factory=list)  # the forms of ``curated``
+
+    def __post_init__(self) -> None:
+        self.curated_forms = [f for f, _e in self.curated]
 
 
 def _source_lines(ws: Workspace, path: str) -> list[str] | None:
@@ -59,6 +63,7 @@ def _source_lines(ws: Workspace, path: str) -> list[str] | None:
 
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
+_DATE_HEADING = re.compile(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})")
 
 
 class _Lines(list):
@@ -128,11 +133,11 @@ def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
     mf = ws.archive_files.get(REJECTED_FILE)
     day = ""
     if mf is not None:
-        for ln in mf.source.lines:
-            m = MARKER_KEY_RE.search(ln.text)
+        for text in mf.source.texts:
+            m = MARKER_KEY_RE.search(text)
             if m:
                 keys.add(m.group(1))
-            dm = re.match(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})", ln.text)
+            dm = _DATE_HEADING.match(text)
             if dm:
                 day = dm.group(1)
         for e in mf.entries:
@@ -152,7 +157,7 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
         return f"the same text was promoted before, at {earlier.entry.file}:{earlier.entry.line}"
     if len(form) < 8 or not ctx.curated:
         return None
-    forms = [f for f, _e in ctx.curated]
+    forms = ctx.curated_forms
     for _choice, score, k in process.extract(
         form, forms, scorer=fuzz.ratio, score_cutoff=ctx.ws.config.near_ratio, limit=5
     ):

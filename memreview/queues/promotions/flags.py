@@ -73,6 +73,11 @@ _SCAFFOLD = (
 )
 
 
+_PROMPT = re.compile(r"^\$\s+")
+_ASSIGNMENTS = re.compile(r"(?:[\w.-]+\s*=\s*\S+\s*){2,}")
+_PATH_WORD = re.compile(r"^[~.]?/|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+$")  # every form holds / or \
+
+
 def flag_command(p: Promoted, source_headings: tuple[str, ...] = ()) -> str | None:
     """Mostly a command line, a config fragment or a path list (not when the owner keeps it
     under a commands heading, here or in its source)."""
@@ -82,17 +87,17 @@ def flag_command(p: Promoted, source_headings: tuple[str, ...] = ()) -> str | No
     if "\n" in body or not body:
         return None
     plain = body.strip("`").strip()
-    plain = re.sub(r"^\$\s+", "", plain)
+    plain = _PROMPT.sub("", plain)
     words = plain.split()
     if words and words[0].lower() in COMMAND_WORDS:
         if len(words) == 1 or _ARGISH.match(words[1]):
             if not _PROSE_LINK.search(plain):
                 return f"reads as a command line ({short(plain, 50)!r})"
-    if (plain.startswith("{") and plain.endswith("}") and '":' in plain) or re.fullmatch(
-        r"(?:[\w.-]+\s*=\s*\S+\s*){2,}", plain
+    if (plain.startswith("{") and plain.endswith("}") and '":' in plain) or (
+        "=" in plain and _ASSIGNMENTS.fullmatch(plain)
     ):
         return "a config fragment"
-    paths = [w for w in words if re.match(r"^[~.]?/|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+$", w)]
+    paths = [w for w in words if ("/" in w or "\\" in w) and _PATH_WORD.match(w)]
     if len(paths) >= 2 and len(paths) >= 0.6 * len(words):
         return f"a list of {len(paths)} paths"
     return None
@@ -103,7 +108,7 @@ def flag_half_sentence(p: Promoted) -> str | None:
     body = p.body.strip()
     if not body:
         return "empty bullet"
-    if re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
+    if body[:1] == "#" and re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
         return "a heading turned into a bullet, with no body"
     if _BOLD_LABEL_ONLY.match(body):
         return "a bold label with nothing after it"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE, PROMOTED_HEADING_RE, SETTLED_STAMP_RE
@@ -75,8 +76,13 @@ def strip_bullet(line: str) -> str:
 
 def _heading_day(entry: Entry) -> tuple[str | None, date | None, str | None]:
     """(origin, date, group) from the headings above an entry, or (None, None, None)."""
+    return _path_day(entry.heading_path)
+
+
+@lru_cache(maxsize=4096)  # the entries of a section share their heading path
+def _path_day(heading_path: tuple[str, ...]) -> tuple[str | None, date | None, str | None]:
     origin, day, group = None, None, None
-    for h in entry.heading_path:
+    for h in heading_path:
         pm = PROMOTED_HEADING_RE.search(h)
         cm = CONSOLIDATED_HEADING_RE.search(h)
         if pm or cm:
@@ -137,7 +143,7 @@ def _promoted(mf: MemoryFile, e: Entry) -> Promoted | None:
     origin, day, group = _heading_day(e)
     first = e.first_line
     if origin is None:
-        lm = SETTLED_STAMP_RE.search(e.text)
+        lm = SETTLED_STAMP_RE.search(e.text) if "自动沉淀" in e.text else None
         if lm is None:
             return None
         body = strip_bullet(first)
