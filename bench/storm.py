@@ -209,7 +209,9 @@ class Storm:
             if r.endswith(".md") and r in self.old_files and (ws / r).is_file()
         )
         rel = self.rng.choice(files)
-        line = f"- an agent's note {i} written after the kill\n".encode()
+        # no letters: a note in English would make a Chinese NOW.md English by the majority of
+        # its letters, and the next apply would rightly write "Revisit" where it wrote "回顾"
+        line = f"- ✎ {i:05d} ✎\n".encode()
         with (ws / rel).open("ab") as f:
             f.write(line)
         self.c["agent appends after the kill"] += 1
