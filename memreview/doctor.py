@@ -27,7 +27,7 @@ from memreview.fleet import expand_fleet
 from memreview.health import health
 from memreview.i18n import _, ngettext, use_language
 from memreview.queues.secrets import secrets
-from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, mask_secrets
+from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, kinds_shown, mask_secrets
 from memreview.store import backup_usage, lock_states
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
@@ -279,28 +279,22 @@ def cmd_doctor(args) -> int:
         if not r["alarms"] and not r["secrets"]["count"] and not r["secrets"]["elsewhere"]:
             print("  " + _("ok: no alarm, no secret"))
         for a in r["alarms"]:
-            print(visible(f"  ALARM {a['id']}: {a['title']}"))
+            print(visible("  " + _("ALARM {id}: {title}").format(id=a["id"], title=a["title"])))
             for e in a["evidence"]:
                 print(visible(f"      {e}"))
             print(visible("      " + _("what to do: {todo}").format(todo=a["todo"])))
         s = r["secrets"]
         for it in s["items"]:
-            print(
-                visible(
-                    f"  SECRET {it['file']}:{it['line']} ({', '.join(it['kinds'])}): "
-                    f"{it['text'].strip()}"
-                )
+            line = _("SECRET {file}:{line} ({kinds}): {text}").format(
+                file=it["file"], line=it["line"], kinds=kinds_shown(it["kinds"]), text=it["text"].strip()
             )
+            print(visible("  " + line))
         for it in s["elsewhere"]:
             where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]
-            print(
-                visible(
-                    "  SECRET "
-                    + _("{where} ({kinds}, not rewritten by memreview): {text}").format(
-                        where=where, kinds=", ".join(it["kinds"]), text=it["text"].strip()[:120]
-                    )
-                )
+            line = _("SECRET {where} ({kinds}, not rewritten by memreview): {text}").format(
+                where=where, kinds=kinds_shown(it["kinds"]), text=it["text"].strip()[:120]
             )
+            print(visible("  " + line))
         for w in r["warnings"]:
             print(visible("  " + _("warning: {text}").format(text=w)))
         b = r["backups"]

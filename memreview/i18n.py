@@ -14,6 +14,8 @@ Rules for callers:
 - counts through `ngettext(singular, plural, n)`;
 - texts in module-level tables are marked with `N_()` (kept as they are, found by the
   extractor) and translated where they are shown: `_(label)`;
+- a text made now and shown later (a warning kept in the scan cache) is a `Message`: the
+  English text with its untranslated form and fields, translated by `shown()`;
 - never text read from memory files: that is the owner's, not ours.
 
 The lowest floor: imports nothing of memreview, so every layer may use it.
@@ -36,6 +38,7 @@ LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _translations: _gettext.NullTranslations = _gettext.NullTranslations()
+_ENGLISH = _gettext.NullTranslations()
 _language = "en"
 
 
@@ -62,6 +65,63 @@ def ngettext(singular: str, plural: str, count: int) -> str:
 def N_(message: str) -> str:
     """Mark a text in a table for translation; it is translated where it is shown."""
     return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a counted text for a `Message`: its singular and plural, translated when shown
+    (with the message's `count` field)."""
+    return (singular, plural)
+
+
+class Message(str):
+    """A text in English that keeps its untranslated form and named fields, to be shown later
+    in whichever language the interface speaks then.
+
+    For a text made once and shown later: a warning on an input file is kept in the scan
+    cache and shown by the next run, perhaps in Chinese. `Message(N_("cannot read:
+    {reason}"), reason=why)`; a counted one `Message(Nn_("{count} line", "{count} lines"),
+    count=n)`; a field may itself be a `Message`. As a string it is the English text (what
+    JSON, a comparison or a log gets); `shown()` is the text in the interface's language."""
+
+    text: str | tuple[str, str]
+    fields: tuple[tuple[str, object], ...]
+
+    def __new__(cls, text: str | tuple[str, str], /, **fields: object) -> Message:
+        items = tuple(sorted(fields.items()))
+        self = super().__new__(cls, _render(text, items, _ENGLISH))
+        self.text = text
+        self.fields = items
+        return self
+
+    def shown(self) -> str:
+        """The text in the interface's language."""
+        return _render(self.text, self.fields, _translations)
+
+    def __repr__(self) -> str:
+        return f"Message({str(self)!r})"
+
+
+def _render(
+    text: str | tuple[str, str],
+    fields: tuple[tuple[str, object], ...],
+    tr: _gettext.NullTranslations,
+) -> str:
+    values = dict(fields)
+    if isinstance(text, tuple):
+        words = tr.ngettext(text[0], text[1], int(values.get("count", 0)))  # type: ignore[arg-type]
+    else:
+        words = tr.gettext(text)
+    if not values:
+        return words
+    for k, v in values.items():
+        if isinstance(v, Message):
+            values[k] = _render(v.text, v.fields, tr)
+    return words.format(**values)
+
+
+def shown(text: str) -> str:
+    """A text to show: a `Message` in the interface's language, any other string as it is."""
+    return text.shown() if isinstance(text, Message) else text
 
 
 def language_of(value: str | None) -> str | None:
@@ -102,7 +162,11 @@ def load_translations(lang: str) -> _gettext.NullTranslations:
     """The catalogue of `lang`: the compiled `.mo` when the install made one, else the `.po`
     itself. English is the texts themselves."""
     if lang not in LANGUAGES:
-        raise UnknownLanguage(f"unknown language {lang!r} (one of {', '.join(sorted(LANGUAGES))})")
+        raise UnknownLanguage(
+            _("unknown language {name!r} (one of {names})").format(
+                name=lang, names=", ".join(sorted(LANGUAGES))
+            )
+        )
     code = LANGUAGES[lang]
     if code is None:
         return _gettext.NullTranslations()

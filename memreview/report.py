@@ -320,7 +320,9 @@ def write_report(text: str, out: Path, roots: Iterable[Path]) -> Path:
     try:
         atomic_write(real, text.encode("utf-8"), mode=mode, new_mode=0o666)
     except OSError as exc:
-        raise ReportError(f"--out {out}: cannot write ({exc.strerror or exc})") from None
+        raise ReportError(
+            _("--out {file}: cannot write ({error})").format(file=out, error=exc.strerror or exc)
+        ) from None
     return real
 
 

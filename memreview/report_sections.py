@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from memreview.decisions import registry
 from memreview.display import sparkline
-from memreview.i18n import N_, _, ngettext
+from memreview.i18n import N_, _, ngettext, shown
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct
 from memreview.report_markdown import LIST_LIMIT, budget_status, md_text, more_lines, number
 from memreview.store import RECENT_DAYS
@@ -366,11 +366,8 @@ def render_warnings(warnings: list[dict], h: str) -> list[str]:
         where = md_text(w.get("file") or "")
         if w.get("line"):
             where += f":{w['line']}"
-        out.append(
-            f"- {where}: {md_text(w.get('message', ''), 160)}"
-            if where
-            else f"- {md_text(w.get('message', ''), 160)}"
-        )
+        message = md_text(shown(w.get("message", "")), 160)
+        out.append(f"- {where}: {message}" if where else f"- {message}")
     out += more_lines(warnings)
     out.append("")
     return out

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 
+from memreview.i18n import N_, _
+
 __all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "redact_secrets"]
 
 
@@ -82,10 +84,10 @@ _PLUGINS = (
 
 # Current formats detect-secrets 1.5 does not know.
 _EXTRA_PROVIDERS = (
-    ("API key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
-    ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b"),
-    ("GitHub token", r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
+    (N_("API key"), r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
+    (N_("Google API key"), r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    (N_("Hugging Face token"), r"\bhf_[A-Za-z0-9]{30,}\b"),
+    (N_("GitHub token"), r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
 )
 
 
@@ -225,7 +227,7 @@ def _seed_in_run(text: str, run: list[re.Match[str]], m) -> Secret | None:
             return None
         chosen = run[:n]
     start, end = chosen[0].start(), chosen[-1].end()
-    return Secret("seed phrase", start, end, text[start:end])
+    return Secret(N_("seed phrase"), start, end, text[start:end])
 
 
 def find_secrets(text: str) -> list[Secret]:
@@ -234,7 +236,7 @@ def find_secrets(text: str) -> list[Secret]:
     found: list[Secret] = []
     if _TOKEN_GATE.search(text):
         for m in _PEM.finditer(text):
-            found.append(Secret("private key", m.start(), m.end(), m.group(0)))
+            found.append(Secret(N_("private key"), m.start(), m.end(), m.group(0)))
         for kind, rx in _provider_patterns():
             for m in rx.finditer(text):
                 # a pattern with a group marks the value inside its context (basic auth, npm)
@@ -245,24 +247,27 @@ def find_secrets(text: str) -> list[Secret]:
                 found.append(Secret(kind, m.start(g), m.end(g), value))
         if _PRIVATE_WORDS.search(text):
             for m in _HEX64.finditer(text):
-                found.append(Secret("private key", m.start(1), m.end(1), m.group(1)))
+                found.append(Secret(N_("private key"), m.start(1), m.end(1), m.group(1)))
     if text.count(" ") >= 11:
         found.extend(_seed_phrases(text))
     if LABEL_GATE.search(text.lower()):
         for m in _LABELLED.finditer(text):
             value = m.group("value")
             if not _is_placeholder(value):
-                found.append(Secret("password or token", m.start("value"), m.end("value"), value))
+                kind = N_("password or token")
+                found.append(Secret(kind, m.start("value"), m.end("value"), value))
         for m in _ASSIGN.finditer(text):
             value = m.group("value")
             if _is_placeholder(value) or _entropy(value) < 3.0:
                 continue
-            found.append(Secret("key in an assignment", m.start("value"), m.end("value"), value))
+            kind = N_("key in an assignment")
+            found.append(Secret(kind, m.start("value"), m.end("value"), value))
     if LABEL_GATE_ZH.search(text):
         for m in _LABELLED_ZH.finditer(text):
             value = m.group("value")
             if not _is_placeholder(value):
-                found.append(Secret("password or token", m.start("value"), m.end("value"), value))
+                kind = N_("password or token")
+                found.append(Secret(kind, m.start("value"), m.end("value"), value))
     if not found:
         return found
     found.sort(key=lambda s: (s.start, -(s.end - s.start)))
@@ -278,6 +283,13 @@ _KNOWN_PREFIX = re.compile(
     r"^(?:sk-(?:proj-|ant-(?:api\d\d-)?|or-v1-)?|gh[pousr]_|github_pat_|glpat-|xox[a-z]-|AKIA|ASIA"
     r"|AIza|hf_|SG\.|npm_|pypi-|[rs]k_live_|eyJ)"
 )
+
+
+def kinds_shown(kinds: Iterable[str]) -> str:
+    """Kinds of credential in the interface's language, joined (JSON, decisions and the
+    ``[redacted <kind> …]`` marks keep the English names; a provider's name, such as ``AWS
+    Access Key``, stays as it is)."""
+    return _(", ").join(_(kind) for kind in kinds)
 
 
 def mask_value(value: str, kind: str = "") -> str:

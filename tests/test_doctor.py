@@ -434,7 +434,7 @@ def test_doctor_in_chinese_names_the_alarm_in_chinese_and_its_json_stays_english
     rc = main(["doctor", str(root), "--today", TODAY, "--lang", "zh"])
     out = capsys.readouterr().out
     assert rc == 1
-    assert "ALARM dreaming-silent: 每日日志照常产生，梦境整理却已沉默" in out
+    assert "告警 dreaming-silent：每日日志照常产生，梦境整理却已沉默" in out
     assert "处理办法：检查梦境整理的 cron 任务" in out
     main(["doctor", str(root), "--json", "--today", TODAY, "--lang", "zh"])
     doc = json.loads(capsys.readouterr().out)

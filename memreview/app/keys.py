@@ -221,7 +221,7 @@ def review_bindings() -> list[Binding]:
             "unhide",
             show=False,
             id="item.unhide",
-            tooltip="Show a hidden item (⊘, after A) in its queue again",
+            tooltip=N_("Show a hidden item (⊘, after A) in its queue again"),
         ),
         Binding(
             "w",

@@ -24,7 +24,7 @@ from memreview.cli.language import (
     choose_for_workspace,
     without_lang,
 )
-from memreview.i18n import _
+from memreview.i18n import _, use_language
 
 # the parser (argparse, the date parser) is imported once ``--version`` is ruled out
 
@@ -63,6 +63,8 @@ def run_command(argv: list[str]) -> int:
     args = build_parser().parse_args(without_lang(argv))
     paths = getattr(args, "paths", None) or [getattr(args, "path", None)]
     choose_for_workspace(argv, paths)
+    if getattr(args, "json", False):  # a script's interface: English, whatever the language
+        use_language("en")
     skip_cache(args)
     from memreview.workspace.loader import NotAWorkspace
 

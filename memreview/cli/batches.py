@@ -207,7 +207,7 @@ def _summary(dry_run: bool, outcome, decided: int, files: int) -> str:
     # the same count as the app's review and result: the workspace's files, memreview's
     # own list of hidden items named apart
     hides = bool(outcome.state_diff) if dry_run else bool(outcome.hidden)
-    text += ", " + files_phrase(files, hides)
+    text = _("{decisions}, {files}").format(decisions=text, files=files_phrase(files, hides))
     if outcome.batch:
         text += _(" (batch {batch})").format(batch=outcome.batch)
     if outcome.skipped:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from memreview import __version__
+from memreview.cli.argparse_texts import speak_our_language
 from memreview.i18n import LANGUAGES, N_, _
 from memreview.workspace.cells import width
 from memreview.workspace.dates import parse_date_arg
@@ -65,6 +66,9 @@ def app_epilog() -> str:
         _("  (another file: set MEMREVIEW_CONFIG)"),
     ]
     return "\n".join(lines)
+
+
+speak_our_language()
 
 
 class UsageError(Exception):
@@ -216,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument(
         "--batch",
         metavar="ID",
-        help="the batch to undo (ids from `memreview log`), even with later batches on top",
+        help=_("the batch to undo (ids from `memreview log`), even with later batches on top"),
     )
     rs = sub.add_parser(
         "restore",
@@ -245,19 +249,19 @@ def build_parser() -> argparse.ArgumentParser:
     rs.add_argument("--dry-run", action="store_true", help=_("print the diff and write nothing"))
     hd = sub.add_parser("hidden", help=command_help("hidden"))
     add_paths(hd, _(_FLEET_HELP))
-    hd.add_argument("--json", action="store_true", help="print one JSON object")
-    hd.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    hd.add_argument("--json", action="store_true", help=one_json)
+    hd.add_argument("--today", type=parse_date_arg, help=review_date)
     uh = sub.add_parser("unhide", help=command_help("unhide"))
     uh.add_argument(
         "words",
         nargs="*",
         metavar="[PATH] ID",
-        help="the workspace (default: as OpenClaw finds it), then the item's id",
+        help=_("the workspace (default: as OpenClaw finds it), then the item's id"),
     )
-    uh.add_argument("--today", type=parse_date_arg, help="review date (YYYY-MM-DD)")
+    uh.add_argument("--today", type=parse_date_arg, help=review_date)
     lg = sub.add_parser("log", help=command_help("log"))
     add_paths(lg, _(_FLEET_HELP))
-    lg.add_argument("--json", action="store_true", help="print one JSON object")
+    lg.add_argument("--json", action="store_true", help=one_json)
     r = sub.add_parser("recover", help=command_help("recover"))
     r.add_argument("path", type=Path)
     how = r.add_mutually_exclusive_group()

@@ -124,7 +124,8 @@ def print_scan(result) -> None:
     )
     alarms = result.health.get("alarms") or []
     for a in alarms:
-        out.write(visible(f"ALARM {a['id']}: {a['title']}") + "\n")
+        line = _("ALARM {id}: {title}").format(id=a["id"], title=a["title"])
+        out.write(visible(line) + "\n")
     if alarms:
         out.write(_("  (memreview doctor shows the evidence and what to do)") + "\n\n")
     labels = {name: shown_name(unit(name)) if unit(name) else name for name in result.queues}

@@ -9,6 +9,7 @@ from pathlib import Path
 from memreview import store
 from memreview.decisions.plan import AppendBlock, DeleteEntry, EditPlan, MoveBlock, RemoveCandidate
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
+from memreview.i18n import _
 from memreview.workspace.textfile import TextFile, decode_bytes
 
 _LOSING = (MoveBlock, DeleteEntry, RemoveCandidate)  # operations that take text out of a file
@@ -74,7 +75,9 @@ class BatchRun:
             except FileNotFoundError:
                 currents[rel] = None
             except (OSError, store.PathEscape) as exc:
-                reason = f"cannot read {rel}: {getattr(exc, 'strerror', None) or exc}"
+                reason = _("cannot read {file}: {error}").format(
+                    file=rel, error=getattr(exc, "strerror", None) or exc
+                )
                 for op in self._ops(rel):
                     self.problems.setdefault(op.key, Problem("failure", rel, reason))
         while True:

@@ -13,7 +13,7 @@ from memreview.decisions.outcome import ApplyOutcome
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
 from memreview.decisions.plan import EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 from memreview.secrets import find_secrets
 
 STATE_NAME = STATE_FILE.split("/", 1)[1]
@@ -59,7 +59,11 @@ def skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcom
     for p in plan.decisions:
         if p.key in repeats:
             outcome.skipped.append(p.decision)
-            outcome.messages.append(f"{p.key}: already applied (batch {done[p.key]}); skipped")
+            outcome.messages.append(
+                _("{decision}: already applied (batch {batch}); skipped").format(
+                    decision=p.key, batch=done[p.key]
+                )
+            )
     plan.decisions = [p for p in plan.decisions if p.key not in repeats]
     for rel in list(plan.files):
         plan.files[rel] = [op for op in plan.files[rel] if op.key not in repeats]
@@ -95,7 +99,9 @@ def keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
         name = f"{STATE_NAME}.broken-{stamp}"
         store.write_private(root, name, before)
         outcome.messages.append(
-            f"{STATE_FILE} did not parse; its old bytes are in .memreview/{name}"
+            _("{file} did not parse; its old bytes are in {copy}").format(
+                file=STATE_FILE, copy=f".memreview/{name}"
+            )
         )
 
 
@@ -113,11 +119,16 @@ def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
     try:
         changed = store.scrub_backups(root, values)
     except (OSError, store.PathEscape) as exc:
-        outcome.messages.append(f"could not redact memreview's backups: {exc}")
+        outcome.messages.append(_("could not redact memreview's backups: {error}").format(error=exc))
         return
     outcome.messages.append(
-        f"redacted: the value is also replaced in {len(changed)} backup cop"
-        f"{'y' if len(changed) == 1 else 'ies'} under .memreview/backups (this can't be undone)"
+        ngettext(
+            "redacted: the value is also replaced in {count} backup copy under "
+            ".memreview/backups (this can't be undone)",
+            "redacted: the value is also replaced in {count} backup copies under "
+            ".memreview/backups (this can't be undone)",
+            len(changed),
+        ).format(count=len(changed))
     )
 
 
@@ -138,10 +149,16 @@ def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
             kept = save_pending(root, keep)
             if kept:
                 outcome.messages.append(
-                    f".memreview/{PENDING_FILE} did not parse; its old bytes are in {kept}"
+                    _("{file} did not parse; its old bytes are in {copy}").format(
+                        file=f".memreview/{PENDING_FILE}", copy=kept
+                    )
                 )
         except (OSError, store.PathEscape) as exc:
-            outcome.messages.append(f"could not save .memreview/{PENDING_FILE}: {exc}")
+            outcome.messages.append(
+                _("could not save {file}: {error}").format(
+                    file=f".memreview/{PENDING_FILE}", error=exc
+                )
+            )
     return keep
 
 

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from memreview.decisions.model import Decision
 from memreview.decisions.pending import load_pending, save_pending
+from memreview.i18n import _
 
 
 class PendingStore(Protocol):
@@ -98,7 +99,7 @@ class Staging:
         try:
             decisions, warnings = self.store.load_pending()
         except Exception as exc:  # a broken pending file must not stop the review
-            decisions, warnings = [], [f"pending decisions not loaded: {exc}"]
+            decisions, warnings = [], [_("pending decisions not loaded: {error}").format(error=exc)]
         self._set(decisions)
         return list(warnings)
 
@@ -140,7 +141,7 @@ class Staging:
             self.store.save_pending(self.decisions())
         except Exception as exc:  # the decisions stay staged in memory; the caller says so
             self.saved = False
-            self.save_error = f"pending decisions not saved: {exc}"
+            self.save_error = _("pending decisions not saved: {error}").format(error=exc)
             return
         self.saved = True
         self.save_error = None

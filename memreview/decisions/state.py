@@ -10,6 +10,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
 
+from memreview.i18n import N_, Message
 from memreview.store import PathEscape, safe_read_bytes
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
@@ -76,15 +77,19 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
     try:
         doc = load_yaml(data, limit=CONFIG_LIMIT, constructor=_DatesAsText)
     except YAMLRefused as exc:
-        return state, f"refused: {exc}; hidden items ignored"
+        return state, Message(N_("refused: {reason}; hidden items ignored"), reason=str(exc))
     except Exception as exc:  # ruamel's error types vary with the damage
         mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        return state, f"broken YAML{where} ({type(exc).__name__}); hidden items ignored"
+        error = type(exc).__name__
+        if mark is None:
+            text = N_("broken YAML ({error}); hidden items ignored")
+            return state, Message(text, error=error)
+        text = N_("broken YAML at line {line} ({error}); hidden items ignored")
+        return state, Message(text, line=mark.line + 1, error=error)
     if doc is None:
         return state, None
     if not isinstance(doc, dict) or not isinstance(doc.get("hidden", {}), dict):
-        return state, "expected a mapping with 'hidden'; hidden items ignored"
+        return state, Message(N_("expected a mapping with 'hidden'; hidden items ignored"))
     for key, val in (doc.get("hidden") or {}).items():
         if not isinstance(val, dict):
             continue
@@ -112,11 +117,13 @@ def load_state(root: Path, ws=None) -> State:
         data = None
     except PathEscape:
         if ws is not None:
-            ws.warn(STATE_FILE, None, "skipped: leads outside the workspace; hidden items ignored")
+            text = N_("skipped: leads outside the workspace; hidden items ignored")
+            ws.warn(STATE_FILE, None, text)
         return State()
     except OSError as exc:
         if ws is not None:
-            ws.warn(STATE_FILE, None, f"cannot read: {exc.strerror or exc}; hidden items ignored")
+            text = N_("cannot read: {error}; hidden items ignored")
+            ws.warn(STATE_FILE, None, text, error=str(exc.strerror or exc))
         return State()
     state, problem = parse_state(data)
     if problem and ws is not None:

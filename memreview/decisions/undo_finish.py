@@ -14,6 +14,7 @@ from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
 from memreview.decisions.state import Hidden, config_of, load_state
+from memreview.i18n import _
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 
@@ -138,7 +139,7 @@ def recovery_notice(root: Path | str) -> str | None:
     if not found:
         return None
     lines = [found[-1].describe()]
-    lines += [f"also {other.headline()}" for other in found[:-1]]
-    lines += [f"removed {rel}, a temp file it left" for rel in cleaned]
+    lines += [_("also {batch}").format(batch=other.headline()) for other in found[:-1]]
+    lines += [_("removed {file}, a temp file it left").format(file=rel) for rel in cleaned]
     lines += mend.lines() if mend is not None else []
     return "\n".join(lines)

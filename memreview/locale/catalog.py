@@ -3,9 +3,9 @@
     python -m memreview.locale.catalog          # write memreview.pot, update each .po
     python -m memreview.locale.catalog --check  # exit 1: a text untranslated or a .po stale
 
-Texts are what the code passes to `_()`, `ngettext()` and `N_()` (memreview/i18n.py). Each
-`.po` keeps its translations; a new text is added untranslated, a text the code no longer
-has is dropped. No file locations are written: moving code does not touch the catalogues.
+Texts are what the code passes to `_()`, `ngettext()`, `N_()` and `Nn_()`
+(memreview/i18n.py). Each `.po` keeps its translations; a new text is added untranslated, a
+text the code no longer has is dropped. No file locations are written: moving code does not touch the catalogues.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po, write_po
 LOCALE = Path(__file__).resolve().parent
 PACKAGE = LOCALE.parent
 ROOT = PACKAGE.parent
-KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None, "Nn_": (1, 2)}
 
 
 def extract() -> Catalog:

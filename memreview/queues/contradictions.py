@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from memreview.i18n import _, ngettext
 from memreview.queues.common import item_id
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Anchor, Workspace
@@ -233,9 +234,15 @@ def _groups(index: dict[str, Anchor], graph: _Graph, today: date) -> list[dict]:
         )
         first = ids[ordered[0]]
         if len(group_hubs) == 1:
-            title = f"{first} conflicts with {degree[ordered[0]]:,} anchors"
+            title = ngettext(
+                "{anchor} conflicts with {count} anchor",
+                "{anchor} conflicts with {count} anchors",
+                int(degree[ordered[0]]),
+            ).format(anchor=first, count=f"{degree[ordered[0]]:,}")
         else:
-            title = f"{len(members):,} anchors in conflict ({n:,} conflicts)"
+            title = _("{count} anchors in conflict ({conflicts} conflicts)").format(
+                count=f"{len(members):,}", conflicts=f"{n:,}"
+            )
         marked = any(graph.marked[k] for k in group_hubs)
         judged = any(graph.judged[k] for k in group_hubs)
         items.append(

@@ -13,7 +13,7 @@ from datetime import date
 
 from memreview.i18n import _
 from memreview.queues.common import item_id, short
-from memreview.secrets import Secret, candidate_lines, find_secrets, mask_secrets
+from memreview.secrets import Secret, candidate_lines, find_secrets, kinds_shown, mask_secrets
 from memreview.workspace.memo import per_file
 from memreview.workspace.model import MemoryFile, Workspace
 
@@ -58,7 +58,7 @@ def secrets(ws: Workspace, today: date) -> list[dict]:
                         "id": base if n == 1 else f"{base}-{n}",
                         "title": short(
                             _("{kinds} in {file}:{line}").format(
-                                kinds=", ".join(kinds), file=rel, line=first
+                                kinds=kinds_shown(kinds), file=rel, line=first
                             )
                         ),
                         "kinds": kinds,

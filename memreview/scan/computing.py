@@ -12,6 +12,7 @@ from memreview.decisions import registry
 from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State
 from memreview.health import health as compute_health
+from memreview.i18n import _
 from memreview.judge_card import report_card
 from memreview.scan.events import Emit, HealthDone, Loaded, QueueDone
 from memreview.scan.result import ScanResult, new_result, sorted_pending
@@ -99,7 +100,7 @@ def _detect_all(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
         slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
         for k, unit in enumerate(units):
-            report(f"queue: {unit.name}", 0.9 + 0.08 * k / len(units))
+            report(_("queue: {name}").format(name=_(unit.title)), 0.9 + 0.08 * k / len(units))
             if not unit.slow:
                 items = unit.detect(views[unit.name], today)
                 if reads is not None:
@@ -143,7 +144,7 @@ def compute(
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
-    report("health", 0.99)
+    report(_("health"), 0.99)
     health = compute_health(ws, today)
     health["judge"] = _judge_card(ws)
     health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
@@ -154,5 +155,5 @@ def compute(
     result.in_order()
     if emit is not None:
         emit(HealthDone(health))
-    report("done", 1.0)
+    report(_("done"), 1.0)
     return result

@@ -69,7 +69,9 @@ class ScanResult:
 
     @property
     def warnings(self) -> list[dict]:
-        return [w.to_json() for w in self.workspace.warnings]
+        """The warnings about input files, each message in the interface's language
+        (`to_json` gives them in English)."""
+        return [w.shown() for w in self.workspace.warnings]
 
     def item(self, item_id: str) -> tuple[str, dict] | None:
         """(queue, item) for an id, hidden items included."""
@@ -126,7 +128,7 @@ class ScanResult:
             "queues": self.queues,
             "health": self.health,
             "missing": self.missing,
-            "warnings": self.warnings,
+            "warnings": [w.to_json() for w in self.workspace.warnings],
         }
 
 

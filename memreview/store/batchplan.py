@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.jobs import Conflict, Failure, FileJob
 from memreview.store.paths import (
     PathEscape,
@@ -60,13 +61,16 @@ def failures_for(keys: Iterable[str], rel: str, reason: str) -> list[Failure]:
 
 
 def os_reason(exc: OSError, what: str) -> str:
+    """Why writing failed, in words: ``what`` is the step (``backing up``, ``writing X``)."""
     if exc.errno == errno.ENOSPC:
-        return f"disk full while {what}; the file was left as it was"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return f"permission denied while {what}; the file was left as it was"
-    if exc.errno == errno.EROFS:
-        return f"read-only file system while {what}; the file was left as it was"
-    return f"{exc.strerror or exc} while {what}; the file was left as it was"
+        text = _("disk full while {what}; the file was left as it was")
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        text = _("permission denied while {what}; the file was left as it was")
+    elif exc.errno == errno.EROFS:
+        text = _("read-only file system while {what}; the file was left as it was")
+    else:
+        text = _("{error} while {what}; the file was left as it was")
+    return text.format(what=what, error=exc.strerror or exc)
 
 
 def read_current(root: Path, rel: str) -> tuple[bytes | None, os.stat_result | None]:
@@ -88,11 +92,12 @@ def plan_file(root: Path, rel: str, jobs: Sequence[FileJob]) -> FilePlan:
         old, st = read_current(root, rel)
     except PathEscape as exc:
         plan = FilePlan(rel, Path(), None, None)
-        plan.failures = failures_for(all_keys, rel, f"refused: {exc}")
+        plan.failures = failures_for(all_keys, rel, _("refused: {reason}").format(reason=exc))
         return plan
     except OSError as exc:
         plan = FilePlan(rel, Path(), None, None)
-        plan.failures = failures_for(all_keys, rel, f"cannot read {rel}: {exc.strerror or exc}")
+        reason = _("cannot read {file}: {error}").format(file=rel, error=exc.strerror or exc)
+        plan.failures = failures_for(all_keys, rel, reason)
         return plan
     plan = FilePlan(rel, real, old, st)
     data, removed = old, False

@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.private import PRIVATE_DIR
 from memreview.store.safewrite import BatchResult
 from memreview.store.undo import UndoResult
@@ -63,7 +64,7 @@ def is_git_repo(root: Path | str) -> bool:
 
 
 def _first_line(text: str) -> str:
-    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "unknown error")
+    return next((ln.strip() for ln in text.splitlines() if ln.strip()), _("unknown error"))
 
 
 def commit_batch(
@@ -94,16 +95,16 @@ def commit_batch(
     if present:
         proc = run_git(real, "add", "--", *present)
         if proc.returncode != 0:
-            return f"git add failed: {_first_line(proc.stderr)}"
+            return _("git add failed: {error}").format(error=_first_line(proc.stderr))
     paths = present + gone
     if not paths or not _differs(real, paths):
-        return "nothing to commit"
+        return _("nothing to commit")
     # A pathspec commits exactly these paths, whatever else is staged.
     proc = run_git(real, "commit", "--quiet", "-m", message, "--", *paths)
     if proc.returncode != 0:
-        return f"git commit failed: {_first_line(proc.stderr or proc.stdout)}"
+        return _("git commit failed: {error}").format(error=_first_line(proc.stderr or proc.stdout))
     head = run_git(real, "rev-parse", "--short", "HEAD").stdout.strip()
-    return f"committed {head}: {_first_line(message)}"
+    return _("committed {commit}: {message}").format(commit=head, message=_first_line(message))
 
 
 def _ignored(root: Path, rel: str) -> bool:

@@ -292,7 +292,7 @@ def batch_diff(root: Path | str, batch: BatchRecord) -> str:
 
 def _stored(root: Path, rel: str | None) -> bytes:
     if rel is None:
-        raise FileNotFoundError("no copy")
+        raise FileNotFoundError(_("no copy"))
     return safe_read_bytes(root, rel)
 
 

@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from memreview.i18n import _, ngettext
 from memreview.store.journal import BatchRecord, JournalFile, batches
 from memreview.store.paths import PathEscape, safe_read_bytes
 
@@ -38,29 +39,37 @@ class InterruptedBatch:
     def headline(self) -> str:
         """``batch B stopped after 3 of 9 files``, with what can be done about it."""
         b = self.batch
-        what = "an undo of batch " + str(b.undoes) if b.kind == "undo" else b.kind
-        head = (
-            f"batch {b.batch_id} ({what}, {b.ts}) stopped after {self.done} of "
-            f"{len(self.files)} files"
-        )
+        fields = {"batch": b.batch_id, "when": b.ts, "done": self.done, "count": len(self.files)}
         if b.kind == "undo":
-            return head + "; run `memreview undo` again to finish it"
-        return (
-            head + "; finish it (`memreview recover --finish`) or roll it back "
-            "(`memreview recover --rollback`)"
-        )
+            return ngettext(
+                "batch {batch} (an undo of batch {undone}, {when}) stopped after {done} of "
+                "{count} file; run `memreview undo` again to finish it",
+                "batch {batch} (an undo of batch {undone}, {when}) stopped after {done} of "
+                "{count} files; run `memreview undo` again to finish it",
+                len(self.files),
+            ).format(undone=b.undoes, **fields)
+        return ngettext(
+            "batch {batch} ({kind}, {when}) stopped after {done} of {count} file; finish it "
+            "(`memreview recover --finish`) or roll it back (`memreview recover --rollback`)",
+            "batch {batch} ({kind}, {when}) stopped after {done} of {count} files; finish it "
+            "(`memreview recover --finish`) or roll it back (`memreview recover --rollback`)",
+            len(self.files),
+        ).format(kind=b.kind, **fields)
 
     def describe(self) -> str:
         """The headline, then one line per file, for the user."""
         words = {
-            "old": "left as it was",
-            "new": "fully written",
-            "neither": "changed by someone else since (neither old nor new)",
+            "old": _("left as it was"),
+            "new": _("fully written"),
+            "neither": _("changed by someone else since (neither old nor new)"),
         }
         lines = [self.headline()]
         for f in self.files:
-            backup = f"; backup at {f.backup}" if f.backup else ""
-            lines.append(f"  {f.file}: {words[f.state]}{backup}")
+            if f.backup:
+                line = _("{file}: {state}; backup at {backup}")
+            else:
+                line = _("{file}: {state}")
+            lines.append("  " + line.format(file=f.file, state=words[f.state], backup=f.backup))
         return "\n".join(lines)
 
 

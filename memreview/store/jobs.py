@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from memreview.i18n import _
 from memreview.workspace.textfile import TextFile, decode_bytes, is_binary
 
 
@@ -128,11 +129,12 @@ def unified_diff(rel: str, old: bytes | None, new: bytes | None) -> str:
     if old == new:
         return ""
     if (old is not None and is_binary(old)) or (new is not None and is_binary(new)):
-        return f"Binary files a/{rel} and b/{rel} differ\n"
+        return _("Binary files a/{file} and b/{file} differ").format(file=rel) + "\n"
     a = decode_bytes(rel, old).texts if old is not None else []
     b = decode_bytes(rel, new).texts if new is not None else []
     lines = list(difflib.unified_diff(a, b, f"a/{rel}", f"b/{rel}", lineterm=""))
     if not lines:
         # Only bytes that don't show in decoded text differ (endings, BOM).
-        return f"--- a/{rel}\n+++ b/{rel}\n(line endings or byte order mark differ)\n"
+        note = _("(line endings or byte order mark differ)")
+        return f"--- a/{rel}\n+++ b/{rel}\n{note}\n"
     return _escape_surrogates("\n".join(lines) + "\n")

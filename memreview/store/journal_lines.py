@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from memreview.i18n import _, shown
 from memreview.store.private import read_private
 from memreview.workspace.jsonl import parse_jsonl
 
@@ -27,7 +28,9 @@ class JournalProblem:
     batch: str | None = None
 
     def describe(self) -> str:
-        return f".memreview/{JOURNAL} line {self.line}: {self.reason}; skipped"
+        return _(".memreview/{journal} line {line}: {reason}; skipped").format(
+            journal=JOURNAL, line=self.line, reason=shown(self.reason)
+        )
 
 
 _OPT_STR = (str, type(None))
@@ -73,25 +76,27 @@ def _field_problem(record: dict, fields: dict[str, tuple[type, ...]]) -> str | N
     for name, types in fields.items():
         value = record.get(name)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            return f"'{name}' is {type(value).__name__ if name in record else 'missing'}"
+            if name not in record:
+                return _("'{name}' is missing").format(name=name)
+            return _("'{name}' is {type}").format(name=name, type=type(value).__name__)
     return None
 
 
 def _record_problem(record: dict) -> str | None:
     """Why a journal line that is a JSON object can't be used, or None."""
     if not isinstance(record.get("batch"), str) or not record["batch"]:
-        return "no batch id"
+        return _("no batch id")
     kind = record.get("type")
     if not isinstance(kind, str):
-        return "no line type"
+        return _("no line type")
     problem = _field_problem(record, _FIELDS.get(kind, {}))
     if problem is None and kind == "intent":
         for entry in record.get("files") or []:
             if not isinstance(entry, dict):
-                return "a file of the batch is not an object"
+                return _("a file of the batch is not an object")
             problem = _field_problem(entry, _FILE_FIELDS)
             if problem is not None:
-                return f"a file of the batch: {problem}"
+                return _("a file of the batch: {problem}").format(problem=problem)
     return problem
 
 
@@ -104,7 +109,7 @@ def check_lines(data: bytes | None) -> tuple[list[tuple[int, dict]], list[Journa
         lines = data.split(b"\n")
         for no, reason in bad:
             if no == len(lines):  # the last line, without its newline: cut short
-                reason = "torn (cut short while it was written)"
+                reason = _("torn (cut short while it was written)")
             problems.append(JournalProblem(no, reason, _batch_named(lines[no - 1])))
     good = []
     for no, record in rows:

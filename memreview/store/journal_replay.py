@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.journal import build_batches, failed_keys
 from memreview.store.journal_lines import JOURNAL, check_lines
 from memreview.store.paths import PathEscape
@@ -31,12 +32,16 @@ def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> 
     except PathEscape:
         data = None
         warnings.append(
-            {"file": rel, "line": None, "message": "skipped: leads outside the workspace"}
+            {"file": rel, "line": None, "message": _("skipped: leads outside the workspace")}
         )
     except OSError as exc:
         data = None
         warnings.append(
-            {"file": rel, "line": None, "message": f"cannot read: {exc.strerror or exc}"}
+            {
+                "file": rel,
+                "line": None,
+                "message": _("cannot read: {error}").format(error=exc.strerror or exc),
+            }
         )
     rows, damaged = check_lines(data)
     problems = [(p.line, p.reason) for p in damaged]

@@ -38,11 +38,17 @@ class LockHeld(Exception):
     def __init__(self, lock: str, detail: str = "") -> None:
         self.lock = lock
         self.detail = detail
-        why = f" ({detail})" if detail else ""
-        super().__init__(
-            f"{lock} is held by another process{why}; nothing was written, "
-            "the decisions stay pending — try again in a moment"
-        )
+        if detail:
+            text = _(
+                "{lock} is held by another process ({detail}); nothing was written, the "
+                "decisions stay pending — try again in a moment"
+            )
+        else:
+            text = _(
+                "{lock} is held by another process; nothing was written, the decisions stay "
+                "pending — try again in a moment"
+            )
+        super().__init__(text.format(lock=lock, detail=detail))
 
 
 def _pid_holder(real: Path) -> str | None:
@@ -63,7 +69,7 @@ def _pid_holder(real: Path) -> str | None:
     pid = int(match.group(1))
     if pid == os.getpid() or not pid_alive(pid):
         return None
-    return f"lock file written by running process {pid}"
+    return _("lock file written by running process {pid}").format(pid=pid)
 
 
 def _try_flock(fd: int) -> bool:

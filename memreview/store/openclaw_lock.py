@@ -16,6 +16,7 @@ import os
 import time
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.workspace.config import load_config
 from memreview.workspace.openclaw import LOCK_NAMESPACE, find_state_db
 from memreview.workspace.openclaw_state import LockRow, lock_states
@@ -53,8 +54,11 @@ def lock_holder(root: Path | str, now_ms: int | None = None) -> str | None:
     for row, state in lock_rows(root, now_ms):
         if state != "held":
             continue
-        who = f"process {row.pid}" if row.pid is not None else "OpenClaw"
-        return f"OpenClaw's promotion lock ({NAMESPACE} in {row.db}) is held by {who}"
+        if row.pid is None:
+            text = _("OpenClaw's promotion lock ({namespace} in {db}) is held by OpenClaw")
+        else:
+            text = _("OpenClaw's promotion lock ({namespace} in {db}) is held by process {pid}")
+        return text.format(namespace=NAMESPACE, db=row.db, pid=row.pid)
     return None
 
 

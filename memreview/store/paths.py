@@ -13,6 +13,7 @@ import os
 import stat
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.workspace.paths import (
     NotARegularFile,
     PathEscape,
@@ -69,9 +70,16 @@ def make_dirs_inside(root: Path | str, rel_dir: str) -> Path:
                 fsync_dir(current)
         resolved = step.resolve()
         if not resolved.is_relative_to(real_root):
-            raise PathEscape(f"{clean} leads through {step} to {resolved}, outside the workspace")
+            raise PathEscape(
+                _("{path} leads through {step} to {target}, outside the workspace").format(
+                    path=clean, step=step, target=resolved
+                )
+            )
         if not resolved.is_dir():
-            raise OSError(errno.ENOTDIR, f"{part} in {clean} is not a directory")
+            raise OSError(
+                errno.ENOTDIR,
+                _("{part} in {path} is not a directory").format(part=part, path=clean),
+            )
         current = resolved
     return current
 
@@ -91,7 +99,9 @@ def open_dir_fd(root_fd: int, rel_dir: str, *, create: bool = False) -> int:
     try:
         for part in (p for p in rel_dir.split("/") if p):
             if part in (".", ".."):
-                raise PathEscape(f"path {rel_dir!r} contains {part!r}")
+                raise PathEscape(
+                    _("path {path!r} contains {part!r}").format(path=rel_dir, part=part)
+                )
             where = "/".join([*done, part])
             try:
                 nxt = os.open(part, flags, dir_fd=fd)
@@ -130,4 +140,6 @@ def _refuse_symlink(part: str, fd: int, where: str, exc: OSError) -> None:
     except OSError:
         return
     if stat.S_ISLNK(st.st_mode):
-        raise PathEscape(f"{where} turned into a symlink; refused, nothing written there")
+        raise PathEscape(
+            _("{path} turned into a symlink; refused, nothing written there").format(path=where)
+        )

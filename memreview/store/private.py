@@ -15,6 +15,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.atomic import atomic_write, write_all
 from memreview.store.paths import (
     PathEscape,
@@ -37,7 +38,9 @@ def private_rel(name: str) -> str:
     """
     clean = check_rel(name)
     if clean == PRIVATE_DIR:
-        raise PathEscape(f"{name!r} names the .memreview directory, not a file in it")
+        raise PathEscape(
+            _("{name!r} names the .memreview directory, not a file in it").format(name=name)
+        )
     if clean.startswith(PRIVATE_DIR + "/"):
         return clean
     return f"{PRIVATE_DIR}/{clean}"

@@ -115,18 +115,20 @@ class _FinishJob(UndoJobBase):
         if jf.removed:
             if now_sha == jf.before:
                 return FileOutcome(None, applied=[self.key], remove=True)
-            raise Refuse(f"{self.rel} changed since; it was to be removed")
+            raise Refuse(_("{file} changed since; it was to be removed").format(file=self.rel))
         if current is not None and jf.written:
             return FileOutcome(None, applied=[self.key])  # written, then changed by another
-        after = self._stored(jf.after_copy, jf.after, "copy of the batch's version")
+        after = self._stored(jf.after_copy, jf.after, _("copy of the batch's version"))
         if now_sha == jf.before:
             return FileOutcome(after, applied=[self.key])
         if current is None:
-            raise Refuse(f"{self.rel} was removed since the batch was cut short")
+            raise Refuse(
+                _("{file} was removed since the batch was cut short").format(file=self.rel)
+            )
         if jf.created:
             if current.data.startswith(after):  # written, then appended to
                 return FileOutcome(None, applied=[self.key])
-            raise Refuse(f"{self.rel} changed since the batch was cut short")
+            raise Refuse(_("{file} changed since the batch was cut short").format(file=self.rel))
         before = self._before()
         if version_in(self.rel, before, after, current):  # the batch wrote it, then others
             return FileOutcome(None, applied=[self.key])
@@ -138,7 +140,9 @@ class _FinishJob(UndoJobBase):
                 current,
             )
         except Refuse as refusal:
-            reason = f"{self.rel} changed since the batch was cut short and {refusal.reason}"
+            reason = _("{file} changed since the batch was cut short and {reason}").format(
+                file=self.rel, reason=refusal.reason
+            )
             raise Refuse(reason) from None
         return FileOutcome(new, applied=[self.key])
 
@@ -163,8 +167,11 @@ def finish_batch(
     if batch_id is not None:
         found = [i for i in found if i.batch.batch_id == batch_id]
     if not found:
-        which = f"batch {batch_id}" if batch_id else "an apply"
-        return None, None, f"nothing to finish: no interrupted {which} in the journal"
+        if batch_id:
+            text = _("nothing to finish: no interrupted batch {batch} in the journal")
+        else:
+            text = _("nothing to finish: no interrupted apply in the journal")
+        return None, None, text.format(batch=batch_id)
     batch = found[-1].batch
     files = [f for f in batch.files if f.file not in batch.failed_files and f.before != f.after]
     jobs = [_FinishJob(real_root, batch.batch_id, jf, False, now) for jf in files]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 
+from memreview.i18n import _
 from memreview.workspace.textfile import Line, TextFile, decode_bytes
 
 _MAX_CONTEXT = 20
@@ -29,7 +30,11 @@ def explain(rel: str, batch_id: str, after: bytes | None, now: bytes | None) -> 
     a = decode_bytes(rel, after).texts if after is not None else []
     b = decode_bytes(rel, now).texts if now is not None else []
     lines = difflib.unified_diff(
-        a, b, f"a/{rel} (as batch {batch_id} wrote it)", f"b/{rel} (now)", lineterm=""
+        a,
+        b,
+        _("a/{file} (as batch {batch} wrote it)").format(file=rel, batch=batch_id),
+        _("b/{file} (now)").format(file=rel),
+        lineterm="",
     )
     text = "\n".join(lines)
     return text + "\n" if text else ""
@@ -67,17 +72,25 @@ def _locate(after: list[str], j1: int, j2: int, current: list[str]) -> tuple[int
         if not hits:
             if j1 == j2:
                 raise Refuse(
-                    f"the lines around line {j1 + 1}, where the batch removed lines, "
-                    "were changed since"
+                    _(
+                        "the lines around line {line}, where the batch removed lines, were "
+                        "changed since"
+                    ).format(line=j1 + 1)
                 )
-            raise Refuse(
-                f"lines {j1 + 1}-{j2} as the batch wrote them were changed since"
-                if j2 - j1 > 1
-                else f"line {j1 + 1} as the batch wrote it was changed since"
-            )
+            if j2 - j1 > 1:
+                raise Refuse(
+                    _("lines {first}-{last} as the batch wrote them were changed since").format(
+                        first=j1 + 1, last=j2
+                    )
+                )
+            raise Refuse(_("line {line} as the batch wrote it was changed since").format(line=j1 + 1))
         if lo == 0 and hi == len(after):
             break
-    raise Refuse(f"the lines the batch changed near line {j1 + 1} occur more than once now")
+    raise Refuse(
+        _("the lines the batch changed near line {line} occur more than once now").format(
+            line=j1 + 1
+        )
+    )
 
 
 def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -> bytes:
@@ -88,7 +101,11 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -
     """
     before_lines = before.lines if before is not None else []
     if before is not None and before_lines and before.encoding != current.encoding:
-        raise Refuse(f"the file's encoding changed since ({before.encoding} → {current.encoding})")
+        raise Refuse(
+            _("the file's encoding changed since ({before} → {now})").format(
+                before=before.encoding, now=current.encoding
+            )
+        )
     a = [ln.text for ln in before_lines]
     b = after.texts
     c = current.texts
@@ -100,9 +117,9 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -
         start, end = _locate(b, j1, j2, c)
         edits.append((start, end, list(before_lines[i1:i2])))
     edits.sort(key=lambda e: (e[0], e[1]))
-    for (s1, e1, _), (s2, _e2, _) in zip(edits, edits[1:], strict=False):
+    for (s1, e1, _lines), (s2, _e2, _lines2) in zip(edits, edits[1:], strict=False):
         if s2 < e1 or (s2 == s1 and e1 == s1):
-            raise Refuse("the batch's changes overlap in the current file")
+            raise Refuse(_("the batch's changes overlap in the current file"))
     lines = list(current.lines)
     for start, end, replacement in reversed(edits):
         lines[start:end] = replacement

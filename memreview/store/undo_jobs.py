@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.store.journal import JournalFile
 from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.store.reverse import Refuse, explain, reverse_patch, version_in
@@ -50,24 +51,34 @@ class UndoJobBase:
 
     def _stored(self, rel: str | None, sha: str | None, what: str) -> bytes:
         if rel is None:
-            raise Refuse(f"the journal has no {what} of {self.jf.file}")
+            raise Refuse(
+                _("the journal has no {what} of {file}").format(what=what, file=self.jf.file)
+            )
         try:
             data = safe_read_bytes(self.root, rel)
         except (OSError, PathEscape) as exc:
-            raise Refuse(f"the {what} {rel} can't be read: {exc}") from None
+            raise Refuse(
+                _("the {what} {file} can't be read: {error}").format(
+                    what=what, file=rel, error=exc
+                )
+            ) from None
         if _sha(data) != sha and _sha(data) not in accepted_hash(self.root, rel, sha):
-            raise Refuse(f"the {what} {rel} doesn't match the journal (changed or damaged)")
+            raise Refuse(
+                _("the {what} {file} doesn't match the journal (changed or damaged)").format(
+                    what=what, file=rel
+                )
+            )
         return data
 
     def _before(self) -> bytes | None:
         if self.jf.created:
             return None
-        return self._stored(self.jf.backup, self.jf.before, "backup")
+        return self._stored(self.jf.backup, self.jf.before, _("backup"))
 
     def _after(self, current: TextFile | None) -> bytes:
         if current is not None and current.sha256 == self.jf.after:
             return current.data
-        return self._stored(self.jf.after_copy, self.jf.after, "copy of the batch's version")
+        return self._stored(self.jf.after_copy, self.jf.after, _("copy of the batch's version"))
 
 
 @dataclass
@@ -91,7 +102,11 @@ class UndoJob(UndoJobBase):
                 return FileOutcome(None, applied=[self.key], remove=True)
             return FileOutcome(self._before(), applied=[self.key])
         if current is None:
-            raise Refuse(f"{self.rel} was removed after the batch; nothing to reverse-patch")
+            raise Refuse(
+                _("{file} was removed after the batch; nothing to reverse-patch").format(
+                    file=self.rel
+                )
+            )
         after = self._after(current)
         before = self._before()
         try:
@@ -105,7 +120,9 @@ class UndoJob(UndoJobBase):
             # an undo cut short already restored it) and its old lines all are: nothing to do
             if version_in(self.rel, after, before, current):
                 return FileOutcome(None, applied=[self.key])
-            reason = f"{self.rel} was changed after the batch and {refusal.reason}"
+            reason = _("{file} was changed after the batch and {reason}").format(
+                file=self.rel, reason=refusal.reason
+            )
             raise Refuse(reason, explain(self.rel, self.batch_id, after, current.data)) from None
         if self.jf.created and not decode_bytes(self.rel, new).lines:
             return FileOutcome(None, applied=[self.key], remove=True)

@@ -14,13 +14,11 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from memreview.i18n import _, ngettext
 from memreview.store.atomic import atomic_write, write_all, write_synced
 from memreview.store.batchplan import FilePlan, failures_for, os_reason, plan_file
 from memreview.store.jobs import BatchResult, FileJob, sha256
-from memreview.store.paths import (
-    PathEscape,
-    open_dir_fd,
-)
+from memreview.store.paths import PathEscape, open_dir_fd
 from memreview.store.private import PRIVATE_DIR, append_line
 
 JOURNAL = "journal.jsonl"
@@ -243,10 +241,14 @@ class BatchWriter:
             os.close(out)
         lines = [ln for ln in tail.decode("utf-8", "replace").split("\n") if ln.strip()]
         shown = "; ".join(repr(ln[:80]) for ln in lines[:3]) + (" …" if len(lines) > 3 else "")
-        self.result.notes.append(
-            f"{plan.rel} changed while writing: {len(lines)} line(s) another program appended "
-            f"to it were carried into the new file ({shown})"
+        note = ngettext(
+            "{file} changed while writing: {count} line another program appended to it was "
+            "carried into the new file ({lines})",
+            "{file} changed while writing: {count} lines another program appended to it were "
+            "carried into the new file ({lines})",
+            len(lines),
         )
+        self.result.notes.append(note.format(file=plan.rel, count=len(lines), lines=shown))
 
     def release(self) -> None:
         """Last look at every old inode (late appends), then close them and the root."""
@@ -255,7 +257,9 @@ class BatchWriter:
                 self.carry(held)
             except OSError as exc:
                 self.result.notes.append(
-                    f"{held[0].rel}: lines appended while writing may be lost ({exc.strerror})"
+                    _("{file}: lines appended while writing may be lost ({error})").format(
+                        file=held[0].rel, error=exc.strerror
+                    )
                 )
             finally:
                 os.close(held[1])
@@ -270,7 +274,7 @@ class BatchWriter:
         for plan in ready:
             if failed & set(plan.applied):
                 # a decision whose text could not reach one file does not leave another
-                reason = "not written: another file of the same decision could not be written"
+                reason = _("not written: another file of the same decision could not be written")
                 plan.failures += failures_for(plan.applied, plan.rel, reason)
                 failed.update(plan.applied)
                 plan.applied = []
@@ -289,11 +293,13 @@ class BatchWriter:
             try:
                 self.copies(plan)
             except PathEscape as exc:
-                plan.failures += failures_for(plan.applied, plan.rel, f"refused: {exc}")
+                reason = _("refused: {reason}").format(reason=exc)
+                plan.failures += failures_for(plan.applied, plan.rel, reason)
                 plan.applied = []
                 continue
             except OSError as exc:
-                plan.failures += failures_for(plan.applied, plan.rel, os_reason(exc, "backing up"))
+                reason = os_reason(exc, _("backing up"))
+                plan.failures += failures_for(plan.applied, plan.rel, reason)
                 plan.applied = []
                 continue
             ready.append(plan)
@@ -318,16 +324,17 @@ class BatchWriter:
     def write(self, plan: FilePlan) -> FilePlan:
         """Write and journal one changed file whose copies are made; return the plan written."""
         for attempt in range(_RETRIES):
-            what = f"writing {plan.rel}"
+            what = _("writing {file}").format(file=plan.rel)
             try:
                 if attempt:
-                    what = "backing up"
+                    what = _("backing up")
                     self.copies(plan)
                     self.journal({"type": "replan", **file_record(plan)})
-                    what = f"writing {plan.rel}"
+                    what = _("writing {file}").format(file=plan.rel)
                 done = self._replace(plan)
             except PathEscape as exc:
-                plan.failures += failures_for(plan.applied, plan.rel, f"refused: {exc}")
+                reason = _("refused: {reason}").format(reason=exc)
+                plan.failures += failures_for(plan.applied, plan.rel, reason)
                 plan.applied = []
                 self.journal_failure(plan)
                 return plan
@@ -343,7 +350,9 @@ class BatchWriter:
             if not plan.changed:
                 return plan
         else:
-            reason = f"{plan.rel} kept changing while it was being written; try again"
+            reason = _("{file} kept changing while it was being written; try again").format(
+                file=plan.rel
+            )
             plan.failures += failures_for(plan.applied, plan.rel, reason)
             plan.applied = []
             self.journal_failure(plan)

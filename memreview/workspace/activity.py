@@ -9,6 +9,7 @@ import os
 import re
 from pathlib import Path
 
+from memreview.i18n import N_, Message, Nn_
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Recall, Workspace
@@ -34,7 +35,7 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None
         try:
             store_doc = json.loads(data)
         except (ValueError, UnicodeDecodeError):
-            ws.warn(store_rel, None, "not valid JSON")
+            ws.warn(store_rel, None, N_("not valid JSON"))
     if ws.recalls is not None:
         return
     rows = rd.jsonl(cfg.recall_events)
@@ -43,11 +44,21 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None
         usage.recalls.extend(recalls)
         usage.sources.append(cfg.recall_events)
         if bad:
-            ws.warn(cfg.recall_events, None, f"{bad} recall event(s) without a date or results")
+            ws.warn(
+                cfg.recall_events,
+                None,
+                Message(
+                    Nn_(
+                        "{count} recall event without a date or results",
+                        "{count} recall events without a date or results",
+                    ),
+                    count=bad,
+                ),
+            )
     if store_doc is not None:
         entries = parse_store_json(store_doc, rd.root)
         if entries is None:
-            ws.warn(store_rel, None, 'expected an object with "entries"; recall store not read')
+            ws.warn(store_rel, None, N_('expected an object with "entries"; recall store not read'))
         else:
             usage.add_store(entries)
             usage.sources.append(store_rel)

@@ -34,6 +34,7 @@ _ALLOWED = {
     "builtins": {"set", "frozenset", "dict", "list", "tuple", "int", "float", "str", "bytes"},
     "datetime": {"date", "datetime", "timedelta"},
     "pathlib": {"PosixPath", "WindowsPath", "Path", "PurePosixPath"},
+    "memreview.i18n": {"Message"},  # a warning's untranslated text and its fields
 }
 _ALLOWED_PREFIX = "memreview.workspace."
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memreview.i18n import N_
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import relative
@@ -31,7 +32,7 @@ def check_promotion_sources(rd: Reader, ws: Workspace) -> None:
             except OSError:
                 exists = False
             if not exists:
-                ws.warn(rel, e.line, f"promotion source {src} does not exist")
+                ws.warn(rel, e.line, N_("promotion source {file} does not exist"), file=src)
 
 
 def check_anchors(ws: Workspace) -> None:
@@ -45,28 +46,50 @@ def check_anchors(ws: Workspace) -> None:
                 ws.warn(
                     a.file,
                     a.line,
-                    f"anchor {a.id!r} is archived here and still in {first.file} line "
-                    f"{first.line}: a move was cut short; applying the decision again (or "
-                    "`memreview recover --finish`) finishes it",
+                    N_(
+                        "anchor {anchor!r} is archived here and still in {file} line {line}: a "
+                        "move was cut short; applying the decision again (or `memreview "
+                        "recover --finish`) finishes it"
+                    ),
+                    anchor=a.id,
+                    file=first.file,
+                    line=first.line,
                 )
             else:
                 ws.warn(
                     a.file,
                     a.line,
-                    f"anchor id {a.id!r} also defined in {first.file} line {first.line}; "
-                    "that one is used",
+                    N_("anchor id {anchor!r} also defined in {file} line {line}; that one is used"),
+                    anchor=a.id,
+                    file=first.file,
+                    line=first.line,
                 )
         added = a.get("Added")
         if added is not None and parse_date(added) is None:
-            ws.warn(a.file, a.line, f"anchor {a.id!r}: Added {added!r} is not a valid date")
+            ws.warn(
+                a.file,
+                a.line,
+                N_("anchor {anchor!r}: Added {added!r} is not a valid date"),
+                anchor=a.id,
+                added=added,
+            )
         if a.archived:
             continue
         for other in a.ref_list("CONFLICTS-WITH"):
             if other not in index:
-                ws.warn(a.file, a.line, f"CONFLICTS-WITH names unknown anchor {other!r}")
+                ws.warn(
+                    a.file,
+                    a.line,
+                    N_("CONFLICTS-WITH names unknown anchor {anchor!r}"),
+                    anchor=other,
+                )
     for p in ws.proposals or []:
         for side in (p.new, p.old):
             if side not in index:
                 ws.warn(
-                    ws.config.proposals, p.line, f"proposal {p.id} names unknown anchor {side!r}"
+                    ws.config.proposals,
+                    p.line,
+                    N_("proposal {proposal} names unknown anchor {anchor!r}"),
+                    proposal=p.id,
+                    anchor=side,
                 )

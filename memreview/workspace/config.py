@@ -8,7 +8,7 @@ from datetime import date
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
-from memreview.i18n import LANGUAGES, language_of
+from memreview.i18n import LANGUAGES, N_, Message, language_of
 from memreview.workspace.dates import parse_date
 from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
 
@@ -158,29 +158,31 @@ class _DatesAsText(RoundTripConstructor):
 _DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", _DatesAsText.construct_yaml_str)
 
 
-def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]]]:
+def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Message]]]:
     """Parse ``memreview.yaml``; problems come back as (line, message), defaults kept."""
     cfg = Config()
-    problems: list[tuple[int | None, str]] = []
+    problems: list[tuple[int | None, Message]] = []
     if not data:
         return cfg, problems
     try:
         doc = load_yaml(data, limit=CONFIG_LIMIT, typ="rt", constructor=_DatesAsText)
     except YAMLRefused as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        return cfg, [(line, f"refused: {exc}; defaults used")]
+        return cfg, [(line, Message(N_("refused: {reason}; defaults used"), reason=str(exc)))]
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
         problem = " ".join(str(problem).split())  # it may quote a multi-line value
-        return cfg, [(line, f"broken YAML ({problem}); defaults used")]
+        text = N_("broken YAML ({problem}); defaults used")
+        return cfg, [(line, Message(text, problem=problem))]
     except Exception as exc:  # ruamel raises a few non-YAMLError types on odd bytes
-        return cfg, [(None, f"unreadable YAML ({type(exc).__name__}); defaults used")]
+        text = N_("unreadable YAML ({error}); defaults used")
+        return cfg, [(None, Message(text, error=type(exc).__name__))]
     if doc is None:
         return cfg, problems
     if not isinstance(doc, dict):
-        return cfg, [(1, "expected a mapping at the top; defaults used")]
+        return cfg, [(1, Message(N_("expected a mapping at the top; defaults used")))]
     known = {f.name: f for f in fields(Config)}
     flat: dict = {}
     lines: dict = {}  # a nested setting's own line and its name as written, for messages
@@ -210,67 +212,83 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, str]
         key = flat_key
         name = _ALIASES.get(str(key), str(key).replace("-", "_"))
         if name not in known:
-            problems.append((at(key), f"unknown setting {names.get(key, key)!r} ignored"))
+            text = N_("unknown setting {name} ignored")
+            problems.append((at(key), Message(text, name=repr(names.get(key, key)))))
             continue
         current = getattr(cfg, name)
         key = names.get(key, key)
         if name == "review_date":
             parsed = value if isinstance(value, date) else parse_date(str(value))
             if parsed is None:
-                problems.append((at(key), f"review_date {value!r} is not a date"))
+                text = N_("review_date {value} is not a date")
+                problems.append((at(key), Message(text, value=repr(value))))
             else:
                 cfg.review_date = parsed
         elif isinstance(current, bool):
             if isinstance(value, bool):
                 setattr(cfg, name, value)
             else:
-                problems.append((at(key), f"{key} must be true or false"))
+                problems.append(
+                    (at(key), Message(N_("{name} must be true or false"), name=str(key)))
+                )
         elif isinstance(current, int | float):
             number, problem = _number(name, value, current)
             if problem is None:
                 setattr(cfg, name, number)
             else:
-                problems.append((at(key), f"{key}: {problem}; the default {current} is used"))
+                text = N_("{name}: {problem}; the default {default} is used")
+                message = Message(text, name=str(key), problem=problem, default=str(current))
+                problems.append((at(key), message))
         elif isinstance(current, list):
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 setattr(cfg, name, [str(v) for v in value])
             elif isinstance(value, str):
                 setattr(cfg, name, [value])
             else:
-                problems.append((at(key), f"{key} must be a list of strings"))
+                problems.append(
+                    (at(key), Message(N_("{name} must be a list of strings"), name=str(key)))
+                )
         elif isinstance(value, str) and value:
             setattr(cfg, name, value)
         else:
-            problems.append((at(key), f"{key} must be a string"))
+            problems.append((at(key), Message(N_("{name} must be a string"), name=str(key))))
     if cfg.lang and language_of(cfg.lang) is None:
-        problems.append((at("lang"), f"lang {cfg.lang!r} is not one of {', '.join(LANGUAGES)}"))
+        text = N_("lang {value} is not one of {languages}")
+        message = Message(text, value=repr(cfg.lang), languages=", ".join(LANGUAGES))
+        problems.append((at("lang"), message))
         cfg.lang = ""
     if cfg.duplicates_scope not in ("curated", "all"):
         problems.append(
             (
                 _line_of(doc, "duplicates"),
-                f"duplicates scope {cfg.duplicates_scope!r} is not 'curated' or 'all'; "
-                "curated used",
+                Message(
+                    N_("duplicates scope {value} is not 'curated' or 'all'; curated used"),
+                    value=repr(cfg.duplicates_scope),
+                ),
             )
         )
         cfg.duplicates_scope = "curated"
     return cfg, problems
 
 
-def _number(name: str, value: object, default: int | float) -> tuple[int | float, str | None]:
+def _number(name: str, value: object, default: int | float) -> tuple[int | float, Message | None]:
     """``value`` as the setting's type when it is one and in range, else a problem."""
     low, high = RANGES.get(name, (float("-inf"), float("inf")))
     whole = isinstance(default, int)
-    kind = "a whole number" if whole else "a number"
     shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    wrong = Message(
+        N_("{value} is not a whole number") if whole else N_("{value} is not a number"),
+        value=shown,
+    )
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return default, f"{shown} is not {kind}"
+        return default, wrong
     if value != value or value in (float("inf"), float("-inf")):
-        return default, f"{shown} is not {kind}"
+        return default, wrong
     if whole and isinstance(value, float) and not value.is_integer():
-        return default, f"{shown} is not {kind}"
+        return default, wrong
     if not low <= value <= high:
-        return default, f"{shown} is out of range ({low:,.0f} to {high:,.0f})"
+        text = N_("{value} is out of range ({low} to {high})")
+        return default, Message(text, value=shown, low=f"{low:,.0f}", high=f"{high:,.0f}")
     return (int(value) if whole else float(value)), None
 
 

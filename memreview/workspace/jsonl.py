@@ -13,13 +13,17 @@ import io
 import json
 from collections.abc import Callable, Iterator
 
-NOT_JSON = "not valid JSON"
-NOT_OBJECT = "not a JSON object"
-CUT = "the file grew past the size cap while it was read; this line and the rest not read"
+from memreview.i18n import N_, Message, Nn_
+
+NOT_JSON = Message(N_("not valid JSON"))
+NOT_OBJECT = Message(N_("not a JSON object"))
+CUT = Message(
+    N_("the file grew past the size cap while it was read; this line and the rest not read")
+)
 MAX_PROBLEMS_SHOWN = 20
 CHUNK = 1 << 20  # bytes read at a time
 
-Problems = list[tuple[int, str]]  # (line number, problem)
+Problems = list[tuple[int, str]]  # (line number, problem: a Message)
 
 
 def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], Problems]:
@@ -102,12 +106,18 @@ def _parse_whole(numbered: list[tuple[int, bytes]]) -> list[tuple[int, dict]] | 
     return [(no, obj) for (no, _raw), obj in zip(numbered, objs, strict=True)]
 
 
-def problem_lines(bad: Problems) -> list[tuple[int | None, str]]:
+def problem_lines(bad: Problems) -> list[tuple[int | None, Message]]:
     """(line, message) warnings for the bad lines: the first few, then how many more."""
-    out: list[tuple[int | None, str]] = [
-        (no, problem if problem == CUT else f"{problem}; line skipped")
+    out: list[tuple[int | None, Message]] = [
+        (no, CUT if problem == CUT else Message(N_("{problem}; line skipped"), problem=problem))
         for no, problem in bad[:MAX_PROBLEMS_SHOWN]
     ]
     if len(bad) > MAX_PROBLEMS_SHOWN:
-        out.append((None, f"{len(bad) - MAX_PROBLEMS_SHOWN} more bad lines not shown"))
+        out.append((None, more_bad_lines(len(bad) - MAX_PROBLEMS_SHOWN)))
     return out
+
+
+def more_bad_lines(count: int) -> Message:
+    """``N more bad lines not shown``, kept untranslated until shown."""
+    text = Nn_("{count} more bad line not shown", "{count} more bad lines not shown")
+    return Message(text, count=count)

@@ -14,7 +14,7 @@ from datetime import date
 from functools import partial
 from pathlib import Path
 
-from memreview.i18n import _
+from memreview.i18n import N_, Message, Nn_, _
 from memreview.workspace.activity import find_dreaming_runs, read_openclaw_usage, recalls_of_entries
 from memreview.workspace.cache import ScanCache
 from memreview.workspace.checks import check_anchors, check_promotion_sources
@@ -96,7 +96,7 @@ def _walk_md(root: Path, top: Path, ws: Workspace) -> list[Path]:
             rel = where.relative_to(root).as_posix()
         except ValueError:
             rel = str(where)
-        ws.warn(rel, None, f"cannot read directory: {exc.strerror or exc}")
+        ws.warn(rel, None, N_("cannot read directory: {error}"), error=str(exc.strerror or exc))
 
     for dirpath, dirnames, filenames in os.walk(top, onerror=onerror, followlinks=False):
         d = Path(dirpath)
@@ -104,12 +104,10 @@ def _walk_md(root: Path, top: Path, ws: Workspace) -> list[Path]:
             sub = d / name
             if sub.is_symlink():
                 rel = sub.relative_to(root).as_posix()
-                reason = (
-                    "symlinked directory not followed"
-                    if _inside(root, sub)
-                    else "symlink leads outside the workspace"
-                )
-                ws.warn(rel, None, f"skipped: {reason}")
+                if _inside(root, sub):
+                    ws.warn(rel, None, N_("skipped: symlinked directory not followed"))
+                else:
+                    ws.warn(rel, None, N_("skipped: symlink leads outside the workspace"))
                 dirnames.remove(name)
         dirnames.sort()
         for name in sorted(filenames):
@@ -145,7 +143,7 @@ def load_workspace(
     rd.markdown_limit = cfg.max_markdown_bytes
     rd.jsonl_limit = cfg.max_jsonl_bytes
 
-    report("finding files", 0.02)
+    report(_("finding files"), 0.02)
     md_paths: list[Path] = []
     for name in ROOT_MEMORY_FILES + OTHER_ROOT_FILES:
         if (root / name).exists() or (root / name).is_symlink():
@@ -155,13 +153,13 @@ def load_workspace(
     if (root / "memory").is_dir() and not (root / "memory").is_symlink():
         md_paths.extend(_walk_md(root, root / "memory", ws))
     elif (root / "memory").is_symlink():
-        ws.warn("memory", None, "skipped: the memory directory is a symlink")
+        ws.warn("memory", None, N_("skipped: the memory directory is a symlink"))
 
     archive_prefix = cfg.archive_dir.rstrip("/") + "/"
     total = max(1, len(md_paths))
     for k, p in enumerate(md_paths):
         if k % 50 == 0:
-            report("reading memory files", 0.05 + 0.55 * k / total)
+            report(_("reading memory files"), 0.05 + 0.55 * k / total)
         rel = rd.rel(p)
         name = p.name
         parts = rel.split("/")
@@ -201,7 +199,7 @@ def load_workspace(
         _stat(root, rel, ws)
         (ws.archive_files if archived else ws.files)[rel] = mf
 
-    report("reading fragments", 0.62)
+    report(_("reading fragments"), 0.62)
     ws.fragments = _cached(
         cache,
         "dreams",
@@ -210,7 +208,7 @@ def load_workspace(
         lambda: read_dreams(rd, ws, cfg.dreams_db) or ws.fragments,
         lambda frags: (f.content for f in frags or ()),
     )
-    report("reading recall log", 0.72)
+    report(_("reading recall log"), 0.72)
     ws.recalls = _cached(
         cache,
         f"recalls:{rd.jsonl_limit}",
@@ -219,20 +217,20 @@ def load_workspace(
         lambda: read_recalls(rd, ws, cfg.recall_log) or ws.recalls,
         lambda recalls: (r.query for r in recalls or ()),
     )
-    report("reading proposals", 0.82)
+    report(_("reading proposals"), 0.82)
     read_proposals(rd, ws, cfg.proposals)
     read_verdicts(rd, ws, cfg.verdicts)
     read_skills(rd, ws, cfg.skill_candidates)
     read_openclaw_usage(rd, ws, cfg, os.environ if environ is None else environ)
     find_dreaming_runs(root, ws)
-    report("finding projects", 0.88)
+    report(_("finding projects"), 0.88)
     check_anchors(ws)
     collect_projects(ws, cfg)
     check_promotion_sources(rd, ws)
     if ws.recalls is None and ws.openclaw is not None:
         ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
     ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
-    report("loaded", 0.9)
+    report(_("loaded"), 0.9)
     return ws
 
 
@@ -256,7 +254,9 @@ def _parse(rd: Reader, ws: Workspace, rel: str, archived: bool) -> MemoryFile | 
     for line, msg in problems[:MAX_WARNINGS_PER_FILE]:
         ws.warn(rel, line, msg)
     if len(problems) > MAX_WARNINGS_PER_FILE:
-        ws.warn(rel, None, f"{len(problems) - MAX_WARNINGS_PER_FILE} more problems not shown")
+        more = len(problems) - MAX_WARNINGS_PER_FILE
+        text = Nn_("{count} more problem not shown", "{count} more problems not shown")
+        ws.warn(rel, None, Message(text, count=more))
     return mf
 
 
@@ -274,13 +274,15 @@ def _stat(root: Path, rel: str, ws: Workspace) -> None:
 def _read_daily(rd: Reader, ws: Workspace, rel: str, day_text: str) -> DailyLog | None:
     day = parse_date(day_text)
     if day is None:
-        ws.warn(rel, None, f"daily log name has an impossible date ({day_text}); skipped")
+        ws.warn(
+            rel, None, N_("daily log name has an impossible date ({day}); skipped"), day=day_text
+        )
         return None
     data = rd.read(rel, rd.markdown_limit)
     if data is None:
         return None
     if is_binary(data):
-        ws.warn(rel, None, "skipped: binary file, not text")
+        ws.warn(rel, None, N_("skipped: binary file, not text"))
         return None
     # Daily logs are only searched for mentions, never edited: decode the whole text at once.
     text = decode_whole(data)

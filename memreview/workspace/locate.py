@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from memreview.i18n import _
 from memreview.workspace.loader import NotAWorkspace, is_workspace
 
 WORKSPACE_VARS = ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_WORKSPACE")
@@ -92,7 +93,9 @@ def default_roots(environ: Mapping[str, str], cwd: Path) -> list[Path]:
     agents, where = find_workspaces(environ, cwd)
     if where == "the current directory" and not _is_ws(cwd):
         raise NotAWorkspace(
-            f"no workspace found: give a PATH, or set $OPENCLAW_WORKSPACE_DIR "
-            f"(none in {state_dir(environ)}, and {cwd} is not a memory workspace)"
+            _(
+                "no workspace found: give a PATH, or set $OPENCLAW_WORKSPACE_DIR (none in "
+                "{state}, and {cwd} is not a memory workspace)"
+            ).format(state=state_dir(environ), cwd=cwd)
         )
     return [root for _name, root in agents]

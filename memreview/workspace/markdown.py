@@ -6,6 +6,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from memreview.i18n import N_, Message
 from memreview.workspace.model import REF_RE, Anchor, ChronicleRow, Entry, MemoryFile
 from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
@@ -78,12 +79,12 @@ def split_cells(row: str) -> list[str]:
 
 def parse_memory_file(
     source: TextFile, *, archived: bool = False, chronicle_words=("编年史", "chronicle")
-) -> tuple[MemoryFile, list[tuple[int, str]]]:
+) -> tuple[MemoryFile, list[tuple[int, Message]]]:
     """Parse one memory file. Returns the file and its problems as (line, message)."""
     rel = source.rel
     lines = source.texts
     n = len(lines)
-    problems: list[tuple[int, str]] = []
+    problems: list[tuple[int, Message]] = []
     entries: list[Entry] = []
     anchors: list[Anchor] = []
     chronicle: list[ChronicleRow] = []
@@ -114,7 +115,7 @@ def parse_memory_file(
                     headings.append((i, len(hm.group(1)), hm.group(2)))
         if in_fence:
             # named where it opens: everything after it is read as code, not as entries
-            problems.append((fence_line, "code fence opened here is never closed"))
+            problems.append((fence_line, Message(N_("code fence opened here is never closed"))))
     else:
         match = HEADING_RE.match
         for i in [i for i, text in enumerate(lines) if text.startswith("#")]:
@@ -182,7 +183,11 @@ def parse_memory_file(
             problems.append(
                 (
                     a.line,
-                    f"anchor id {a.id!r} also defined at line {seen_ids[a.id]}; first one used",
+                    Message(
+                        N_("anchor id {anchor!r} also defined at line {line}; first one used"),
+                        anchor=a.id,
+                        line=seen_ids[a.id],
+                    ),
                 )
             )
         else:
@@ -282,7 +287,7 @@ def parse_memory_file(
                 i += 1
                 continue
             if not text.rstrip().endswith("|"):
-                problems.append((i + 1, "table row has no closing '|'; read as a row"))
+                problems.append((i + 1, Message(N_("table row has no closing '|'; read as a row"))))
             entry = Entry(
                 file=rel,
                 line=i + 1,

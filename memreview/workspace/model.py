@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from memreview.i18n import Message, shown
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.normalize import normalize
@@ -43,14 +44,26 @@ def is_closed_status(status: str | None) -> bool:
 
 @dataclass(frozen=True)
 class LoadWarning:
-    """Something wrong with an input file: shown to the user, never raised."""
+    """Something wrong with an input file: shown to the user, never raised.
+
+    The message is English with its untranslated form kept (a `Message`: the scan cache
+    keeps warnings for the next run, whatever language that one speaks): `text` is it in
+    the interface's language, `to_json` in English."""
 
     file: str | None
     line: int | None
     message: str
 
+    @property
+    def text(self) -> str:
+        return shown(self.message)
+
     def to_json(self) -> dict:
-        return {"file": self.file, "line": self.line, "message": self.message}
+        return {"file": self.file, "line": self.line, "message": str(self.message)}
+
+    def shown(self) -> dict:
+        """The JSON's fields, the message in the interface's language."""
+        return {"file": self.file, "line": self.line, "message": self.text}
 
 
 @dataclass(slots=True)
@@ -280,7 +293,13 @@ class Workspace:
     mtimes: dict[str, float] = field(default_factory=dict)
     warnings: list[LoadWarning] = field(default_factory=list)
 
-    def warn(self, file: str | None, line: int | None, message: str) -> None:
+    def warn(
+        self, file: str | None, line: int | None, message: str, /, **fields: object
+    ) -> None:
+        """Warn about ``file``: ``message`` is a text marked with ``N_()`` and its named
+        ``fields``, or a `Message` made before."""
+        if not isinstance(message, Message):
+            message = Message(message, **fields)
         self.warnings.append(LoadWarning(file, line, message))
 
     def all_anchors(self) -> list[Anchor]:

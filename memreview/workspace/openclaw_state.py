@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from memreview.i18n import N_, Message
 from memreview.workspace.dates import parse_day_stamp
 from memreview.workspace.openclaw import (
     LOCK_NAMESPACE,
@@ -61,7 +62,7 @@ def read_state_rows(
     try:
         con = _connect_ro(path)
     except (sqlite3.Error, OSError, RuntimeError, ValueError) as exc:
-        return None, f"cannot open OpenClaw's state database: {exc}"
+        return None, Message(N_("cannot open OpenClaw's state database: {error}"), error=str(exc))
     try:
         rows = con.execute(
             "SELECT entry_key, value_json, created_at, expires_at FROM plugin_state_entries "
@@ -69,7 +70,7 @@ def read_state_rows(
             (STORE_PLUGIN, namespace),
         ).fetchall()
     except sqlite3.Error as exc:
-        return None, f"cannot read OpenClaw's state database: {exc}"
+        return None, Message(N_("cannot read OpenClaw's state database: {error}"), error=str(exc))
     finally:
         con.close()
     out = []

@@ -16,6 +16,8 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
+from memreview.i18n import _
+
 
 class PathEscape(ValueError):
     """A path that is not a plain relative path or that resolves outside the workspace."""
@@ -36,16 +38,22 @@ def check_rel(rel: str) -> str:
     memreview touches never need one.
     """
     if not isinstance(rel, str) or not rel:
-        raise PathEscape("empty path")
+        raise PathEscape(_("empty path"))
     if "\x00" in rel:
-        raise PathEscape(f"path {rel!r} contains a NUL byte")
+        raise PathEscape(_("path {path!r} contains a NUL byte").format(path=rel))
     if rel.startswith("/"):
-        raise PathEscape(f"path {rel!r} is absolute; workspace paths are relative")
+        raise PathEscape(
+            _("path {path!r} is absolute; workspace paths are relative").format(path=rel)
+        )
     parts = [p for p in PurePosixPath(rel).parts if p not in ("", ".")]
     if ".." in parts:
-        raise PathEscape(f"path {rel!r} contains '..'; it could leave the workspace")
+        raise PathEscape(
+            _("path {path!r} contains '..'; it could leave the workspace").format(path=rel)
+        )
     if not parts:
-        raise PathEscape(f"path {rel!r} names the workspace itself, not a file in it")
+        raise PathEscape(
+            _("path {path!r} names the workspace itself, not a file in it").format(path=rel)
+        )
     return "/".join(parts)
 
 
@@ -63,9 +71,13 @@ def real_inside(real_root: Path, path: Path, name: str | None = None) -> Path:
     try:
         target = path.resolve()
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
-        raise SymlinkLoop(f"{name or path}: symlink loop") from None
+        raise SymlinkLoop(_("{path}: symlink loop").format(path=name or path)) from None
     if target != real_root and not target.is_relative_to(real_root):
-        raise PathEscape(f"{name or path} resolves to {target}, outside the workspace {real_root}")
+        raise PathEscape(
+            _("{path} resolves to {target}, outside the workspace {root}").format(
+                path=name or path, target=target, root=real_root
+            )
+        )
     return target
 
 
@@ -80,7 +92,7 @@ def resolve_inside(root: Path | str, rel: str) -> Path:
     clean = check_rel(rel)
     target = real_inside(real_root, real_root / clean, clean)
     if target == real_root:
-        raise PathEscape(f"{clean} resolves to the workspace root itself")
+        raise PathEscape(_("{path} resolves to the workspace root itself").format(path=clean))
     return target
 
 
@@ -96,12 +108,16 @@ def open_regular(real: Path, name: str) -> tuple[int, os.stat_result]:
         fd = os.open(real, flags)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise SymlinkLoop(f"{name} changed into a symlink while being opened") from None
+            raise SymlinkLoop(
+                _("{path} changed into a symlink while being opened").format(path=name)
+            ) from None
         raise
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise NotARegularFile(errno.EINVAL, f"{name} is not a regular file")
+            raise NotARegularFile(
+                errno.EINVAL, _("{path} is not a regular file").format(path=name)
+            )
     except BaseException:
         os.close(fd)
         raise

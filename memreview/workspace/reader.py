@@ -4,11 +4,17 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from memreview.workspace.jsonl import CUT, MAX_PROBLEMS_SHOWN, iter_jsonl, problem_lines
+from memreview.i18n import N_
+from memreview.workspace.jsonl import (
+    CUT,
+    MAX_PROBLEMS_SHOWN,
+    iter_jsonl,
+    more_bad_lines,
+    problem_lines,
+)
 from memreview.workspace.model import Workspace
 from memreview.workspace.paths import (
     NotARegularFile,
@@ -48,10 +54,12 @@ class Reader:
         try:
             return real_inside(self.root, p, rel)
         except SymlinkLoop:
-            self.ws.warn(rel, None, "skipped: symlink loop")
+            self.ws.warn(rel, None, N_("skipped: symlink loop"))
         except PathEscape:
-            via = "path" if os.path.normpath(p) == str(p.resolve()) else "symlink"
-            self.ws.warn(rel, None, f"skipped: {via} leads outside the workspace")
+            if os.path.normpath(p) == str(p.resolve()):
+                self.ws.warn(rel, None, N_("skipped: path leads outside the workspace"))
+            else:
+                self.ws.warn(rel, None, N_("skipped: symlink leads outside the workspace"))
         return None
 
     def read(self, rel: str, limit: int | None = None) -> bytes | None:
@@ -77,18 +85,27 @@ class Reader:
         except (FileNotFoundError, NotADirectoryError):
             return None
         except SymlinkLoop:
-            self.ws.warn(rel, None, "skipped: symlink loop")
+            self.ws.warn(rel, None, N_("skipped: symlink loop"))
         except NotARegularFile:
-            self.ws.warn(rel, None, "skipped: not a regular file")
+            self.ws.warn(rel, None, N_("skipped: not a regular file"))
         except OSError as exc:
-            self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
+            self.ws.warn(rel, None, N_("cannot read: {error}"), error=str(exc.strerror or exc))
         return None
 
     def _too_large(self, rel: str, size: int, limit: int, setting: str | None = None) -> None:
-        if setting is None:
-            setting = "max_markdown_mib in memreview.yaml" if rel.endswith(".md") else "the cap"
+        """Warn that ``rel`` is skipped for its size; ``setting`` names the limit's setting
+        (default: ``max_markdown_mib`` for Markdown, the cap for any other file)."""
+        if setting is None and not rel.endswith(".md"):
+            text = N_("skipped: {size}, more than {limit} (the cap)")
+        else:
+            text = N_("skipped: {size}, more than {limit} ({setting} in memreview.yaml)")
         self.ws.warn(
-            rel, None, f"skipped: {size_text(size)}, more than {size_text(limit)} ({setting})"
+            rel,
+            None,
+            text,
+            size=size_text(size),
+            limit=size_text(limit),
+            setting=setting or "max_markdown_mib",
         )
 
     def text(self, rel: str) -> TextFile | None:
@@ -98,15 +115,11 @@ class Reader:
         if data is None:
             return None
         if is_binary(data):
-            self.ws.warn(rel, None, "skipped: binary file, not text")
+            self.ws.warn(rel, None, N_("skipped: binary file, not text"))
             return None
         tf = decode_bytes(rel, data)
-        for w in tf.warnings:
-            line = None
-            m = re.match(r"line (\d+): (.*)", w)
-            if m:
-                line, w = int(m[1]), m[2]
-            self.ws.warn(rel, line, w)
+        for line, message in tf.warnings:
+            self.ws.warn(rel, line, message)
         return tf
 
     def jsonl(self, rel: str) -> Iterator[tuple[int, dict]] | None:
@@ -121,18 +134,18 @@ class Reader:
         except (FileNotFoundError, NotADirectoryError):
             return None
         except SymlinkLoop:
-            self.ws.warn(rel, None, "skipped: symlink loop")
+            self.ws.warn(rel, None, N_("skipped: symlink loop"))
             return None
         except NotARegularFile:
-            self.ws.warn(rel, None, "skipped: not a regular file")
+            self.ws.warn(rel, None, N_("skipped: not a regular file"))
             return None
         except OSError as exc:
-            self.ws.warn(rel, None, f"cannot read: {exc.strerror or exc}")
+            self.ws.warn(rel, None, N_("cannot read: {error}"), error=str(exc.strerror or exc))
             return None
         limit = self.jsonl_limit
         if limit is not None and st.st_size > limit:
             os.close(fd)
-            self._too_large(rel, st.st_size, limit, "max_jsonl_mib in memreview.yaml")
+            self._too_large(rel, st.st_size, limit, "max_jsonl_mib")
             return None
         return self._jsonl_rows(rel, fd, limit)
 
@@ -143,7 +156,8 @@ class Reader:
             try:
                 return os.read(fd, n)
             except OSError as exc:
-                self.ws.warn(rel, None, f"cannot read the rest: {exc.strerror or exc}")
+                text = N_("cannot read the rest: {error}")
+                self.ws.warn(rel, None, text, error=str(exc.strerror or exc))
                 return b""
 
         def problem(p: tuple[int, str]) -> None:
@@ -158,4 +172,4 @@ class Reader:
             os.close(fd)
             more = sum(1 for _no, why in bad[MAX_PROBLEMS_SHOWN:] if why != CUT)
             if more:
-                self.ws.warn(rel, None, f"{more} more bad lines not shown")
+                self.ws.warn(rel, None, more_bad_lines(more))

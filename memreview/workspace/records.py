@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from sys import intern
 
+from memreview.i18n import N_, Message, Nn_
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.model import (
     PROMOTION_VERDICTS,
@@ -36,14 +37,14 @@ def read_dreams(rd: Reader, ws: Workspace, rel: str) -> None:
     if real is None:
         return
     if not real.is_file():
-        ws.warn(rel, None, "skipped: not a regular file")
+        ws.warn(rel, None, N_("skipped: not a regular file"))
         return
     with tempfile.TemporaryDirectory(prefix="memreview-db-") as tmp:
         src = _wal_copy(rd, rel, real, Path(tmp)) or real
         try:
             con = sqlite3.connect(src.as_uri() + "?mode=ro", uri=True)
         except (sqlite3.Error, OSError, RuntimeError) as exc:
-            ws.warn(rel, None, f"cannot open SQLite database: {exc}")
+            ws.warn(rel, None, N_("cannot open SQLite database: {error}"), error=str(exc))
             return
         _read_fragments(con, ws, rel)
 
@@ -80,11 +81,13 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
         cols = {row[1] for row in con.execute("PRAGMA table_info(dreams)")}
         need = {"id", "content", "status", "last_seen"}
         if not cols:
-            ws.warn(rel, None, "no 'dreams' table; fragments not read")
+            ws.warn(rel, None, N_("no 'dreams' table; fragments not read"))
             return
         if not need <= cols:
             missing = ", ".join(sorted(need - cols))
-            ws.warn(rel, None, f"unexpected schema: table 'dreams' lacks {missing}")
+            ws.warn(
+                rel, None, N_("unexpected schema: table 'dreams' lacks {columns}"), columns=missing
+            )
             return
         extra = [c for c in ("theme", "category", "date") if c in cols]
         sql = "SELECT id, content, status, last_seen" + "".join(f", {c}" for c in extra)
@@ -109,15 +112,25 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
         ws.fragments = frags
         undated = [f.id for f in frags if f.status == "archived" and f.last_seen_date() is None]
         if undated:
-            more = f" and {len(undated) - 5} more" if len(undated) > 5 else ""
+            ids = ", ".join(undated[:5])
+            if len(undated) > 5:
+                ids = Message(N_("{ids} and {count} more"), ids=ids, count=len(undated) - 5)
             ws.warn(
                 rel,
                 None,
-                f"archived fragment(s) {', '.join(undated[:5])}{more} have no valid last_seen "
-                "date; left out of the archived queue",
+                Message(
+                    Nn_(
+                        "archived fragment {ids} has no valid last_seen date; left out of the "
+                        "archived queue",
+                        "archived fragments {ids} have no valid last_seen date; left out of the "
+                        "archived queue",
+                    ),
+                    ids=ids,
+                    count=len(undated),
+                ),
             )
     except sqlite3.Error as exc:
-        ws.warn(rel, None, f"cannot read SQLite database: {exc}")
+        ws.warn(rel, None, N_("cannot read SQLite database: {error}"), error=str(exc))
     finally:
         con.close()
 
@@ -145,7 +158,7 @@ def read_recalls(rd: Reader, ws: Workspace, rel: str) -> None:
         if day is None or not isinstance(rid, str):
             bad += 1
             if bad <= 5:
-                ws.warn(rel, no, "recall without a valid 'ts' date and 'id'; skipped")
+                ws.warn(rel, no, N_("recall without a valid 'ts' date and 'id'; skipped"))
             continue
         channel = obj.get("channel")
         query = obj.get("query")
@@ -169,7 +182,7 @@ def read_proposals(rd: Reader, ws: Workspace, rel: str) -> None:
     for no, obj in rows:
         pid, relation, new, old = (obj.get(k) for k in ("id", "relation", "new", "old"))
         if not all(isinstance(v, str) and v for v in (pid, relation, new, old)):
-            ws.warn(rel, no, "proposal lacks id, relation, new or old; skipped")
+            ws.warn(rel, no, N_("proposal lacks id, relation, new or old; skipped"))
             continue
         conf = obj.get("confidence")
         if isinstance(conf, bool) or not isinstance(conf, int | float):
@@ -207,7 +220,7 @@ def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
         if verdict == "restored" and relation in (None, "archive"):
             continue  # an archived entry put back that no judge proposal had archived
         if pid is None or verdict not in (*known, "undone", "restored"):
-            ws.warn(rel, no, "verdict without a proposal id or a known verdict; skipped")
+            ws.warn(rel, no, N_("verdict without a proposal id or a known verdict; skipped"))
             continue
         flags = obj.get("flags") if isinstance(obj.get("flags"), list) else []
         verdicts.append(
@@ -225,15 +238,17 @@ def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
         doc = json.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", None)
-        ws.warn(rel, line, "not valid JSON; skill candidates not read")
+        ws.warn(rel, line, N_("not valid JSON; skill candidates not read"))
         return
     if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
-        ws.warn(rel, None, 'expected an object with a "candidates" list; skill candidates not read')
+        ws.warn(
+            rel, None, N_('expected an object with a "candidates" list; skill candidates not read')
+        )
         return
     out: list[SkillCandidate] = []
     for k, c in enumerate(doc["candidates"]):
         if not isinstance(c, dict) or not isinstance(c.get("theme"), str):
-            ws.warn(rel, None, f"candidate {k + 1} has no theme; skipped")
+            ws.warn(rel, None, N_("candidate {number} has no theme; skipped"), number=k + 1)
             continue
         content = c.get("content")
         count = c.get("count")

@@ -14,6 +14,8 @@ from array import array
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from memreview.i18n import N_, Message, _
+
 UTF8 = "utf-8"
 UTF8_BOM = "utf-8-sig"
 GB18030 = "gb18030"
@@ -78,7 +80,7 @@ class TextFile:
     encoding: str
     lines: list[Line]
     sha256: str
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[tuple[int | None, Message]] = field(default_factory=list)  # (line, what)
 
     @property
     def data(self) -> bytes:
@@ -181,9 +183,11 @@ def encode_text(text: str, encoding: str) -> bytes:
     except UnicodeEncodeError as exc:
         bad = text[exc.start : exc.end]
         raise EncodeError(
-            f"character {bad!r} cannot be written in this file's encoding ({encoding})"
+            _(
+                "character {character!r} cannot be written in this file's encoding ({encoding})"
+            ).format(character=bad, encoding=encoding)
         ) from None
-    raise EncodeError(f"unknown encoding {encoding}")
+    raise EncodeError(_("unknown encoding {encoding}").format(encoding=encoding))
 
 
 def _split_bytes(body: bytes) -> list[tuple[bytes, bytes]]:
@@ -212,7 +216,7 @@ def _looks_binary(data: bytes) -> bool:
 def decode_bytes(rel: str, data: bytes) -> TextFile:
     """Decode a file's bytes, detecting UTF-8 (BOM or not), UTF-16 with BOM and GB18030."""
     digest = hashlib.sha256(data).hexdigest()
-    warnings: list[str] = []
+    warnings: list[tuple[int | None, Message]] = []
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _decode_utf16(rel, data, digest)
     if data.startswith(codecs.BOM_UTF8):
@@ -225,7 +229,9 @@ def decode_bytes(rel: str, data: bytes) -> TextFile:
         encoding = _fallback_encoding(body)
         if encoding == UTF8_LOSSY:
             line_no = body.count(b"\n", 0, exc.start) + 1
-            warnings.append(f"line {line_no}: invalid UTF-8 (not GBK either); shown with escapes")
+            warnings.append(
+                (line_no, Message(N_("invalid UTF-8 (not GBK either); shown with escapes")))
+            )
     codec = "gb18030" if encoding == GB18030 else "utf-8"
     errors = "surrogateescape" if encoding == UTF8_LOSSY else "strict"
     bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
@@ -277,13 +283,13 @@ def _decode_utf16(rel: str, data: bytes, digest: str) -> TextFile:
     le = data.startswith(codecs.BOM_UTF16_LE)
     codec = "utf-16-le" if le else "utf-16-be"
     body = data[2:]
-    warnings: list[str] = []
+    warnings: list[tuple[int | None, Message]] = []
     try:
         text = body.decode(codec)
     except UnicodeDecodeError:
         # Keep every byte (BOM included) in lines that can be shown; "binary" can't be encoded,
         # so no decision can write to the file.
-        warnings.append("invalid UTF-16; the file is read-only for memreview")
+        warnings.append((None, Message(N_("invalid UTF-16; the file is read-only for memreview"))))
         raw_lines = [
             Line(
                 content.decode("utf-8", "surrogateescape"), ending.decode("ascii"), content + ending

@@ -26,6 +26,8 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 
+from memreview.i18n import _, ngettext
+
 MIB = 1 << 20
 CONFIG_LIMIT = 1 * MIB  # memreview.yaml, the user config, themes, state.yaml, pending.yaml
 DECISIONS_LIMIT = 16 * MIB  # a decisions file given to ``apply``
@@ -58,7 +60,7 @@ def size_text(n: int) -> str:
         return f"{n / MIB:.0f} MiB" if n % MIB == 0 else f"{n / MIB:.1f} MiB"
     if n >= 1024:
         return f"{n // 1024} KiB"
-    return f"{n} bytes"
+    return ngettext("{count} byte", "{count} bytes", n).format(count=n)
 
 
 def read_capped(path: Path | str, limit: int) -> bytes:
@@ -76,10 +78,14 @@ def read_capped(path: Path | str, limit: int) -> bytes:
         if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(st.st_mode):
-            raise YAMLRefused(f"not a regular file ({_file_kind(st.st_mode)}); not read")
+            raise YAMLRefused(
+                _("not a regular file ({kind}); not read").format(kind=_file_kind(st.st_mode))
+            )
         if st.st_size > limit:
             raise YAMLRefused(
-                f"{size_text(st.st_size)}, more than the {size_text(limit)} allowed; not read"
+                _("{size}, more than the {limit} allowed; not read").format(
+                    size=size_text(st.st_size), limit=size_text(limit)
+                )
             )
         chunks: list[bytes] = []
         total = 0
@@ -90,7 +96,9 @@ def read_capped(path: Path | str, limit: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:  # it grew while we read
-                raise YAMLRefused(f"more than the {size_text(limit)} allowed; not read")
+                raise YAMLRefused(
+                    _("more than the {limit} allowed; not read").format(limit=size_text(limit))
+                )
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -98,12 +106,12 @@ def read_capped(path: Path | str, limit: int) -> bytes:
 
 def _file_kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
-        return "a FIFO"
+        return _("a FIFO")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return _("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
+        return _("a socket")
+    return _("not a file")
 
 
 def check_yaml(data: bytes | str, limit: int) -> None:
@@ -113,7 +121,11 @@ def check_yaml(data: bytes | str, limit: int) -> None:
     Errors of the YAML itself are left to the loader that follows."""
     size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
     if size > limit:
-        raise YAMLRefused(f"{size_text(size)}, more than the {size_text(limit)} allowed")
+        raise YAMLRefused(
+            _("{size}, more than the {limit} allowed").format(
+                size=size_text(size), limit=size_text(limit)
+            )
+        )
     stream = io.BytesIO(data) if isinstance(data, bytes) else io.StringIO(data)
     aliases = 0
     expanded = 0  # nodes the aliases stand for, once expanded
@@ -126,22 +138,33 @@ def check_yaml(data: bytes | str, limit: int) -> None:
                 aliases += 1
                 if aliases > MAX_ALIASES:
                     raise YAMLRefused(
-                        f"more than {MAX_ALIASES} aliases (a document that expands itself)",
+                        _("more than {count} aliases (a document that expands itself)").format(
+                            count=MAX_ALIASES
+                        ),
                         _line(event),
                     )
                 if any(node[0] == event.anchor for node in open_nodes):
-                    raise YAMLRefused(f"the alias *{event.anchor} refers to itself", _line(event))
+                    raise YAMLRefused(
+                        _("the alias *{name} refers to itself").format(name=event.anchor),
+                        _line(event),
+                    )
                 size = sizes.get(event.anchor, 1)
                 expanded += size
                 if expanded > MAX_EXPANDED:
                     raise YAMLRefused(
-                        f"its aliases expand to more than {MAX_EXPANDED:,} values", _line(event)
+                        _("its aliases expand to more than {count} values").format(
+                            count=f"{MAX_EXPANDED:,}"
+                        ),
+                        _line(event),
                     )
                 if open_nodes:
                     open_nodes[-1][1] += size
             elif isinstance(event, MappingStartEvent | SequenceStartEvent):
                 if len(open_nodes) >= MAX_DEPTH:
-                    raise YAMLRefused(f"nested deeper than {MAX_DEPTH} levels", _line(event))
+                    raise YAMLRefused(
+                        _("nested deeper than {count} levels").format(count=MAX_DEPTH),
+                        _line(event),
+                    )
                 open_nodes.append([event.anchor, 1])
             elif isinstance(event, CollectionEndEvent):
                 anchor, size = open_nodes.pop() if open_nodes else (None, 1)

@@ -140,7 +140,7 @@ def test_an_interrupted_apply_is_reported_when_apply_or_undo_starts(ws, capsys):
     )
     main(["undo", str(ws)])
     assert (
-        "batch b-1 (apply, 2026-11-28T10:00:00) stopped after 0 of 1 files"
+        "batch b-1 (apply, 2026-11-28T10:00:00) stopped after 0 of 1 file;"
         in capsys.readouterr().err
     )
 

@@ -235,4 +235,4 @@ def test_an_event_timestamp_in_epoch_milliseconds_is_dated_in_utc(tmp_path, writ
     )
     ws = load(root)
     assert recalls(ws) == [("2026-11-29", "port", "openclaw")]
-    assert [w.message for w in ws.warnings] == ["1 recall event(s) without a date or results"]
+    assert [w.message for w in ws.warnings] == ["1 recall event without a date or results"]

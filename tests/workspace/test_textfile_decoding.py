@@ -94,7 +94,7 @@ def test_invalid_utf8_that_is_not_gbk_is_kept_with_escapes_and_warned_with_its_l
     assert tf.texts[0] == "# ok"
     assert "\udcff" in tf.texts[1]
     assert len(tf.warnings) == 1
-    assert tf.warnings[0].startswith("line 2:")
+    assert tf.warnings[0][0] == 2 and "invalid UTF-8" in tf.warnings[0][1]
 
 
 def test_utf8_bom_followed_by_invalid_utf8_keeps_the_bom_on_render():

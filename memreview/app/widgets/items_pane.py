@@ -43,7 +43,7 @@ class ItemsPane(Vertical):
     def compose(self) -> ComposeResult:
         yield ListHeader(id="list-header", markup=False)
         yield ItemList(id="items")
-        yield Input(placeholder="filter…", id="filter")
+        yield Input(placeholder=_("filter…"), id="filter")
 
     def on_mount(self) -> None:
         self.filter_box.display = False

@@ -20,6 +20,7 @@ from memreview.decisions.plan.ops import (
 )
 from memreview.decisions.plan.targets import Target, anchor_target, entry_target
 from memreview.decisions.scanned import ScannedWorkspace
+from memreview.i18n import _
 from memreview.workspace.model import MemoryFile, Workspace
 
 SUPERSEDED_TITLE = "# Superseded"
@@ -71,7 +72,9 @@ class PlanBuilder:
                 if e.line == ref.get("line"):
                     return entry_target(mf, e)
         raise DecisionError(
-            f"the entry at {ref.get('file')}:{ref.get('line')} is not in the loaded workspace"
+            _("the entry at {file}:{line} is not in the loaded workspace").format(
+                file=ref.get("file"), line=ref.get("line")
+            )
         )
 
     def anchor(self, ref: dict) -> Target:
@@ -82,8 +85,9 @@ class PlanBuilder:
                 if a.line == ref.get("line") and (ref.get("anchor") in (None, a.id)):
                     return anchor_target(mf, a)
         raise DecisionError(
-            f"the anchor {ref.get('anchor')} at {ref.get('file')}:{ref.get('line')} "
-            "is not in the loaded workspace"
+            _("the anchor {anchor} at {file}:{line} is not in the loaded workspace").format(
+                anchor=ref.get("anchor"), file=ref.get("file"), line=ref.get("line")
+            )
         )
 
     def proposals(self, ids) -> list:

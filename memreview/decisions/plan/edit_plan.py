@@ -11,6 +11,7 @@ from datetime import date
 from memreview.decisions.model import Decision
 from memreview.decisions.plan.ops import AddRef, Op, RemoveRef, ReplaceEntry, SetMeta
 from memreview.decisions.plan.targets import Target
+from memreview.i18n import _
 from memreview.secrets import mask_secrets
 
 
@@ -46,14 +47,14 @@ class Claim:
     def says(self) -> str:
         """The fate in a few words: ``kept``, ``moved to memory/archive/demoted.md``…"""
         if self.fate == "move":
-            return f"moved to {self.dest}"
+            return _("moved to {file}").format(file=self.dest)
         if self.fate == "replace":
-            return "rewritten"
+            return _("rewritten")
         if self.fate == "delete":
-            return "deleted"
+            return _("deleted")
         if self.fate == "edit":
-            return "kept and edited"
-        return "kept"
+            return _("kept and edited")
+        return _("kept")
 
 
 _FATE_OF = {"DeleteEntry": "delete", "ReplaceEntry": "replace", "MoveBlock": "move"}
@@ -72,23 +73,36 @@ def clash(first: Claim, second: Claim, by_first: str, by_second: str) -> str | N
         second.dest,
         second.lines,
     ):
-        return (
-            f"{second.target.name} would be {first.says()} by {by_first} "
-            f"and {second.says()} by {by_second}"
+        return _("{target} would be {fate} by {decision} and {other_fate} by {other}").format(
+            target=second.target.name,
+            fate=first.says(),
+            decision=by_first,
+            other_fate=second.says(),
+            other=by_second,
         )
     for op, name, value in second.edits:
         for op2, name2, value2 in first.edits:
             if name.lower() != name2.lower() or first.target != second.target:
                 continue
             if op == op2 == "set" and value != value2:
-                return (
-                    f"{second.target.name} would get {name}: {value2} from {by_first} "
-                    f"and {name}: {value} from {by_second}"
+                return _(
+                    "{target} would get {field}: {value} from {decision} and {field}: "
+                    "{other_value} from {other}"
+                ).format(
+                    target=second.target.name,
+                    field=name,
+                    value=value2,
+                    decision=by_first,
+                    other_value=value,
+                    other=by_second,
                 )
             if {op, op2} == {"add", "remove"} and value == value2:
-                return (
-                    f"{second.target.name}: {by_first} and {by_second} disagree "
-                    f"on [[{value}]] in {name}"
+                return _("{target}: {decision} and {other} disagree on [[{ref}]] in {field}").format(
+                    target=second.target.name,
+                    decision=by_first,
+                    other=by_second,
+                    ref=value,
+                    field=name,
                 )
     return None
 

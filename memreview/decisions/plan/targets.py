@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from memreview.i18n import _
 from memreview.workspace.model import Anchor, Entry, MemoryFile
 
 
@@ -45,10 +46,12 @@ class Target:
     def name(self) -> str:
         """How a message names the target: ``anchor <id>`` or ``the entry '…' (file:line)``."""
         if self.kind == "anchor" and self.anchor:
-            return f"anchor {self.anchor}"
+            return _("anchor {anchor}").format(anchor=self.anchor)
         first = self.first_line.strip()
         first = first if len(first) <= 40 else first[:39] + "…"
-        return f"the entry {first!r} ({self.file}:{self.line})"
+        return _("the entry {text!r} ({file}:{line})").format(
+            text=first, file=self.file, line=self.line
+        )
 
 
 def entry_digest(text: str) -> str:

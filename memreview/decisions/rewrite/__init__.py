@@ -36,6 +36,7 @@ from memreview.decisions.plan import CreateFile, Op, RemoveCandidate
 from memreview.decisions.rewrite.ops import LineEdit
 from memreview.decisions.rewrite.result import Conflict, FileRewrite, Problem
 from memreview.decisions.rewrite.whole import create_file, remove_candidates
+from memreview.i18n import _
 from memreview.workspace.textfile import EncodeError, TextFile
 
 
@@ -69,7 +70,9 @@ def rewrite(
 
 def _attempt(rel, current, ops, imports, chronicle_words) -> FileRewrite:
     if current is not None and current.encoding == "binary":
-        reason = f"{rel} is not valid text in its encoding; memreview only reads it"
+        reason = _("{file} is not valid text in its encoding; memreview only reads it").format(
+            file=rel
+        )
         return FileRewrite(rel, None, [], {op.key: Problem("failure", rel, reason) for op in ops})
     kinds = {type(op) for op in ops}
     if CreateFile in kinds:

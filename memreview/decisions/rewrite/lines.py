@@ -15,6 +15,7 @@ from memreview.decisions.plan import (
     kind_group,
 )
 from memreview.decisions.rewrite.result import Conflict
+from memreview.i18n import N_, _
 from memreview.queues.common import short
 from memreview.workspace.markdown import (
     parse_memory_file,
@@ -30,6 +31,20 @@ TOMBSTONE_NOTE = (
 )
 
 
+# what a region's fate says when another decision wants it too
+ALREADY = {
+    "delete": N_("already deleted by {decision}"),
+    "replace": N_("already replaced by {decision}"),
+    "move": N_("already moved by {decision}"),
+}
+
+
+def already(fate: str, decision: str) -> str:
+    """``already deleted by c-…``: a region taken by another decision, in words."""
+    text = ALREADY.get(fate) or N_("already changed by {decision}")
+    return _(text).format(decision=decision)
+
+
 @dataclass
 class Region:
     """A located entry or anchor block (0-based, inclusive) and what becomes of it."""
@@ -39,7 +54,7 @@ class Region:
     kind: str  # anchor | bullet | row | line
     block: list[Line]
     meta_last: int = 0  # index in block of the last metadata line (0: the header)
-    fate: str = "keep"  # keep | delete | replace | move
+    fate: str = "keep"  # keep | delete | replace | move (ALREADY)
     by: str = ""  # the decision that set the fate
     replacement: list[Line] = field(default_factory=list)
     dest: str = ""
@@ -98,20 +113,27 @@ class LineFile:
     def need_file(self) -> None:
         """Conflict when the file is gone."""
         if self.cur is None:
-            raise Conflict(f"{self.rel} no longer exists")
+            raise Conflict(_("{file} no longer exists").format(file=self.rel))
 
     def locate(self, t: Target) -> tuple[int, int, int]:
         """(start, end, meta_last) of ``t`` in the current file, found by its content."""
         hits = self.spans().get((t.kind, t.text), [])
-        what = (
-            f"anchor {t.anchor}" if t.kind == "anchor" else f"the entry {short(t.first_line, 50)!r}"
-        )
+        if t.kind == "anchor":
+            what = _("anchor {anchor}").format(anchor=t.anchor)
+        else:
+            what = _("the entry {text!r}").format(text=short(t.first_line, 50))
         if not hits:
-            raise Conflict(f"{what} is gone from {self.rel} (changed or removed since the scan)")
+            raise Conflict(
+                _("{what} is gone from {file} (changed or removed since the scan)").format(
+                    what=what, file=self.rel
+                )
+            )
         if len(hits) != t.copies:
             raise Conflict(
-                f"{what} is ambiguous in {self.rel}: {len(hits)} identical copies now, "
-                f"{t.copies} when scanned"
+                _(
+                    "{what} is ambiguous in {file}: {count} identical copies now, {scanned} "
+                    "when scanned"
+                ).format(what=what, file=self.rel, count=len(hits), scanned=t.copies)
             )
         return hits[t.copy]
 
@@ -127,28 +149,46 @@ class LineFile:
             return r
         for other in self.regions.values():
             if other.start <= end and start <= other.end:
-                raise Conflict(
-                    f"{self.rel}:{start + 1}: overlaps a change by {other.by or 'another decision'}"
-                )
+                if other.by:
+                    text = _("{file}:{line}: overlaps a change by {decision}")
+                else:
+                    text = _("{file}:{line}: overlaps a change by another decision")
+                raise Conflict(text.format(file=self.rel, line=start + 1, decision=other.by))
         for b in self.inserts:
             if start < b <= end:
-                raise Conflict(f"{self.rel}:{start + 1}: another decision inserts lines inside it")
+                raise Conflict(
+                    _("{file}:{line}: another decision inserts lines inside it").format(
+                        file=self.rel, line=start + 1
+                    )
+                )
         r = Region(start, end, kind, self.lines[start : end + 1], meta_last)
         self.regions[start] = r
         return r
 
     def _claim(self, r: Region, key: str, fate: str) -> None:
         if r.fate != "keep":
-            raise Conflict(f"{self.rel}:{r.start + 1}: already {r.fate}d by {r.by}")
+            raise Conflict(
+                _("{file}:{line}: {done}").format(
+                    file=self.rel, line=r.start + 1, done=already(r.fate, r.by)
+                )
+            )
         others = r.edited_by - {key}
         if others:
-            raise Conflict(f"{self.rel}:{r.start + 1}: also changed by {sorted(others)[0]}")
+            raise Conflict(
+                _("{file}:{line}: also changed by {decision}").format(
+                    file=self.rel, line=r.start + 1, decision=sorted(others)[0]
+                )
+            )
         r.fate, r.by = fate, key
 
     def _anchor(self, op) -> Region:
         r = self.region(op.target, "anchor")
         if r.fate in ("delete", "replace"):
-            raise Conflict(f"anchor {op.target.anchor}: already {r.fate}d by {r.by}")
+            raise Conflict(
+                _("anchor {anchor}: {done}").format(
+                    anchor=op.target.anchor, done=already(r.fate, r.by)
+                )
+            )
         r.edited_by.add(op.key)
         return r
 
@@ -156,7 +196,11 @@ class LineFile:
         """Insert ``lines`` before line index ``boundary`` (Conflict inside a region)."""
         for r in self.regions.values():
             if r.start < boundary <= r.end:
-                raise Conflict(f"{self.rel}:{boundary}: the place to insert is being changed")
+                raise Conflict(
+                    _("{file}:{line}: the place to insert is being changed").format(
+                        file=self.rel, line=boundary
+                    )
+                )
         self.inserts.setdefault(boundary, []).extend(lines)
 
     def _bury(self, out: list[Line]) -> None:

@@ -30,6 +30,7 @@ from memreview.decisions.rewrite.lines import HEADING_LINE_RE, Region
 from memreview.decisions.rewrite.meta import MetaEdit
 from memreview.decisions.rewrite.notes import NoteEdit
 from memreview.decisions.rewrite.result import Conflict
+from memreview.i18n import _
 from memreview.workspace.markdown import PROMOTION_RE
 
 
@@ -106,7 +107,9 @@ class LineEdit(MetaEdit, NoteEdit):
         hits = [i for i in range(len(texts) - n + 1) if tuple(texts[i : i + n]) == op.old]
         if not hits:
             raise Conflict(
-                f"{self.rel}:{op.line}: the line holding the secret changed or is gone since the scan"
+                _(
+                    "{file}:{line}: the line holding the secret changed or is gone since the scan"
+                ).format(file=self.rel, line=op.line)
             )
         start = min(hits, key=lambda i: abs(i + 1 - op.line))
         r = self._region(start, start + n - 1, "line")
@@ -130,14 +133,20 @@ class LineEdit(MetaEdit, NoteEdit):
         r = self._anchor(op)
         if r.fate == "move":
             if r.dest != op.dest:
-                raise Conflict(f"anchor {op.target.anchor}: already moved to {r.dest} by {r.by}")
+                raise Conflict(
+                    _("anchor {anchor}: already moved to {file} by {decision}").format(
+                        anchor=op.target.anchor, file=r.dest, decision=r.by
+                    )
+                )
             r.moves.append(op.move)
             return
         r.fate, r.by, r.dest, r.moves = "move", op.key, op.dest, [op.move]
 
     def _AppendBlock(self, op: AppendBlock, imports) -> None:
         if op.move not in imports:
-            raise Conflict(f"the block to move from {op.source} was not found")
+            raise Conflict(
+                _("the block to move from {file} was not found").format(file=op.source)
+            )
         block = imports[op.move]
         if block is None:  # the same block, already carried by another decision's move
             return

@@ -13,6 +13,7 @@ from memreview.decisions.plan import (
     RemoveCandidate,
 )
 from memreview.decisions.rewrite.result import FileRewrite, Problem
+from memreview.i18n import _
 from memreview.queues.common import short
 from memreview.workspace.textfile import EncodeError, TextFile
 
@@ -24,17 +25,23 @@ def create_file(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrit
     for op in ops:
         if not isinstance(op, CreateFile):
             problems[op.key] = Problem(
-                "conflict", rel, f"{rel} is being created by another decision"
+                "conflict", rel, _("{file} is being created by another decision").format(file=rel)
             )
         elif current is not None and chosen is None and current.data == _utf8(op.content):
             return FileRewrite(rel, None, [op.key], problems)  # created by this decision before
         elif current is not None:
             problems[op.key] = Problem(
-                "conflict", rel, f"{rel} already exists; memreview does not overwrite it"
+                "conflict",
+                rel,
+                _("{file} already exists; memreview does not overwrite it").format(file=rel),
             )
         elif chosen is not None:
             problems[op.key] = Problem(
-                "conflict", rel, f"{rel} is already created by {chosen.key} in this batch"
+                "conflict",
+                rel,
+                _("{file} is already created by {decision} in this batch").format(
+                    file=rel, decision=chosen.key
+                ),
             )
         else:
             chosen = op
@@ -43,7 +50,8 @@ def create_file(rel: str, current: TextFile | None, ops: list[Op]) -> FileRewrit
     try:
         data = chosen.content.encode("utf-8")
     except UnicodeEncodeError:
-        problems[chosen.key] = Problem("failure", rel, f"{rel}: the skill's text is not valid text")
+        reason = _("{file}: the skill's text is not valid text").format(file=rel)
+        problems[chosen.key] = Problem("failure", rel, reason)
         return FileRewrite(rel, None, [], problems)
     return FileRewrite(rel, data, [chosen.key], problems)
 
@@ -63,19 +71,21 @@ def remove_candidates(rel: str, current: TextFile | None, ops: list[Op]) -> File
         return FileRewrite(rel, None, [], {op.key: Problem("conflict", rel, reason) for op in ops})
 
     if current is None:
-        return fail_all(f"{rel} no longer exists")
+        return fail_all(_("{file} no longer exists").format(file=rel))
     text = "".join(ln.text + ln.ending for ln in current.lines)
     try:
         doc = json.loads(text)
     except ValueError:
-        return fail_all(f"{rel} is not valid JSON now")
+        return fail_all(_("{file} is not valid JSON now").format(file=rel))
     cands = doc.get("candidates") if isinstance(doc, dict) else None
     if not isinstance(cands, list):
-        return fail_all(f'{rel} has no "candidates" list now')
+        return fail_all(_('{file} has no "candidates" list now').format(file=rel))
     chosen: dict[int, str] = {}
     for op in ops:
         if not isinstance(op, RemoveCandidate):
-            problems[op.key] = Problem("conflict", rel, f"{rel}: unexpected change")
+            problems[op.key] = Problem(
+                "conflict", rel, _("{file}: unexpected change").format(file=rel)
+            )
             continue
         hits = [
             k
@@ -84,13 +94,17 @@ def remove_candidates(rel: str, current: TextFile | None, ops: list[Op]) -> File
             and c.get("theme") == op.theme
             and (c.get("content") if isinstance(c.get("content"), str) else "") == op.content
         ]
-        what = f"skill candidate {short(op.theme, 40)!r}"
+        theme = short(op.theme, 40)
         if not hits:
-            problems[op.key] = Problem("conflict", rel, f"{what} is gone from {rel}")
+            reason = _("skill candidate {theme!r} is gone from {file}")
         elif len(hits) != op.copies:
-            problems[op.key] = Problem("conflict", rel, f"{what} is ambiguous in {rel}")
+            reason = _("skill candidate {theme!r} is ambiguous in {file}")
         elif hits[op.copy] in chosen:
-            problems[op.key] = Problem("conflict", rel, f"{what} is removed by another decision")
+            reason = _("skill candidate {theme!r} is removed by another decision")
+        else:
+            reason = None
+        if reason is not None:
+            problems[op.key] = Problem("conflict", rel, reason.format(theme=theme, file=rel))
         else:
             chosen[hits[op.copy]] = op.key
     if not chosen:

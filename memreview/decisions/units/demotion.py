@@ -40,15 +40,21 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 def evidence(item: dict) -> list:
     """Recalls and age, then the anchor (a promoted entry: when, and its place in context)."""
     promoted = item.get("promoted")
+    days = item.get("age_days")
     pairs: tuple = (
-        ("recalls in 90 days", item.get("recalls_90d")),
-        ("age", f"{item.get('age_days')} days"),
+        (_("recalls in 90 days"), item.get("recalls_90d")),
+        (
+            _("age"),
+            ngettext("{days} day", "{days} days", days if isinstance(days, int) else 2).format(
+                days=days
+            ),
+        ),
     )
     if promoted:
-        pairs += (("promoted", promoted), ("recalled since", "never"))
+        pairs += ((_("promoted"), promoted), (_("recalled since"), _("never")))
     blocks: list = [Facts(pairs)]
     if item.get("anchor"):
-        label = "promoted entry" if promoted else "anchor"
+        label = _("promoted entry") if promoted else _("anchor")
         blocks.append(RefBlock(item["anchor"], label, before=1 if promoted else 0))
     return blocks
 

@@ -34,7 +34,11 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     status = "archived" if d.action == "archive" else "done"
     project = b.ws.projects.get(str(item.get("project")))
     if project is None:
-        raise DecisionError(f"project {item.get('project')!r} is not in the loaded workspace")
+        raise DecisionError(
+            _("project {project!r} is not in the loaded workspace").format(
+                project=item.get("project")
+            )
+        )
     if project.file:
         b.plan.add(project.file, SetStatus(pd.key, status, b.day), pd)
     elif project.anchor:
@@ -42,8 +46,10 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         b.plan.add(target.file, SetMeta(pd.key, target, "Status", f"{status} ({b.day})"), pd)
     else:
         raise DecisionError(
-            f"project {project.key!r} is only known from <!-- project: --> markers; it has no "
-            f"file or PROJECT anchor whose Status memreview could set"
+            _(
+                "project {project!r} is only known from <!-- project: --> markers; it has no "
+                "file or PROJECT anchor whose Status memreview could set"
+            ).format(project=project.key)
         )
 
 
@@ -52,9 +58,11 @@ def check(item: dict, d: Decision) -> None:
     Status line to set, so they are refused when decided (not failed when written)."""
     if d.action in ("archive", "done") and item.get("source") == "marker":
         raise DecisionError(
-            f"{d.action} sets a project's Status, and {item.get('project')!r} is only known "
-            "from <!-- project: --> markers (no project file or PROJECT anchor holds one): "
-            "snooze hides it, revive adds a todo"
+            _(
+                "{action} sets a project's Status, and {project!r} is only known from <!-- "
+                "project: --> markers (no project file or PROJECT anchor holds one): snooze "
+                "hides it, revive adds a todo"
+            ).format(action=d.action, project=item.get("project"))
         )
 
 

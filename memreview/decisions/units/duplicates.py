@@ -14,17 +14,25 @@ def check(item: dict, d: Decision) -> None:
         return
     refs = item.get("refs") or []
     if d.action == "keep" and d.keep is None:
-        raise DecisionError(f"{d.item}: keep needs 'keep: N', which entry stays (1-{len(refs)})")
+        raise DecisionError(
+            _("{item}: keep needs 'keep: N', which entry stays (1-{count})").format(
+                item=d.item, count=len(refs)
+            )
+        )
     keep = d.keep if d.keep is not None else 1
     if not 1 <= keep <= len(refs):
         raise DecisionError(
-            f"{d.item}: keep {keep} is out of range; this group has {len(refs)} entries "
-            f"(1-{len(refs)})"
+            _("{item}: keep {keep} is out of range; this group has {count} entries (1-{count})")
+            .format(item=d.item, keep=keep, count=len(refs))
         )
     if d.action == "merge":
         text = d.text if d.text is not None else item.get("merged")
         if text is None:
-            raise DecisionError(f"{d.item}: merge needs 'text', the whole entry as it should read")
+            raise DecisionError(
+                _("{item}: merge needs 'text', the whole entry as it should read").format(
+                    item=d.item
+                )
+            )
         check_merge_text(d.item, text, refs[keep - 1])
 
 

@@ -57,11 +57,17 @@ def check(item: dict, d: Decision) -> None:
     if d.action == "edit":
         text = d.text if d.text is not None else None
         if text is None or not merge_lines(text) or not merge_lines(text)[0].strip():
-            raise DecisionError(f"{d.item}: edit needs 'text', the entry as it should read")
+            raise DecisionError(
+                _("{item}: edit needs 'text', the entry as it should read").format(item=d.item)
+            )
         if any("\ud800" <= c <= "\udfff" for c in text):
-            raise DecisionError(f"{d.item}: the text holds a character that is not text")
+            raise DecisionError(
+                _("{item}: the text holds a character that is not text").format(item=d.item)
+            )
     if d.action == "strip" and stripped_body(str(item.get("text") or "")) == item.get("text"):
-        raise DecisionError(f"{d.item}: nothing of the pipeline's to strip from this entry")
+        raise DecisionError(
+            _("{item}: nothing of the pipeline's to strip from this entry").format(item=d.item)
+        )
 
 
 def verdict_line(b: PlanBuilder, item: dict, verdict: str) -> str:
@@ -145,10 +151,11 @@ def evidence(item: dict) -> list:
         RefBlock(item["ref"], _("entry"), before=1),
     ]
     for f in item.get("flags") or []:
-        # the flag's name in the interface's language; its reason as the detector gave it
+        # the flag's name in the interface's language, and its reason (the detector gives it
+        # in that language too)
         name = f["label"]
-        label = _(name)
-        blocks.append(Caption(f"⚑ {label}: {f['reason']}", style="reject"))
+        line = _("{flag}: {reason}").format(flag=_(name), reason=f["reason"])
+        blocks.append(Caption("⚑ " + line, style="reject"))
     src = item.get("source")
     if src:
         label = _("source {file}:{start}-{end}").format(
@@ -247,8 +254,10 @@ UNIT = QueueUnit(
             "archive",
             N_("archive"),
             "reject",
-            f"copied with its marker to {REJECTED_FILE}, then removed; its marker stays in "
-            "MEMORY.md, so OpenClaw does not promote it again",
+            N_(
+                "copied with its marker to memory/archive/rejected-promotions.md, then removed; "
+                "its marker stays in MEMORY.md, so OpenClaw does not promote it again"
+            ),
         ),
         Act(
             "merge",

@@ -15,7 +15,7 @@ from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
 from memreview.i18n import N_, _
 from memreview.queues.secrets import secrets
-from memreview.secrets import find_secrets, redact_secrets
+from memreview.secrets import find_secrets, kinds_shown, redact_secrets
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
@@ -30,10 +30,12 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     mf = b.memory_file(rel)
     first, last = ref.get("line"), ref.get("end_line")
     if mf is None or not isinstance(first, int) or not isinstance(last, int):
-        raise DecisionError(f"{rel} is not in the loaded workspace")
+        raise DecisionError(_("{file} is not in the loaded workspace").format(file=rel))
     old = tuple(mf.source.texts[first - 1 : last])
     if not old or not find_secrets("\n".join(old)):
-        raise DecisionError(f"{rel}:{first} no longer holds the credential")
+        raise DecisionError(
+            _("{file}:{line} no longer holds the credential").format(file=rel, line=first)
+        )
     new = tuple(redact_secrets("\n".join(old), b.day, d.text).split("\n"))
     b.plan.add(rel, RedactLines(pd.key, first, old, new), pd)
 
@@ -41,9 +43,15 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 def check(item: dict, d: Decision) -> None:
     """A redaction note is one short line."""
     if d.text is not None and ("\n" in d.text or "\r" in d.text or len(d.text) > 200):
-        raise DecisionError(f"{d.item}: a redaction note is one line of at most 200 characters")
+        raise DecisionError(
+            _("{item}: a redaction note is one line of at most {count} characters").format(
+                item=d.item, count=200
+            )
+        )
     if d.text and find_secrets(d.text):
-        raise DecisionError(f"{d.item}: the redaction note itself holds a credential")
+        raise DecisionError(
+            _("{item}: the redaction note itself holds a credential").format(item=d.item)
+        )
 
 
 def evidence(item: dict) -> list:
@@ -51,7 +59,7 @@ def evidence(item: dict) -> list:
     return [
         Facts(
             (
-                (_("kind"), ", ".join(item.get("kinds") or ())),
+                (_("kind"), kinds_shown(item.get("kinds") or ())),
                 (_("masked"), ", ".join(item.get("masked") or ())),
             )
         ),
@@ -68,7 +76,7 @@ def evidence(item: dict) -> list:
 
 def note(item: dict) -> str:
     """The kind of credential."""
-    return f" — {', '.join(item.get('kinds') or ())}"
+    return f" — {kinds_shown(item.get('kinds') or ())}"
 
 
 def secret_files(items: list[dict]) -> set[str]:

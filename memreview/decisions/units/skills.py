@@ -61,7 +61,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     if d.action == "solidify":
         main = b.ws.main_memory()
         if main is None:
-            raise DecisionError("there is no MEMORY.md to solidify the rule into")
+            raise DecisionError(_("there is no MEMORY.md to solidify the rule into"))
         line = "- " + content.replace("\r\n", " ").replace("\n", " ").strip()
         b.plan.add(main, InsertRule(pd.key, line, tuple(b.cfg.rules_headings)), pd)
     elif d.action == "create-skill":

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date
 
+from memreview.i18n import ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.duplicates.chronicle import chronicle_items
 from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
@@ -88,7 +89,9 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:
     covered: set[int] = set()
     block_items = []
     for runs in blocks(ws, units_by_file, canon, scope, cfg):
-        title = f"{len(runs[0])} lines copied: {runs[0][0].first_line}"
+        title = ngettext(
+            "{count} line copied: {first}", "{count} lines copied: {first}", len(runs[0])
+        ).format(count=len(runs[0]), first=runs[0][0].first_line)
         block_items.append(_run_item("block", runs, scope, title))
         covered.update(id(e) for r in runs for e in r)
     record_items = []

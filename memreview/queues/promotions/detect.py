@@ -10,6 +10,7 @@ from datetime import date
 
 from rapidfuzz import fuzz, process
 
+from memreview.i18n import _, ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.duplicates import comparable, curated_files
 from memreview.queues.promotions.flags import (
@@ -154,7 +155,9 @@ def _norm(text: str) -> str:
 def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted]) -> str | None:
     earlier = seen.get(form)
     if earlier is not None:
-        return f"the same text was promoted before, at {earlier.entry.file}:{earlier.entry.line}"
+        return _("the same text was promoted before, at {file}:{line}").format(
+            file=earlier.entry.file, line=earlier.entry.line
+        )
     if len(form) < 8 or not ctx.curated:
         return None
     forms = ctx.curated_forms
@@ -163,7 +166,9 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
     ):
         other = ctx.curated[k][1]
         if score >= 100 or same_fact(form, forms[k]):
-            return f"the same fact already stands at {other.file}:{other.line}"
+            return _("the same fact already stands at {file}:{line}").format(
+                file=other.file, line=other.line
+            )
     return None
 
 
@@ -172,15 +177,17 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
     flags: list[tuple[str, str]] = []
     lines = _source_lines(ws, p.source[0]) if p.source else None
     if p.recalls == 0:
-        flags.append(("never-recalled", "recalls=0 in its tail: promoted without one recall"))
+        flags.append(("never-recalled", _("recalls=0 in its tail: promoted without one recall")))
     else:
         n = _recalled_since(ws, p)
         if n == 0 and p.day is not None and (ctx.today - p.day).days >= 7:
             flags.append(
                 (
                     "never-recalled",
-                    f"no recall of it in OpenClaw's recall events or store since its "
-                    f"promotion on {p.day.isoformat()}",
+                    _(
+                        "no recall of it in OpenClaw's recall events or store since its "
+                        "promotion on {day}"
+                    ).format(day=p.day.isoformat()),
                 )
             )
     for name, fn in (
@@ -197,19 +204,22 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
         if why:
             flags.append((name, why))
     if p.key in seen_keys:
-        flags.append(("duplicate", f"the same key was promoted before, at {seen_keys[p.key]}"))
+        why = _("the same key was promoted before, at {where}").format(where=seen_keys[p.key])
+        flags.append(("duplicate", why))
     else:
         why = _duplicate(ctx, p, form, seen_forms)
         if why:
             flags.append(("duplicate", why))
     if p.key in ctx.archived_keys:
-        flags.append(("came-back", "its key was archived in an earlier review"))
+        flags.append(("came-back", _("its key was archived in an earlier review")))
     elif form in ctx.archived_forms:
         when = ctx.archived_forms[form]
         flags.append(
             (
                 "came-back",
-                f"the same text was archived in an earlier review{' on ' + when if when else ''}",
+                _("the same text was archived in an earlier review on {day}").format(day=when)
+                if when
+                else _("the same text was archived in an earlier review"),
             )
         )
     # a workspace without a single daily log (MEMORY.md copied alone) can't tell a deleted
@@ -217,12 +227,17 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
     if p.source and ws.daily_logs:
         path, a, b = p.source
         if lines is None:
-            flags.append(("dangling-source", f"its source {path} no longer exists"))
+            why = _("its source {file} no longer exists").format(file=path)
+            flags.append(("dangling-source", why))
         elif b > len(lines) or (lines and not any(x.strip() for x in lines[a - 1 : b])):
             flags.append(
                 (
                     "dangling-source",
-                    f"lines {a}-{b} of {path} no longer exist (it has {len(lines)})",
+                    ngettext(
+                        "lines {first}-{last} of {file} no longer exist (it has {count} line)",
+                        "lines {first}-{last} of {file} no longer exist (it has {count} lines)",
+                        len(lines),
+                    ).format(first=a, last=b, file=path, count=len(lines)),
                 )
             )
     return [{"flag": f, "label": FLAGS[f], "reason": r} for f, r in flags]

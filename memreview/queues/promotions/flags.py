@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memreview.i18n import N_
+from memreview.i18n import N_, _
 from memreview.queues.common import short
 from memreview.queues.promotions.found import ANY_TAIL_RE, Promoted
 
@@ -53,22 +53,22 @@ _RESOURCE = re.compile(
     re.I,
 )
 _SCAFFOLD = (
-    (re.compile(r"(?:^|\n)\s*(?:-\s*)?Candidate:\s", re.I), "a light-sleep 'Candidate:' line"),
+    (re.compile(r"(?:^|\n)\s*(?:-\s*)?Candidate:\s", re.I), N_("a light-sleep 'Candidate:' line")),
     (
         re.compile(r"(?:^|\n|\s)(?:-\s*)?(?:confidence:\s*[\d.]+|evidence:\s*\S+\.\w+:\d+)", re.I),
-        "a candidate's confidence/evidence line",
+        N_("a candidate's confidence/evidence line"),
     ),
-    (re.compile(r"(?:^|\n)\s*(?:-\s*)?recalls:\s*\d+", re.I), "a candidate's 'recalls:' line"),
-    (re.compile(r"status:\s*staged", re.I), "'status: staged'"),
-    (re.compile(r"<!--\s*openclaw:dreaming:"), "an <!-- openclaw:dreaming:… --> marker"),
+    (re.compile(r"(?:^|\n)\s*(?:-\s*)?recalls:\s*\d+", re.I), N_("a candidate's 'recalls:' line")),
+    (re.compile(r"status:\s*staged", re.I), N_("'status: staged'")),
+    (re.compile(r"<!--\s*openclaw:dreaming:"), N_("an <!-- openclaw:dreaming:… --> marker")),
     (
         re.compile(r"Theme:\s*`[^`]*`\s*kept surfacing across\s*\d+\s*memories", re.I),
-        "a REM reflection ('Theme: … kept surfacing')",
+        N_("a REM reflection ('Theme: … kept surfacing')"),
     ),
-    (re.compile(r"@@ -\d+(?:,\d+)? (?:\+\d+(?:,\d+)? )?@@"), "a diff hunk header"),
+    (re.compile(r"@@ -\d+(?:,\d+)? (?:\+\d+(?:,\d+)? )?@@"), N_("a diff hunk header")),
     (
         re.compile(r"A memory trace surfaced, but details were unavailable in this run", re.I),
-        "the fallback line 'A memory trace surfaced…'",
+        N_("the fallback line 'A memory trace surfaced…'"),
     ),
 )
 
@@ -92,14 +92,14 @@ def flag_command(p: Promoted, source_headings: tuple[str, ...] = ()) -> str | No
     if words and words[0].lower() in COMMAND_WORDS:
         if len(words) == 1 or _ARGISH.match(words[1]):
             if not _PROSE_LINK.search(plain):
-                return f"reads as a command line ({short(plain, 50)!r})"
+                return _("reads as a command line ({text!r})").format(text=short(plain, 50))
     if (plain.startswith("{") and plain.endswith("}") and '":' in plain) or (
         "=" in plain and _ASSIGNMENTS.fullmatch(plain)
     ):
-        return "a config fragment"
+        return _("a config fragment")
     paths = [w for w in words if ("/" in w or "\\" in w) and _PATH_WORD.match(w)]
     if len(paths) >= 2 and len(paths) >= 0.6 * len(words):
-        return f"a list of {len(paths)} paths"
+        return _("a list of {count} paths").format(count=len(paths))
     return None
 
 
@@ -107,13 +107,13 @@ def flag_half_sentence(p: Promoted) -> str | None:
     """Ends with a colon, is a heading turned into a bullet, or a bold label alone."""
     body = p.body.strip()
     if not body:
-        return "empty bullet"
+        return _("empty bullet")
     if body[:1] == "#" and re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
-        return "a heading turned into a bullet, with no body"
+        return _("a heading turned into a bullet, with no body")
     if _BOLD_LABEL_ONLY.match(body):
-        return "a bold label with nothing after it"
+        return _("a bold label with nothing after it")
     if body.endswith((":", "：")):
-        return "ends with a colon: the rest of the sentence was left behind"
+        return _("ends with a colon: the rest of the sentence was left behind")
     return None
 
 
@@ -122,9 +122,9 @@ def flag_flattened(p: Promoted) -> str | None:
     body = p.body
     heads = len(_HEADING_IN_TEXT.findall(body))
     if heads >= 2:
-        return f"{heads} headings squeezed into one bullet"
+        return _("{count} headings squeezed into one bullet").format(count=heads)
     if _TABLE_SEP.search(body) or body.count("|") >= 6:
-        return "a table squeezed into one bullet"
+        return _("a table squeezed into one bullet")
     return None
 
 
@@ -133,13 +133,13 @@ def flag_snapshot(p: Promoted) -> str | None:
     body = p.body
     m = _SNAPSHOT_STRONG.search(body)
     if m:
-        return f"a heartbeat/status report ({m.group(0)!r})"
+        return _("a heartbeat/status report ({text!r})").format(text=m.group(0))
     emoji = len(_STATUS_EMOJI.findall(body))
     if emoji >= 2:
-        return f"{emoji} host/status emoji: a status board"
+        return _("{count} host/status emoji: a status board").format(count=emoji)
     pct = len(_PERCENT.findall(body))
     if pct >= 2 and _RESOURCE.search(body):
-        return f"{pct} percentages of resources: a monitoring snapshot"
+        return _("{count} percentages of resources: a monitoring snapshot").format(count=pct)
     return None
 
 
@@ -147,10 +147,10 @@ def flag_scaffolding(p: Promoted) -> str | None:
     """The pipeline's own lines leaked into the entry."""
     text = p.body
     if ANY_TAIL_RE.search(text):
-        return "a second [score=…] tail inside the text"
+        return _("a second [score=…] tail inside the text")
     for rx, what in _SCAFFOLD:
         if rx.search(text):
-            return what
+            return _(what)
     return None
 
 
