@@ -3,7 +3,7 @@
 - the repository's ``sample_workspace/`` and ``themes/`` are the source, copied into the built
   package as ``memreview/sample_workspace`` and ``memreview/themes`` so that an installed
   memreview finds them with importlib.resources (memreview/shipped.py);
-- the catalogues' ``.po`` files are compiled to ``.mo`` beside them (Babel; memreview/i18n.py
+- the catalogues' ``.po`` files are compiled to ``.mo`` beside them (``memreview.i18n.compile_po``, Babel; memreview/i18n.py
   reads a ``.mo`` when there is one, else the ``.po``).
 
 An editable install reads all of them from the repository itself."""
@@ -11,6 +11,7 @@ An editable install reads all of them from the repository itself."""
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -33,17 +34,16 @@ class BuildWithData(build_py):
 
 
 def compile_catalogues(build_lib: Path) -> None:
-    """Each ``memreview/locale/*/LC_MESSAGES/*.po`` as a ``.mo`` in the built package."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    """Each ``memreview/locale/*/LC_MESSAGES/*.po`` as a ``.mo`` in the built package,
+    compiled by memreview's own ``i18n.compile_po`` (the source tree's: it imports nothing
+    but the standard library and Babel, a build requirement)."""
+    sys.path.insert(0, str(ROOT))
+    from memreview.i18n import compile_po
 
     for po in (ROOT / "memreview" / "locale").glob("*/LC_MESSAGES/*.po"):
-        with po.open("rb") as fp:
-            catalog = read_po(fp, locale=po.parent.parent.name)
         mo = build_lib / po.relative_to(ROOT).with_suffix(".mo")
         mo.parent.mkdir(parents=True, exist_ok=True)
-        with mo.open("wb") as fp:
-            write_mo(fp, catalog, use_fuzzy=False)
+        mo.write_bytes(compile_po(po.read_bytes(), po.parent.parent.name))
 
 
 setup(cmdclass={"build_py": BuildWithData})

@@ -8,14 +8,27 @@ Everything shown here is memory text written by agents: it goes through
 
 from __future__ import annotations
 
+from memreview.decisions import registry
 from memreview.display import sparkline
 from memreview.i18n import N_, _, ngettext, shown
-from memreview.judge_card import CONFIDENCE_BUCKETS, pct, promotion_lines
+from memreview.judge_card import CONFIDENCE_BUCKETS, pct
 from memreview.report_markdown import LIST_LIMIT, budget_status, md_text, more_lines, number
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
 
 # --- sections -------------------------------------------------------------------------------
+
+
+def queue_health(health: dict) -> list[tuple[str, int, list[str]]]:
+    """(title, number, lines) of the queues that show health figures of their own (their
+    units' ``health_view``), in the registry's order."""
+    out = []
+    for unit in registry.units():
+        figures = health.get(unit.name)
+        view = unit.health_view(figures) if unit.health_view and figures else None
+        if view is not None:
+            out.append((unit.title, *view))
+    return out
 
 
 def render_report_card(card: dict, level: int = 2) -> list[str]:
@@ -160,9 +173,8 @@ def render_health(health: dict, cfg: Config, h: str) -> list[str]:
     out += [f"  - {md_text(e)}" for e in empty[:LIST_LIMIT]]
     out += ["  " + x for x in more_lines(empty)]
 
-    promo = health.get("promotions")
-    if promo and promo.get("count"):
-        out += [f"- {md_text(line)}" for line in promotion_lines(promo)]
+    for _title, _count, lines in queue_health(health):
+        out += [f"- {md_text(line)}" for line in lines]
 
     dream = health.get("dreaming") or {}
     if dream.get("last_run"):

@@ -26,7 +26,10 @@ def test_a_slow_queues_detector_is_imported_before_its_thread_starts(monkeypatch
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "memreview_toy_slow_detector", raising=False)
     unit = SimpleNamespace(
-        name="toy", slow=True, detect=ImportedOnUse("memreview_toy_slow_detector", "detect")
+        name="toy",
+        title="Toy",
+        slow=True,
+        detect=ImportedOnUse("memreview_toy_slow_detector", "detect"),
     )
     monkeypatch.setattr(computing.registry, "units", lambda: [unit])
 

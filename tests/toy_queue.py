@@ -6,6 +6,7 @@ consumer (scan, planner, report, app) sees it without being told.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from memreview.decisions import registry
@@ -55,6 +56,18 @@ TOY = QueueUnit(
 )
 
 
-def register(monkeypatch) -> None:
+# The same queue declaring what a queue may add of its own: health figures, a scan option
+# showing its hidden items, and credentials found (its items masked, their files named).
+TOY_KEY = "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx"
+TOY_FULL = replace(
+    TOY,
+    health=lambda ws, items, today: {"count": len(items), "on": today.isoformat()},
+    health_view=lambda figures: (figures["count"], [f"Toys waiting: {figures['count']}"]),
+    unhide="all_promotions",
+    secret_files=lambda items: {it["anchor"]["file"] for it in items},
+)
+
+
+def register(monkeypatch, unit: QueueUnit = TOY) -> None:
     """The one line a new queue adds to the registry's table."""
-    monkeypatch.setattr(registry, "UNITS", (*registry.UNITS, TOY))
+    monkeypatch.setattr(registry, "UNITS", (*registry.SHIPPED, unit))

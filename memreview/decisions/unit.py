@@ -176,6 +176,8 @@ class ImportedOnUse:
 
     def __repr__(self) -> str:
         return f"<{self.__module__}.{self.__qualname__}, imported on use>"
+
+
 Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict], None]
 
 
@@ -192,7 +194,18 @@ class QueueUnit:
     - ``limit(config)`` caps the items shown (unless every item is asked for);
     - ``editor_file(config)`` the file ``o`` opens for an item without a ref;
     - ``slow``: computed in a thread beside the other queues;
-    - ``verbs``: keys of this queue's own, besides the shared :data:`VERBS`.
+    - ``verbs``: keys of this queue's own, besides the shared :data:`VERBS`;
+    - ``health(workspace, items, today)``: figures of the queue's own in the scan's health,
+      under its name (from every item, hidden ones too); ``health_view(figures)``: the
+      heading's number and the lines of plain text the report and the app's health view show
+      of them (None: nothing to show);
+    - ``unhide``: the scan option (``all_promotions``) that shows the items decisions hide;
+      ``unlimit``: the one (``all_dormant``) that lifts ``limit``;
+    - ``deletes``: its decisions may delete entries with no archive copy (``memreview
+      restore`` looks for them in the batch's backups);
+    - ``secret_files(items)``: for a queue whose items are credentials found in memory (and
+      masked): the memory files they are in. The scan cache keeps those files' parse out,
+      and keeps out another queue's items holding a credential (this queue's are stored).
     """
 
     name: str
@@ -208,6 +221,12 @@ class QueueUnit:
     editor_file: Callable[[Config], str] | None = None
     slow: bool = False
     verbs: tuple[Verb, ...] = ()
+    health: Callable[[Workspace, list[dict], date], dict] | None = None
+    health_view: Callable[[dict], tuple[int, list[str]] | None] | None = None
+    unhide: str | None = None
+    unlimit: str | None = None
+    deletes: bool = False
+    secret_files: Callable[[list[dict]], set[str]] | None = None
 
     @property
     def actions(self) -> tuple[str, ...]:

@@ -25,7 +25,6 @@ _LATER = {
     "limited": "result",
     "sorted_pending": "result",
     "compute": "computing",
-    "promotion_health": "computing",
 }
 
 __all__ = [
@@ -38,7 +37,6 @@ __all__ = [
     "compute",
     "limited",
     "new_result",
-    "promotion_health",
     "scan_workspace",
     "sorted_pending",
     "visible_items",
@@ -49,7 +47,7 @@ __getattr__ = names_imported_on_use(__name__, _LATER)
 
 
 if TYPE_CHECKING:
-    from memreview.scan.computing import compute, promotion_health
+    from memreview.scan.computing import compute
     from memreview.scan.result import (
         ScanResult,
         limited,

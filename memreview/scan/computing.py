@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date, timedelta
+from datetime import date
 from types import MethodType
 
 from memreview.decisions import registry
@@ -13,35 +13,10 @@ from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State
 from memreview.health import health as compute_health
 from memreview.i18n import _
-from memreview.judge_card import promotion_card, report_card
+from memreview.judge_card import report_card
 from memreview.scan.events import Emit, HealthDone, Loaded, QueueDone
 from memreview.scan.result import ScanResult, new_result, sorted_pending
 from memreview.workspace.model import Workspace
-
-
-def promotion_health(ws: Workspace, items: list[dict], today: date) -> dict:
-    """Promotions per night over the 14 nights up to the review date, the flagged share of
-    every promotion, the top flags, and the owner's archive rate per flag."""
-    nights = [today - timedelta(days=k) for k in range(13, -1, -1)]
-    per: dict[str, list[int]] = {d.isoformat(): [0, 0] for d in nights}
-    flags: dict[str, int] = {}
-    flagged = 0
-    for it in items:
-        cell = per.get(it.get("promoted") or "")
-        if cell is not None:
-            cell[0] += 1
-            cell[1] += bool(it["flags"])
-        flagged += bool(it["flags"])
-        for f in it["flags"]:
-            flags[f["flag"]] = flags.get(f["flag"], 0) + 1
-    return {
-        "count": len(items),
-        "flagged": flagged,
-        "flagged_share": round(flagged / len(items), 4) if items else None,
-        "nights": [{"date": d, "promoted": c[0], "flagged": c[1]} for d, c in per.items()],
-        "top_flags": sorted(flags.items(), key=lambda kv: (-kv[1], kv[0]))[:5],
-        "card": promotion_card(ws),
-    }
 
 
 def _judge_card(ws: Workspace) -> dict | None:
@@ -173,8 +148,9 @@ def compute(
     health = compute_health(ws, today)
     health["judge"] = _judge_card(ws)
     health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
-    if "promotions" in result.all_queues:
-        health["promotions"] = promotion_health(ws, result.all_queues["promotions"], today)
+    for unit in registry.units():  # figures a queue adds of its own, under its name
+        if unit.health is not None and unit.name in result.all_queues:
+            health[unit.name] = unit.health(ws, result.all_queues[unit.name], today)
     result.health = health
     result.in_order()
     if emit is not None:

@@ -27,8 +27,7 @@ class ScanResult:
     hidden: dict[str, int] = field(default_factory=dict)
     all_queues: dict[str, list[dict]] = field(default_factory=dict)
     pending: set[str] = field(default_factory=set)  # queues not computed yet
-    all_dormant: bool = False
-    all_promotions: bool = False
+    show_all: frozenset[str] = frozenset()  # the options showing every item (``options``)
     notes: list[str] = field(default_factory=list)  # about the cache: shown once, not saved
 
     def add_queue(self, name: str, items: list[dict]) -> None:
@@ -39,10 +38,10 @@ class ScanResult:
 
             # the candidates a skip took out of the file, hidden
             items = items + skipped_skills(self.state, items)
-        visible = visible_items(name, items, self.state, self.today, self.all_promotions)
+        visible = visible_items(name, items, self.state, self.today, self.show_all)
         self.all_queues[name] = items
         self.hidden[name] = len(items) - len(visible)
-        self.queues[name] = limited(name, visible, self.workspace.config, self.all_dormant)
+        self.queues[name] = limited(name, visible, self.workspace.config, self.show_all)
         self.pending.discard(name)
         self.__dict__.pop("_related", None)
 
@@ -160,27 +159,38 @@ def new_result(
         missing=_missing(ws),
         state=state,
         pending=set(registry.queue_names()),
-        all_dormant=all_dormant,
-        all_promotions=all_promotions,
+        show_all=options(all_dormant, all_promotions),
     )
 
 
+def options(all_dormant: bool = False, all_promotions: bool = False) -> frozenset[str]:
+    """The scan's options showing every item that are on, by name: a queue declares the one
+    showing its hidden items (``QueueUnit.unhide``) and the one lifting its limit
+    (``unlimit``)."""
+    on = {"all_dormant": all_dormant, "all_promotions": all_promotions}
+    return frozenset(name for name, value in on.items() if value)
+
+
 def visible_items(
-    name: str, items: list[dict], state: State, today: date, all_promotions: bool = False
+    name: str, items: list[dict], state: State, today: date, show_all: frozenset[str] = frozenset()
 ) -> list[dict]:
-    """The items of queue ``name`` that ``state`` doesn't hide (every promotion with
-    ``all_promotions``)."""
-    if all_promotions and name == "promotions":
+    """The items of queue ``name`` that ``state`` doesn't hide (every one when the option
+    its unit names as ``unhide`` is in ``show_all``)."""
+    unit = registry.unit(name)
+    if unit is not None and unit.unhide in show_all:
         return list(items)
     return [it for it in items if not state.is_hidden(it["id"], today)]
 
 
-def limited(name: str, items: list[dict], config, all_dormant: bool = False) -> list[dict]:
-    """``items`` cut to the queue's limit (none with ``all_dormant``)."""
+def limited(
+    name: str, items: list[dict], config, show_all: frozenset[str] = frozenset()
+) -> list[dict]:
+    """``items`` cut to the queue's limit (none when its ``unlimit`` option is in
+    ``show_all``)."""
     unit = registry.unit(name)
-    if unit is not None and unit.limit is not None and not all_dormant:
-        return items[: unit.limit(config)]
-    return items
+    if unit is None or unit.limit is None or unit.unlimit in show_all:
+        return items
+    return items[: unit.limit(config)]
 
 
 def sorted_pending(result: ScanResult) -> list[str]:

@@ -85,8 +85,7 @@ def scan_workspace(
         reads=reads if sc is not None else None,
     )
     if sc is not None:
-        found = result.all_queues.get("secrets")
-        sc.save_files({it["ref"]["file"] for it in found} if found is not None else None)
+        sc.save_files(_secret_files(result))
         keep = dict(stored)
         detected = {k: [i for i in result.all_queues[k] if not i.get("skipped")] for k in reads}
         for name, items in _storable(detected).items():
@@ -186,14 +185,31 @@ def _settings_only(root: Path) -> Workspace:
     return ws
 
 
+def _secret_files(result: ScanResult) -> set[str] | None:
+    """The memory files holding a credential, as the queues finding credentials say (None
+    when no such queue was computed: the cache then asks the secret finder file by file)."""
+    from memreview.decisions import registry
+
+    out: set[str] | None = None
+    for unit in registry.units():
+        found = result.all_queues.get(unit.name)
+        if unit.secret_files is not None and found is not None:
+            out = (out or set()) | unit.secret_files(found)
+    return out
+
+
 def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
-    """The queues whose items hold no credential (the secrets queue's are masked)."""
+    """The queues whose items hold no credential (a queue finding credentials masks them:
+    its items are stored)."""
+    from memreview.decisions import registry
     from memreview.masking import strings_in
     from memreview.secrets import holds_secret
 
     out = {}
     for name, items in queues.items():
-        if name == "secrets" or not holds_secret(strings_in(items)):
+        unit = registry.unit(name)
+        masks = unit is not None and unit.secret_files is not None
+        if masks or not holds_secret(strings_in(items)):
             out[name] = items
     return out
 
@@ -205,7 +221,7 @@ def _emit_cached_counts(
     before reading it (those whose inputs changed are left out: they are computed)."""
     from memreview.decisions import registry
     from memreview.decisions.state import load_state
-    from memreview.scan.result import limited, visible_items
+    from memreview.scan.result import limited, options, visible_items
     from memreview.workspace.loader import review_date
 
     ws = _settings_only(root)
@@ -214,10 +230,10 @@ def _emit_cached_counts(
     if not stored:
         return
     state = load_state(root)
-    all_dormant, all_promotions = show_all
+    on = options(*show_all)
     counts = {}
     for name, (items, _groups) in stored.items():
         if name in registry.queue_names():
-            visible = visible_items(name, items, state, day, all_promotions)
-            counts[name] = len(limited(name, visible, ws.config, all_dormant))
+            visible = visible_items(name, items, state, day, on)
+            counts[name] = len(limited(name, visible, ws.config, on))
     emit(Counts(counts))

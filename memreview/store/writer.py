@@ -18,10 +18,7 @@ from memreview.i18n import _, ngettext
 from memreview.store.atomic import atomic_write, write_all, write_synced
 from memreview.store.batchplan import FilePlan, failures_for, os_reason, plan_file
 from memreview.store.jobs import BatchResult, FileJob, sha256
-from memreview.store.paths import (
-    PathEscape,
-    open_dir_fd,
-)
+from memreview.store.paths import PathEscape, open_dir_fd
 from memreview.store.private import PRIVATE_DIR, append_line
 
 JOURNAL = "journal.jsonl"

@@ -4,11 +4,12 @@ evidence, help and palette, without any app module naming it."""
 from __future__ import annotations
 
 from app_helpers import SIZE, loaded, review, screen_text
-from toy_queue import TOY_ANCHOR, register
+from toy_queue import TOY_ANCHOR, TOY_FULL, register
 
 from memreview.app.keys import review_bindings
 from memreview.app.screens.help import HelpScreen
 from memreview.app.screens.review import ReviewScreen
+from memreview.app.widgets.health import _lists
 from memreview.decisions import registry
 
 
@@ -60,3 +61,13 @@ async def test_a_queue_added_to_the_table_is_in_the_help_and_the_palette(make, w
         assert "| Toy | `T` tag it · `d` defer |" in app.screen.markdown
         await pilot.press("escape")
         assert review(app).queue == "toy"
+
+
+def test_a_queue_declaring_a_health_view_is_in_the_app_health_view(monkeypatch):
+    figures = {"toy": {"count": 2}, "promotions": {"count": 0}}
+    register(monkeypatch)
+    assert "Toys waiting" not in _lists(figures, [], {}, "red").plain
+    register(monkeypatch, TOY_FULL)
+    text = _lists(figures, [], {}, "red").plain
+    assert "Toy  2\n  Toys waiting: 2" in text
+    assert "Promotions" not in text  # none waiting: its view shows nothing

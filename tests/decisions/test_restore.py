@@ -4,10 +4,11 @@ undoable batch; the receiving file is written before the archive that loses it."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from decisions_helpers import NOW, decide, only, scan, snapshot, text
 
-from memreview.decisions import undo
+from memreview.decisions import registry, undo
 from memreview.decisions.restore import archived_entries, restore
 from memreview.store import batches, read_journal
 
@@ -140,6 +141,19 @@ def test_a_removed_duplicate_goes_back_after_the_line_it_followed(make_ws):
     assert restore(root, item.id, now=NOW).ok
     assert text(root, "MEMORY.md") == memory
     assert archived_entries(root) == []  # it is there again
+
+
+def test_entries_are_looked_for_in_the_backups_of_queues_declaring_they_delete(
+    make_ws, monkeypatch
+):
+    lesson = "- bounties need a day for review"
+    memory = f"# Memory\n\n## Lessons\n{lesson} (2026-04-10)\n{lesson} (2026-05-02)\n"
+    root = make_ws({"MEMORY.md": memory})
+    assert decide(root, "duplicates", "keep", keep=2).ok
+    assert [i.kind for i in archived_entries(root)] == ["removed"]
+    quiet = tuple(replace(u, deletes=False) for u in registry.UNITS)
+    monkeypatch.setattr(registry, "UNITS", quiet)
+    assert archived_entries(root) == []
 
 
 def test_text_naming_several_entries_writes_nothing(make_ws):

@@ -13,8 +13,7 @@ from memreview.app.widgets import theme_colour
 from memreview.app.wrap import Indented
 from memreview.display import dated, days_ago, one_line
 from memreview.i18n import _
-from memreview.judge_card import promotion_lines
-from memreview.report_sections import TOTAL_LABELS
+from memreview.report_sections import TOTAL_LABELS, queue_health
 
 BAR_WIDTH = 40
 
@@ -158,10 +157,9 @@ def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: s
         )
         t.append("\n  " + last, "dim")
 
-    promo = health.get("promotions")
-    if promo and promo.get("count"):
-        heading(_("Promotions"), promo.get("flagged", 0))
-        for line in promotion_lines(promo):
+    for title, count, lines in queue_health(health):  # figures a queue shows of its own
+        heading(_(title), count)
+        for line in lines:
             t.append(f"\n  {one_line(line)}")
 
     dreaming = health.get("dreaming") or {}

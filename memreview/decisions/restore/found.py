@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions import registry
 from memreview.decisions.plan.targets import entry_digest
 from memreview.decisions.restore.item import (
     ARCHIVE_META,
@@ -26,7 +27,6 @@ from memreview.workspace.markdown import parse_memory_file
 from memreview.workspace.textfile import TextFile
 
 _FROM_RE = re.compile(r"(?:^|·\s*)From:\s*(.+?)\s*$", re.I)
-_REMOVING_QUEUES = ("archived", "duplicates")
 
 _NEXT_TO_RE = re.compile(r"\s+(after|before) \[\[([^\]\s]+)\]\]\s*$")
 
@@ -126,17 +126,18 @@ def _origin_from_journal(root: Path, item: Archived, records) -> None:
 
 
 def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
-    """Entries a batch of the archived or duplicates queue deleted (no archive block), found
-    in the batch's backups: where the journal records what each decision deleted (its file,
-    line count and digest), those entries; for a batch journaled before, the runs of lines
-    its backup has and its copy of the new version lacks (with a merge, also the lines of a
-    rewritten run the new version lacks)."""
+    """Entries a batch deleted with no archive block (a queue whose unit ``deletes``:
+    archived, duplicates), found in the batch's backups: where the journal records what
+    each decision deleted (its file, line count and digest), those entries; for a batch
+    journaled before, the runs of lines its backup has and its copy of the new version
+    lacks (with a merge, also the lines of a rewritten run the new version lacks)."""
     out: list[Archived] = []
     for b in records:
         if b.undone_by or b.kind != "apply" or not b.committed:
             continue
         decisions = [d for d in b.decisions if isinstance(d, dict)]
-        if not {d.get("queue") for d in decisions} & set(_REMOVING_QUEUES):
+        deleting = {u.name for u in registry.units() if u.deletes}
+        if not {d.get("queue") for d in decisions} & deleting:
             continue
         recorded = [
             (r, d) for d in decisions for r in d.get("removed") or () if isinstance(r, dict)

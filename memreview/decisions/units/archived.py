@@ -87,4 +87,5 @@ UNIT = QueueUnit(
     note=note,
     missing=missing,
     slow=True,
+    deletes=True,
 )

@@ -189,4 +189,5 @@ UNIT = QueueUnit(
     missing=missing,
     limit=limit,
     check=check,
+    unlimit="all_dormant",
 )

@@ -146,4 +146,5 @@ UNIT = QueueUnit(
     evidence=evidence,
     note=note,
     check=check,
+    deletes=True,
 )

@@ -4,6 +4,7 @@ it, edit it, strip the pipeline's leftovers from it (issue 13)."""
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 
 from memreview.decisions.model import Decision, DecisionError, merge_lines
 from memreview.decisions.plan import (
@@ -199,6 +200,43 @@ def missing(ws) -> str | None:
     return _("no promotion section or 自动沉淀 stamp in the memory files")
 
 
+def promotion_health(ws, items: list[dict], today: date) -> dict:
+    """Promotions per night over the 14 nights up to the review date, the flagged share of
+    every promotion, the top flags, and the owner's archive rate per flag."""
+    # the judge's cards read the verdicts: imported when a scan's health is computed
+    from memreview.judge_card import promotion_card
+
+    nights = [today - timedelta(days=k) for k in range(13, -1, -1)]
+    per: dict[str, list[int]] = {d.isoformat(): [0, 0] for d in nights}
+    flags: dict[str, int] = {}
+    flagged = 0
+    for it in items:
+        cell = per.get(it.get("promoted") or "")
+        if cell is not None:
+            cell[0] += 1
+            cell[1] += bool(it["flags"])
+        flagged += bool(it["flags"])
+        for f in it["flags"]:
+            flags[f["flag"]] = flags.get(f["flag"], 0) + 1
+    return {
+        "count": len(items),
+        "flagged": flagged,
+        "flagged_share": round(flagged / len(items), 4) if items else None,
+        "nights": [{"date": d, "promoted": c[0], "flagged": c[1]} for d, c in per.items()],
+        "top_flags": sorted(flags.items(), key=lambda kv: (-kv[1], kv[0]))[:5],
+        "card": promotion_card(ws),
+    }
+
+
+def health_view(promo: dict) -> tuple[int, list[str]] | None:
+    """The flagged promotions, and the figures in a few lines (none when none wait)."""
+    from memreview.judge_card import promotion_lines
+
+    if not promo.get("count"):
+        return None
+    return promo.get("flagged", 0), promotion_lines(promo)
+
+
 UNIT = QueueUnit(
     name="promotions",
     title=N_("Promotions"),
@@ -244,4 +282,7 @@ UNIT = QueueUnit(
     check=check,
     missing=missing,
     verbs=(STRIP,),
+    health=promotion_health,
+    health_view=health_view,
+    unhide="all_promotions",
 )

@@ -79,6 +79,11 @@ def note(item: dict) -> str:
     return f" — {kinds_shown(item.get('kinds') or ())}"
 
 
+def secret_files(items: list[dict]) -> set[str]:
+    """The memory files holding the credentials found."""
+    return {it["ref"]["file"] for it in items}
+
+
 UNIT = QueueUnit(
     name="secrets",
     title=N_("Secrets"),
@@ -108,4 +113,5 @@ UNIT = QueueUnit(
     evidence=evidence,
     note=note,
     check=check,
+    secret_files=secret_files,
 )
