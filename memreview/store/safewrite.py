@@ -179,6 +179,7 @@ def apply_batch(
     lock_wait: float = 2.0,
     fault: Callable[[str], None] | None = None,
     kind: str = "apply",
+    all_or_nothing: bool = False,
 ) -> BatchResult:
     """Apply a batch of decisions, one whole-file rewrite per changed file (DESIGN §4).
 
@@ -187,6 +188,7 @@ def apply_batch(
     ``dry_run`` nothing at all is written, not even under ``.memreview/``, and the result's
     diffs say what would change. Raises LockHeld (nothing written) when a lock stays held
     for ``lock_wait`` seconds. ``kind`` names the batch in the journal (``restore``, …).
+    With ``all_or_nothing`` one conflict or failure found while computing writes nothing.
     """
     return run_batch(
         root,
@@ -198,6 +200,7 @@ def apply_batch(
         lock_wait=lock_wait,
         fault=fault,
         kind=kind,
+        all_or_nothing=all_or_nothing,
     )
 
 

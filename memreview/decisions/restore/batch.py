@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions.restore.destination import destination_problem
 from memreview.decisions.restore.found import archived_entries, find_archived
 from memreview.decisions.restore.item import MARKER_RE, Archived, read_text
 from memreview.decisions.restore.place import insert_entry, remove_block, with_lines
@@ -208,6 +209,15 @@ def restore(
         )
     now = now or datetime.now().astimezone()
     cfg = config_of(root)
+    refused = destination_problem(root, item.origin, cfg.archive_dir)
+    if refused is not None:  # checked before anything is touched: all or nothing
+        return RestoreOutcome(
+            False,
+            _("nothing restored: refused: {reason}; the archive was left as it was").format(
+                reason=refused
+            ),
+            item=item,
+        )
     key = f"restore:{item.id}"
     origin = item.origin
     jobs = [_Job(origin, lambda cur: insert_entry(item, origin, cur), key)]
@@ -234,6 +244,7 @@ def restore(
         dry_run=dry_run,
         lock_wait=lock_wait,
         kind="restore",
+        all_or_nothing=True,  # a refusal on one file leaves the archive and verdicts alone
     )
     out = RestoreOutcome(result.ok, "", item, result.batch_id if result.journaled else None)
     out.files = list(result.files)
