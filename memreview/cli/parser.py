@@ -259,6 +259,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("the workspace (default: as OpenClaw finds it), then the item's id"),
     )
     uh.add_argument("--today", type=parse_date_arg, help=review_date)
+    uh.add_argument("--dry-run", action="store_true", help=_("print the diff and write nothing"))
     lg = sub.add_parser("log", help=command_help("log"))
     add_paths(lg, _(_FLEET_HELP))
     lg.add_argument("--json", action="store_true", help=one_json)

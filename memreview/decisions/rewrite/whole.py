@@ -243,17 +243,17 @@ def _dump_like(original: str, doc: dict, ending: str, escaped: bool = False) -> 
 def insert_candidate(rel: str, current: TextFile | None, index: int, candidate: dict) -> bytes:
     """skill_candidates.json with ``candidate`` back at ``index`` of its "candidates" list
     (the end when the list is shorter), the rest of its text unchanged where that gives the
-    expected document, else written again in the file's style. A file that is missing or
-    isn't a candidates document becomes one holding just the candidate. Raises EncodeError
-    when the file's encoding can't hold the candidate."""
-    text = "".join(ln.text + ln.ending for ln in current.lines) if current is not None else ""
-    try:
-        doc = json.loads(text)
-    except ValueError:
-        doc = None
-    if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
+    expected document, else written again in the file's style. A missing file (None)
+    becomes a document holding just the candidate. Raises ValueError when the file is not
+    a candidates document (it is never written over) and EncodeError when the file's
+    encoding can't hold the candidate."""
+    if current is None:
         new_text = json.dumps({"candidates": [candidate]}, ensure_ascii=False, indent=2) + "\n"
-        return current.encode_text(new_text) if current is not None else new_text.encode()
+        return new_text.encode()
+    text = "".join(ln.text + ln.ending for ln in current.lines)
+    doc = json.loads(text)  # ValueError: not JSON
+    if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
+        raise ValueError(f"{rel}: not a candidates document")
     cands = doc["candidates"]
     index = max(0, min(index, len(cands)))
     expected = dict(doc)
