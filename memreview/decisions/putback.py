@@ -41,9 +41,7 @@ def candidates_document(current: TextFile) -> tuple[list | None, str | None]:
         return None, _("{file} is not valid JSON{where}").format(file=current.rel, where=where)
     cands = doc.get("candidates") if isinstance(doc, dict) else None
     if not isinstance(cands, list):
-        return None, _('{file} is not an object with a "candidates" list').format(
-            file=current.rel
-        )
+        return None, _('{file} is not an object with a "candidates" list').format(file=current.rel)
     return cands, None
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-
 from decisions_helpers import NOW, TODAY, decide, scan
 from test_decisions_anchors import OLD_NEW
 
@@ -233,9 +232,7 @@ def test_unhide_refuses_a_candidates_file_it_cant_parse_and_changes_nothing(make
 
 
 @pytest.mark.parametrize("target", ["MEMORY.md", "memory/other.json", "../outside.json"])
-def test_unhide_refuses_a_file_state_yaml_names_that_is_not_the_candidates_file(
-    make_ws, target
-):
+def test_unhide_refuses_a_file_state_yaml_names_that_is_not_the_candidates_file(make_ws, target):
     """state.yaml is writable by the agent: ``removed.file: MEMORY.md`` must not turn the
     owner's MEMORY.md into a JSON document."""
     import yaml

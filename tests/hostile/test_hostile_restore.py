@@ -116,9 +116,7 @@ def _restorable(ws: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_a_refused_destination_leaves_the_archive_and_the_verdicts_as_they_were(
-    tmp_path, shape
-):
+def test_a_refused_destination_leaves_the_archive_and_the_verdicts_as_they_were(tmp_path, shape):
     ws = _workspace(tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
