@@ -180,6 +180,14 @@ def prune(root: Path, cfg, outcome: ApplyOutcome) -> None:
     except (OSError, store.PathEscape) as exc:
         outcome.messages.append(_("could not prune old backups: {reason}").format(reason=exc))
         return
+    if pruned.left:
+        shown = ", ".join(pruned.left[:5]) + (" …" if len(pruned.left) > 5 else "")
+        outcome.messages.append(
+            _(
+                "left {count} file(s) under .memreview/backups alone: memreview can't prove "
+                "they are its own copies (a link, or not what the journal says): {files}"
+            ).format(count=len(pruned.left), files=shown)
+        )
     if pruned.batches:
         outcome.messages.append(
             _(
