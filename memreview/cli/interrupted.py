@@ -49,7 +49,7 @@ def report_interrupted(root: Path, *, quiet: bool = False, change: bool | None =
             )
         return 0
     for rel in cleaned:
-        message = _("memreview: removed {path}, a temp file of a batch cut short")
+        message = _("memreview: removed {path}, a temp file a stopped memreview left")
         print(message.format(path=visible(rel)), file=sys.stderr)
     for problem in damaged:  # a damaged journal line: named with its number, skipped
         print(

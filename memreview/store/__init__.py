@@ -33,7 +33,7 @@ from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
-from memreview.store.recover import clean_temp_files, finish_batch
+from memreview.store.recover import finish_batch
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
@@ -50,6 +50,7 @@ from memreview.store.safewrite import (
 from memreview.store.scrub import scrub_backups
 from memreview.store.seen import SEEN_FILE, bullet_in_backups, read_seen, remember_promotions
 from memreview.store.swapped import PrivateMend, mend_private_dir
+from memreview.store.temps import clean_temp_files
 from memreview.store.undo import VERDICTS_FILES, UndoResult
 
 __all__ = [
