@@ -37,8 +37,11 @@ def candidates_document(current: TextFile) -> tuple[list | None, str | None]:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:
         line = getattr(exc, "lineno", None)
-        where = _(" (line {line})").format(line=line) if line else ""
-        return None, _("{file} is not valid JSON{where}").format(file=current.rel, where=where)
+        if line:
+            return None, _("{file} is not valid JSON (line {line})").format(
+                file=current.rel, line=line
+            )
+        return None, _("{file} is not valid JSON").format(file=current.rel)
     cands = doc.get("candidates") if isinstance(doc, dict) else None
     if not isinstance(cands, list):
         return None, _('{file} is not an object with a "candidates" list').format(file=current.rel)

@@ -253,7 +253,7 @@ def insert_candidate(rel: str, current: TextFile | None, index: int, candidate: 
     text = "".join(ln.text + ln.ending for ln in current.lines)
     doc = json.loads(text)  # ValueError: not JSON
     if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
-        raise ValueError(f"{rel}: not a candidates document")
+        raise ValueError(_('{file} is not an object with a "candidates" list').format(file=rel))
     cands = doc["candidates"]
     index = max(0, min(index, len(cands)))
     expected = dict(doc)
