@@ -164,6 +164,14 @@ class Backend(PendingFile):
         res = unhide(self.root, item_id, today=today, dry_run=dry_run)
         return UndoSummary(bool(res.ok), str(res.message), str(res.diff))
 
+    def removed_temps(self) -> list[str]:
+        """Remove the temp files a stopped memreview left (those it can prove it made);
+        their paths."""
+        try:
+            return store.clean_temp_files(self.root)
+        except (OSError, store.PathEscape):
+            return []
+
     def interrupted(self) -> str | None:
         """What a crash left (temp files removed, a batch cut short), or None."""
         return _decisions.recovery_notice(self.root)

@@ -217,3 +217,27 @@ async def test_in_chinese_the_hidden_mark_has_room_for_its_wide_characters(make,
         await pilot.press("3", "A")
         await pilot.pause()
         assert "⊘ 已跳过" in screen_text(app)  # 6 cells, not cut at its 4 characters
+
+
+async def test_a_temp_file_a_stopped_write_left_is_removed_and_named_on_start(make, ws):
+    """A finished batch whose temp file is still there (a kill at an instant between steps):
+    the app removes it when it starts, since it holds the batch's version, and says so; a
+    file of that shape memreview never named stays."""
+    import json
+
+    _decide(ws, "supersede", "reject", "new-port supersedes old-port")
+    _decide(ws, "skills", "skip", "")
+    lines = (ws / ".memreview/journal.jsonl").read_text().splitlines()
+    intent = next(json.loads(x) for x in reversed(lines) if '"type": "intent"' in x)
+    f = next(f for f in intent["files"] if f.get("tmp") and f.get("after_copy"))
+    (ws / f["tmp"]).write_bytes((ws / f["after_copy"]).read_bytes())
+    decoy = ws / "memory/.infra.md.0badf00d.tmp"
+    decoy.write_bytes(b"an agent's file\n")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+    assert not (ws / f["tmp"]).exists()
+    assert any(f"removed {f['tmp']}" in m for m in said), said
+    assert decoy.read_bytes() == b"an agent's file\n"
