@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -168,3 +169,27 @@ def test_pruning_looks_at_each_batch_once_however_long_the_journal(ws, monkeypat
     prune_backups(ws, keep_batches=1, keep_days=90, now=NOW)
     assert len(asked) <= 3002  # once per batch with copies
     assert sum(asked) <= 3002  # and no walk over the batches after it
+
+
+def test_the_history_copies_no_list_of_later_batches_per_batch(ws, monkeypatch):
+    """`memreview log` (and the app's History view) on a journal padded with thousands of
+    batches: asking each batch whether it can be undone hands it the later batches as a
+    view, not a copy (a copy per batch made the history quadratic in the journal)."""
+    import memreview.store.history as history
+
+    _three_batches(ws)
+    copied = [0]
+
+    class Counting(list):
+        def __getitem__(self, k):
+            got = super().__getitem__(k)
+            if isinstance(k, slice):
+                copied[0] += len(got)
+            return got
+
+    real = history.batches
+    junk = [replace(b, batch_id=f"{b.batch_id}-{k}") for k in range(2000) for b in real(ws)[-1:]]
+    monkeypatch.setattr(history, "batches", lambda root: Counting([*junk, *real(root)]))
+    entries = history.batch_history(ws)
+    assert len(entries) == 2003
+    assert copied[0] <= 2003
