@@ -10,6 +10,7 @@ promote by hand. The store and ``dreams.db`` are only read.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from types import SimpleNamespace
@@ -21,7 +22,10 @@ from memreview.workspace.openclaw import StoreEntry, store_key
 
 MAX_AGE_DAYS = 30  # OpenClaw's maxAgeDays and Lingxi's archive age
 NEAR_DAYS = 7  # a candidate this close to the limit is shown
-CONTEXT_LINES = 2  # lines of the daily log shown around the source lines
+CONTEXT_LINES = 2
+# what OpenClaw promotes from: daily logs (memory/…/YYYY-MM-DD[-slug].md); other rows of the
+# store are recalls of memory itself and never candidates
+SHORT_TERM_PATH_RE = re.compile(r"(?:^|/)memory/(?:[^/]+/)*\d{4}-\d{2}-\d{2}(?:-[^/]+)?\.md$")  # lines of the daily log shown around the source lines
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ def _openclaw(ws: Workspace, today: date, gates: Gates) -> list[dict]:
     promoted = _promoted_keys(ws)
     rows = [e for e in store.values() if e.promoted_at is None and e.key not in promoted]
     rows = [e for e in rows if store_key(e.key) not in promoted and e.snippet.strip()]
+    rows = [e for e in rows if SHORT_TERM_PATH_RE.search(e.path)]
     # eviction keeps the newest lastRecalledAt: past the cap, the oldest go next
     cap = ws.config.alarms_store_cap
     by_age = sorted(store.values(), key=lambda e: (e.last_recalled or date.min, e.key))
