@@ -19,6 +19,7 @@ TODAY = "2026-11-29"
 QUEUES = registry.queue_names()  # their order is pinned by tests/decisions/test_registry.py
 REF_KEYS = {"file", "line", "end_line", "text", "anchor"}
 ITEM_KEYS = {
+    "dropping": {"id", "title", "origin", "key", "text", "days_left", "fails", "source", "flags"},
     "contradictions": {"id", "title", "a", "b", "source", "confidence", "reason"},
     "supersede": {"id", "title", "new", "old", "confidence", "reason", "proposal"},
     "skills": {"id", "title", "theme", "content", "count", "reason"},

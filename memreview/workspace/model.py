@@ -209,6 +209,7 @@ class Fragment:
     theme: str | None = None
     category: str | None = None
     date: str | None = None
+    mention_count: int | None = None
 
     def last_seen_date(self) -> date | None:
         return parse_date_prefix(self.last_seen)
@@ -284,6 +285,7 @@ class Workspace:
     skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
     recalls: list[Recall] | None = None  # None: no recall log (and no OpenClaw usage data)
     openclaw: Usage | None = None  # OpenClaw's recall events and store, where no recall log
+    short_term: dict | None = None  # OpenClaw's short-term store by key, whatever else is read
     dreaming_runs: list[tuple[date, str]] = field(default_factory=list)  # dated run files
     proposals: list[Proposal] | None = None  # None: no proposals.jsonl
     verdicts: list[Verdict] | None = None  # None: no verdicts.jsonl

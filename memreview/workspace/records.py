@@ -89,7 +89,7 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
                 rel, None, N_("unexpected schema: table 'dreams' lacks {columns}"), columns=missing
             )
             return
-        extra = [c for c in ("theme", "category", "date") if c in cols]
+        extra = [c for c in ("theme", "category", "date", "mention_count") if c in cols]
         sql = "SELECT id, content, status, last_seen" + "".join(f", {c}" for c in extra)
         frags: list[Fragment] = []
         for row in con.execute(sql + " FROM dreams"):
@@ -107,6 +107,7 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
                     theme=_str_or_none(ext.get("theme")),
                     category=_str_or_none(ext.get("category")),
                     date=_str_or_none(ext.get("date")),
+                    mention_count=_int_or_none(ext.get("mention_count")),
                 )
             )
         ws.fragments = frags
@@ -133,6 +134,10 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
         ws.warn(rel, None, N_("cannot read SQLite database: {error}"), error=str(exc))
     finally:
         con.close()
+
+
+def _int_or_none(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _str_or_none(v) -> str | None:

@@ -145,6 +145,16 @@ class RemoveCandidate:
 
 
 @dataclass(frozen=True)
+class AppendSection:
+    """Append ``lines`` at the end of a memory file, after a blank line, unless ``marker``
+    (a line that says the section is there) already is: a promotion the owner made."""
+
+    key: str
+    lines: tuple[str, ...]
+    marker: str
+
+
+@dataclass(frozen=True)
 class AppendLine:
     """Append a line (a JSON verdict) to an append-only file."""
 
@@ -178,5 +188,6 @@ Op = (
     | CreateFile
     | RemoveCandidate
     | AppendLine
+    | AppendSection
     | RedactLines
 )

@@ -15,6 +15,7 @@ from memreview.decisions.plan import (
     AddTodo,
     AppendBlock,
     AppendLine,
+    AppendSection,
     DeleteEntry,
     InsertRule,
     MoveBlock,
@@ -175,6 +176,12 @@ class LineEdit(MetaEdit, NoteEdit):
                     return True
         return False
 
+    def _AppendSection(self, op: AppendSection, _imports) -> None:
+        self.need_file()
+        if any(op.marker in ln.text for ln in self.lines):
+            return  # written once already (docs/design.md §4: a decision applies once)
+        self.tail.append((True, [self.line(text) for text in op.lines]))
+
     def _AppendLine(self, op: AppendLine, _imports) -> None:
         if _verdict_given(op.line, [ln.text for ln in self.lines]):
             return  # applied once already (DESIGN §4: a decision applies once)
@@ -232,6 +239,7 @@ _HANDLERS = {
     MoveBlock: LineEdit._MoveBlock,
     AppendBlock: LineEdit._AppendBlock,
     AppendLine: LineEdit._AppendLine,
+    AppendSection: LineEdit._AppendSection,
     InsertRule: LineEdit._InsertRule,
     AddTodo: LineEdit._AddTodo,
     SetStatus: LineEdit._SetStatus,

@@ -130,6 +130,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 WRITTEN_BY = {
     "openclaw": N_("OpenClaw's nightly promotion (a Promoted From Short-Term Memory section)"),
     "consolidated": N_("OpenClaw's consolidation (a Consolidated Memory section)"),
+    "owner": N_("promoted by you from the candidates about to be dropped"),
     "lingxi": N_("Lingxi's settling of a fragment (自动沉淀)"),
 }
 
