@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions import registry
 from memreview.decisions.batchrun import BatchRun, PlanJob
 from memreview.decisions.bookkeeping import (
     STATE_NAME,
@@ -114,9 +115,12 @@ def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict:
         {"file": rel, "line": op.target.line, "lines": op.target.last - op.target.line + 1}
         | {"digest": entry_digest(op.target.text)}
         for rel, op in p.ops
-        if isinstance(op, DeleteEntry)
+        if isinstance(op, DeleteEntry) and op.target not in p.kept_in  # not archived
     ]
-    if removed:  # what restore can put back, found again in the batch's backup
+    unit = registry.unit(p.queue)
+    if removed or (unit is not None and unit.deletes):
+        # what restore can put back, found again in the batch's backup; said even when it
+        # is nothing, so that restore doesn't take what the batch moved for a deletion
         record["removed"] = removed
     redacted = list(dict.fromkeys(rel for rel, op in p.ops if isinstance(op, RedactLines)))
     if redacted:  # the files an undo of the batch leaves redacted
