@@ -273,8 +273,16 @@ def archived_entries(root: Path | str) -> list[Archived]:
         for d in b.decisions
         if isinstance(d, dict)
     }
-    for item in _removed_entries(root, records, cfg.archive_dir, cfg.verdicts):
-        if item.id in restored:
+    removed = [
+        it
+        for it in _removed_entries(root, records, cfg.archive_dir, cfg.verdicts)
+        if it.id not in restored
+    ]
+    # an entry put back (by an undo of another batch, a restore) and deleted again is
+    # offered once, as the last batch that deleted it
+    latest = {(it.origin, tuple(it.lines)): it for it in removed}
+    for item in removed:
+        if latest[(item.origin, tuple(item.lines))] is not item:
             continue
         current = read_text(root, item.origin)
         if current is not None and find_run(current.texts, item.lines) is not None:
