@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions import registry
 from memreview.decisions.batchrun import BatchRun, PlanJob
 from memreview.decisions.bookkeeping import (
     STATE_NAME,
@@ -31,12 +32,12 @@ from memreview.decisions.bookkeeping import (
 )
 from memreview.decisions.model import Decision
 from memreview.decisions.outcome import ApplyOutcome, DecisionProblem
-from memreview.decisions.plan import DeleteEntry, EditPlan, PlannedDecision
+from memreview.decisions.plan import DeleteEntry, EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.plan.targets import entry_digest
 from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.scanned import ScannedWorkspace
-from memreview.decisions.state import STATE_FILE
+from memreview.decisions.state import STATE_FILE, Hidden, load_state
 from memreview.i18n import _
 from memreview.masking import mask_in
 
@@ -81,6 +82,7 @@ def _run(
     if not acting:
         outcome.applied = [p.decision for p in plan.decisions]
         return plan, outcome, None
+    hidden_now = load_state(root).hidden
     run = BatchRun(root, plan)
     jobs = [PlanJob(run, rel) for rel in plan.files]
     cfg = result.workspace.config
@@ -88,7 +90,7 @@ def _run(
         batch = store.apply_batch(
             root,
             jobs,
-            [_journal_record(p) for p in acting],
+            [_journal_record(p, hidden_now) for p in acting],
             lock_files=tuple(cfg.lock_files),
             now=now,
             dry_run=dry_run,
@@ -104,23 +106,32 @@ def _run(
     return plan, outcome, batch
 
 
-def _journal_record(p: PlannedDecision) -> dict:
+def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict:
     """The decision as the journal keeps it, with the state entry it adds (so finishing an
-    interrupted batch can add it too)."""
+    interrupted batch can add it too) and the one it replaces (``was``: an undo of the batch
+    puts it back rather than showing the item another batch hid)."""
     record = p.journal()
     removed = [
         {"file": rel, "line": op.target.line, "lines": op.target.last - op.target.line + 1}
         | {"digest": entry_digest(op.target.text)}
         for rel, op in p.ops
-        if isinstance(op, DeleteEntry)
+        if isinstance(op, DeleteEntry) and op.target not in p.kept_in  # not archived
     ]
-    if removed:  # what restore can put back, found again in the batch's backup
+    unit = registry.unit(p.queue)
+    if removed or (unit is not None and unit.deletes):
+        # what restore can put back, found again in the batch's backup; said even when it
+        # is nothing, so that restore doesn't take what the batch moved for a deletion
         record["removed"] = removed
+    redacted = list(dict.fromkeys(rel for rel, op in p.ops if isinstance(op, RedactLines)))
+    if redacted:  # the files an undo of the batch leaves redacted
+        record["redacted"] = redacted
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
         hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
         if p.hide.removed is not None:
             hide["removed"] = p.hide.removed
+        if p.hide.item in hidden_now:
+            hide["was"] = hidden_now[p.hide.item].to_json()
         record["hide"] = mask_in(hide)
     return record
 

@@ -30,11 +30,13 @@ def applied_before(root: Path) -> dict[str, str]:
     for batch in found:
         if batch.kind != "apply" or batch.undone_by:
             continue
-        keys = (
-            batch.applied
-            if batch.committed
-            else [d.get("key") for d in batch.decisions if isinstance(d, dict)]
-        )
+        keys = [d.get("key") for d in batch.decisions if isinstance(d, dict)]
+        if batch.committed:
+            # the store lists the decisions written in files; one that only hides its item
+            # (a snooze, a not-duplicate, a keep) was applied when the batch committed
+            failed = store.failed_keys(batch)
+            hides = [d.get("key") for d in batch.decisions if isinstance(d, dict) and d.get("hide")]
+            keys = [*batch.applied, *(k for k in hides if k not in failed)]
         for key in keys:
             if isinstance(key, str):
                 done[key] = batch.batch_id
@@ -119,7 +121,9 @@ def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
     try:
         changed = store.scrub_backups(root, values)
     except (OSError, store.PathEscape) as exc:
-        outcome.messages.append(_("could not redact memreview's backups: {error}").format(error=exc))
+        outcome.messages.append(
+            _("could not redact memreview's backups: {error}").format(error=exc)
+        )
         return
     outcome.messages.append(
         ngettext(

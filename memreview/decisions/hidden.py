@@ -277,11 +277,13 @@ def rehide(root: Path, record) -> list[str]:
     if problem:
         return []
     done: list[str] = []
+    # an item whose hiding batch was undone since is not hidden again: that undo showed it
+    undone = {b.batch_id for b in store.batches(root) if b.undone_by}
     for d in record.decisions:
         if not isinstance(d, dict) or not isinstance(d.get("hidden"), dict):
             continue
         item, h = d.get("item"), d["hidden"]
-        if not isinstance(item, str) or item in state.hidden:
+        if not isinstance(item, str) or item in state.hidden or h.get("batch") in undone:
             continue
         until = parse_date(str(h["until"])) if h.get("until") else None
         batch = h.get("batch") if isinstance(h.get("batch"), str) else None

@@ -135,6 +135,7 @@ class ReviewQueues:
         switcher = self.query_one(ContentSwitcher)
         if queue == HEALTH:
             switcher.current = "health"
+            self.query_one("#health").focus()  # its keys scroll it
             self._sync_bindings()
             return
         switcher.current = "review"

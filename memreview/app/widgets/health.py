@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Sparkline, Static
 
@@ -12,7 +13,7 @@ from memreview.app.keys import queue_title
 from memreview.app.widgets import theme_colour
 from memreview.app.wrap import Indented
 from memreview.display import dated, days_ago, one_line
-from memreview.i18n import _
+from memreview.i18n import N_, _
 from memreview.report_sections import TOTAL_LABELS, queue_health
 
 BAR_WIDTH = 40
@@ -30,8 +31,12 @@ def bar(value: int, limit: int, ok: str, over: str, width: int = BAR_WIDTH) -> T
     return t
 
 
-class HealthView(VerticalScroll, can_focus=False):
-    """Figures from ``result.health``; everything is read-only here."""
+class HealthView(VerticalScroll, can_focus=True):
+    """Figures from ``result.health``; everything is read-only here. It has the focus while
+    it shows, so the keys scroll it: the arrows, j, page up and down, home and end (k keeps
+    its meaning in every queue)."""
+
+    BINDINGS = [Binding("j", "scroll_down", N_("down"), show=False, id="health.down")]
 
     def compose(self) -> ComposeResult:
         yield Label(_("Health"), classes="pane-title")

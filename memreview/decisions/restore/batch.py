@@ -15,6 +15,8 @@ from memreview.decisions.restore.item import MARKER_RE, Archived, read_text
 from memreview.decisions.restore.place import insert_entry, remove_block, with_lines
 from memreview.decisions.state import config_of
 from memreview.i18n import _
+from memreview.workspace.markdown import SETTLED_STAMP_RE
+from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
 
 
@@ -73,6 +75,16 @@ def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
     return found
 
 
+def _settled_key(item: Archived) -> str | None:
+    """The promotion key of an archived entry Lingxi settled (its ``自动沉淀`` stamp), as the
+    promotions queue names it: the ``restored`` line takes back its ``archived`` verdict."""
+    text = "\n".join(item.restored_lines)
+    found = SETTLED_STAMP_RE.search(text)
+    if found is None or not item.origin:
+        return None
+    return f"lingxi:{item.origin}:{found.group(1)}:{normalize(text, 'bullet')}"
+
+
 def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str:
     """The ``restored`` line: on the judge proposal whose approval archived the entry
     (``approved``, so the judge's report card counts that approval as wrong), else on the
@@ -82,6 +94,8 @@ def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str
     if item.marker:
         m = MARKER_RE.search(item.marker)
         proposal = m.group(1) if m else item.id
+    elif item.kind == "rejected-promotion" and _settled_key(item):
+        relation, proposal = "promotion", _settled_key(item)
     obj = {
         "ts": now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "proposal": proposal,

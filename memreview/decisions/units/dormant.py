@@ -30,6 +30,9 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
             title = " ".join(str(item.get("title") or item.get("project")).split())
             b.plan.add(b.cfg.now, AddTodo(pd.key, title, b.day), pd)
         b.hide(pd, "snoozed" if d.action == "snooze" else "revived", b.cfg.snooze_days)
+        project = b.ws.projects.get(str(item.get("project")))
+        if project is not None and not project.file and project.anchor:
+            b.keep(pd, b.anchor(project.ref))  # the project stays: its anchor is not archived
         return
     status = "archived" if d.action == "archive" else "done"
     project = b.ws.projects.get(str(item.get("project")))

@@ -108,6 +108,7 @@ def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
     for line in lines:
         b.plan.add(REJECTED_FILE, AppendLine(pd.key, line), pd)
     b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+    pd.kept_in[target] = REJECTED_FILE
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
@@ -116,7 +117,9 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     if d.action == "defer":
         return
     target = b.entry(item["ref"])
-    if d.action == "archive":
+    if d.action == "keep":
+        b.keep(pd, target)
+    elif d.action == "archive":
         archive(b, pd, item, target)
     elif d.action in ("edit", "strip"):
         text = d.text if d.action == "edit" else stripped_body(str(item.get("text") or ""))

@@ -11,7 +11,7 @@ so undo cannot bring it back: undo restores everything else and keeps the redact
 from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError
-from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
+from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines, Target
 from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
 from memreview.i18n import N_, _
 from memreview.queues.secrets import secrets
@@ -22,9 +22,6 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     """redact rewrites the item's lines with the values replaced; keep hides the item."""
     if d.action == "defer":
         return
-    if d.action == "keep":
-        b.hide(pd, "kept")
-        return
     ref = item.get("ref") or {}
     rel = str(ref.get("file"))
     mf = b.memory_file(rel)
@@ -32,6 +29,14 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     if mf is None or not isinstance(first, int) or not isinstance(last, int):
         raise DecisionError(_("{file} is not in the loaded workspace").format(file=rel))
     old = tuple(mf.source.texts[first - 1 : last])
+    # the lines themselves, for the claims: no other decision may delete, move or rewrite
+    # what this one keeps or redacts
+    lines = Target(rel, "lines", "\n".join(old), first)
+    if d.action == "keep":
+        b.keep(pd, lines)
+        b.hide(pd, "kept")
+        return
+    pd.edited.append(lines)
     if not old or not find_secrets("\n".join(old)):
         raise DecisionError(
             _("{file}:{line} no longer holds the credential").format(file=rel, line=first)
@@ -99,6 +104,7 @@ UNIT = QueueUnit(
                 "and in memreview's backups"
             ),
             takes=("text",),
+            lasting=True,
         ),
         Act(
             "keep",
