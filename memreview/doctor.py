@@ -286,7 +286,10 @@ def cmd_doctor(args) -> int:
         s = r["secrets"]
         for it in s["items"]:
             line = _("SECRET {file}:{line} ({kinds}): {text}").format(
-                file=it["file"], line=it["line"], kinds=kinds_shown(it["kinds"]), text=it["text"].strip()
+                file=it["file"],
+                line=it["line"],
+                kinds=kinds_shown(it["kinds"]),
+                text=it["text"].strip(),
             )
             print(visible("  " + line))
         for it in s["elsewhere"]:

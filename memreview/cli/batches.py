@@ -201,7 +201,9 @@ def _summary(dry_run: bool, outcome, decided: int, files: int) -> str:
         )
     else:
         text = ngettext(
-            "applied {applied} of {count} decision", "applied {applied} of {count} decisions", decided
+            "applied {applied} of {count} decision",
+            "applied {applied} of {count} decisions",
+            decided,
         )
     text = text.format(applied=applied, count=decided)
     # the same count as the app's review and result: the workspace's files, memreview's

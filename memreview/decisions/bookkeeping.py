@@ -119,7 +119,9 @@ def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
     try:
         changed = store.scrub_backups(root, values)
     except (OSError, store.PathEscape) as exc:
-        outcome.messages.append(_("could not redact memreview's backups: {error}").format(error=exc))
+        outcome.messages.append(
+            _("could not redact memreview's backups: {error}").format(error=exc)
+        )
         return
     outcome.messages.append(
         ngettext(

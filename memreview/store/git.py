@@ -30,7 +30,9 @@ GIT_TIMEOUT = 60.0
 
 
 def _git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k.startswith(_KEPT_ENV)}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k.startswith(_KEPT_ENV)
+    }
     env.update(GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     return env
 

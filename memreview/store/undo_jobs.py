@@ -58,9 +58,7 @@ class UndoJobBase:
             data = safe_read_bytes(self.root, rel)
         except (OSError, PathEscape) as exc:
             raise Refuse(
-                _("the {what} {file} can't be read: {error}").format(
-                    what=what, file=rel, error=exc
-                )
+                _("the {what} {file} can't be read: {error}").format(what=what, file=rel, error=exc)
             ) from None
         if _sha(data) != sha and _sha(data) not in accepted_hash(self.root, rel, sha):
             raise Refuse(

@@ -178,3 +178,59 @@ def compaction_next(texts: list[str], budget: int) -> list[Section]:
         taken += s.entries
         total -= s.chars
     return out
+
+
+def _gap_headings(texts: list[str], unseen: tuple[int, int]) -> list[list]:
+    """The headings of the unseen lines, the one the gap starts in first: ``[line, text]``."""
+    first, last = unseen
+    before: list[list] = []
+    inside: list[list] = []
+    for no, t in enumerate(texts, 1):
+        if no > last:
+            break
+        if _HEADING.match(t):
+            (inside if no >= first else before).__iadd__([[no, t.lstrip("#").strip()]])
+    return before[-1:] + inside
+
+
+def boot_figures(ws: Workspace) -> dict | None:
+    """For the health view: each bootstrap file against its window (the lines the agent does
+    not see, and their sections), and MEMORY.md against OpenClaw's promotion budget with the
+    sections its compaction deletes next (None: no bootstrap file)."""
+    found = windows(ws)
+    if not found:
+        return None
+    files = []
+    for w in found:
+        texts = _texts(ws, w.file) or []
+        files.append(
+            {
+                "file": w.file,
+                "chars": w.chars,
+                "cap": w.cap,
+                "head": w.head,
+                "tail": w.tail,
+                "unseen": list(w.unseen) if w.unseen else None,
+                "unseen_chars": w.unseen_chars,
+                "sections": _gap_headings(texts, w.unseen) if w.unseen else [],
+            }
+        )
+    budget = None
+    texts = _texts(ws, "MEMORY.md")
+    if texts is not None:
+        limit = min(ws.config.alarms_promotion_budget, ws.config.alarms_bootstrap_chars)
+        sections = promotion_sections(texts)
+        if sections:
+            chars = sum(len(t) + 1 for t in texts)
+            budget = {
+                "file": "MEMORY.md",
+                "chars": chars,
+                "budget": limit,
+                "sections": len(sections),
+                "uncompactable": sum(1 for s in sections if not s.compactable),
+                "deletes_next": [
+                    {"heading": s.heading, "line": s.line, "entries": s.entries, "chars": s.chars}
+                    for s in compaction_next(texts, limit)
+                ],
+            }
+    return {"files": files, "promotion_budget": budget}

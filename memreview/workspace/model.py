@@ -294,9 +294,7 @@ class Workspace:
     mtimes: dict[str, float] = field(default_factory=dict)
     warnings: list[LoadWarning] = field(default_factory=list)
 
-    def warn(
-        self, file: str | None, line: int | None, message: str, /, **fields: object
-    ) -> None:
+    def warn(self, file: str | None, line: int | None, message: str, /, **fields: object) -> None:
         """Warn about ``file``: ``message`` is a text marked with ``N_()`` and its named
         ``fields``, or a `Message` made before."""
         if not isinstance(message, Message):

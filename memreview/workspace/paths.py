@@ -115,9 +115,7 @@ def open_regular(real: Path, name: str) -> tuple[int, os.stat_result]:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise NotARegularFile(
-                errno.EINVAL, _("{path} is not a regular file").format(path=name)
-            )
+            raise NotARegularFile(errno.EINVAL, _("{path} is not a regular file").format(path=name))
     except BaseException:
         os.close(fd)
         raise

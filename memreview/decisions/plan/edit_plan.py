@@ -97,7 +97,9 @@ def clash(first: Claim, second: Claim, by_first: str, by_second: str) -> str | N
                     other=by_second,
                 )
             if {op, op2} == {"add", "remove"} and value == value2:
-                return _("{target}: {decision} and {other} disagree on [[{ref}]] in {field}").format(
+                return _(
+                    "{target}: {decision} and {other} disagree on [[{ref}]] in {field}"
+                ).format(
                     target=second.target.name,
                     decision=by_first,
                     other=by_second,

@@ -144,9 +144,7 @@ class LineEdit(MetaEdit, NoteEdit):
 
     def _AppendBlock(self, op: AppendBlock, imports) -> None:
         if op.move not in imports:
-            raise Conflict(
-                _("the block to move from {file} was not found").format(file=op.source)
-            )
+            raise Conflict(_("the block to move from {file} was not found").format(file=op.source))
         block = imports[op.move]
         if block is None:  # the same block, already carried by another decision's move
             return
