@@ -83,8 +83,32 @@ def window_of(name: str, texts: list[str], cap: int) -> Window:
     return Window(name, total, cap, len(texts), unseen, gap_end - gap_start)
 
 
+OPENCLAW_SIGNS = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md")
+
+
+def is_openclaw(ws: Workspace) -> bool:
+    """Whether OpenClaw loads this workspace: one of its bootstrap files besides MEMORY.md,
+    its usage data, or a promotion section or marker of its in MEMORY.md. (A workspace of
+    another loader names its boot memory itself: ``*.boot.md``, ``Boot: yes``.)"""
+    if getattr(ws, "openclaw", None) is not None:
+        return True
+    if any(_texts(ws, name) is not None for name in OPENCLAW_SIGNS):
+        return True
+    if "DREAMS.md" in ws.other_files:
+        return True
+    mf = ws.files.get("MEMORY.md")
+    if mf is None:
+        return False
+    return any(PROMOTED_HEADING_RE.search(text) for _l, _v, text in mf.headings) or any(
+        "openclaw-memory-promotion:" in t for t in mf.source.texts
+    )
+
+
 def windows(ws: Workspace) -> list[Window]:
-    """Each bootstrap file at the root, in loading order, with what the agent sees of it."""
+    """Each bootstrap file at the root, in loading order, with what the agent sees of it
+    (none when OpenClaw does not load the workspace)."""
+    if not is_openclaw(ws):
+        return []
     per_file = ws.config.alarms_bootstrap_chars
     left = TOTAL_CAP
     out = []

@@ -20,6 +20,7 @@ def old_anchor(aid: str) -> str:
     return f"## [FACT:{aid}]\nAdded: {day(40)}\nplain body of {aid}\n---\n"
 
 
+AGENTS = "# AGENTS.md\n\n- Read MEMORY.md first.\n"
 FILLER = "".join(f"- filler line {k:05d} about nothing in particular at all\n" for k in range(600))
 
 
@@ -52,6 +53,7 @@ def test_an_unused_anchor_in_memory_md_seen_at_boot_is_not_demoted_one_past_the_
     ws = make_ws(
         {
             "MEMORY.md": memory,
+            "AGENTS.md": AGENTS,
             "memory/notes.md": "# N\n" + old_anchor("elsewhere"),
             "memory/recall_log.jsonl": [],
         }
@@ -72,8 +74,18 @@ def test_an_unrecalled_promotion_seen_at_boot_is_kept_one_outside_the_window_is_
 
 
 def test_a_small_memory_md_is_all_boot_memory_whatever_its_recalls(make_ws):
-    ws = make_ws({"MEMORY.md": "# M\n" + old_anchor("tip"), "memory/recall_log.jsonl": []})
-    assert demotion(ws, TODAY) == []
+    files = {"MEMORY.md": "# M\n" + old_anchor("tip"), "memory/recall_log.jsonl": []}
+    assert demotion(make_ws(files | {"AGENTS.md": AGENTS}), TODAY) == []
+
+
+def test_without_openclaw_memory_md_is_not_boot_memory_the_boot_files_name_it(make_ws):
+    """Another loader's workspace lists its boot memory in *.boot.md: the rest is judged."""
+    files = {
+        "MEMORY.md": "# M\n" + old_anchor("tip") + old_anchor("listed"),
+        "agent.boot.md": "- [[listed]]\n",
+        "memory/recall_log.jsonl": [],
+    }
+    assert [i["anchor"]["anchor"] for i in demotion(make_ws(files), TODAY)] == ["tip"]
 
 
 def test_the_window_is_the_first_75_and_the_last_25_percent_of_20000_characters():
