@@ -382,20 +382,25 @@ def test_item_ids_survive_lines_inserted_at_the_top_of_every_memory_file(tmp_pat
 def test_item_ids_survive_lines_inserted_above_on_a_small_workspace(tmp_path, capsys):
     memory = (
         "# M\n## Notes\n- Gateway uses port 18789\n- Gateway uses port 18789\n"
-        "## [FACT:old]\nAdded: 2026-01-01\nCONFLICTS-WITH: [[new]]\n---\n"
-        "## [FACT:new]\nAdded: 2026-02-01\n---\n"
         "### 编年史\n| 2026-04-25 | a |\n| 2026-04-25 | b |\n"
+    )
+    # anchors outside MEMORY.md: what the agent sees at boot is never a demotion candidate
+    facts = (
+        "# Facts\n## [FACT:old]\nAdded: 2026-01-01\nCONFLICTS-WITH: [[new]]\n---\n"
+        "## [FACT:new]\nAdded: 2026-02-01\n---\n"
     )
     root = write(
         tmp_path / "ws",
         {
             "MEMORY.md": memory,
+            "memory/facts.md": facts,
             "memory/recall_log.jsonl": "",
             "memory/projects/gw.md": "# Gateway\n",
         },
     )
     before = scan_json(capsys, root)
     write(root, {"MEMORY.md": "<!-- top -->\n\nSome prose.\n" + memory})
+    write(root, {"memory/facts.md": "<!-- top -->\n\nSome prose.\n" + facts})
     write(root, {"memory/projects/gw.md": "Intro line\n# Gateway\n"})
     after = scan_json(capsys, root)
     for name in QUEUES:

@@ -40,6 +40,7 @@ PART_GROUPS: dict[str, frozenset[str]] = {
             "projects",
             "boot_ids",
             "other_files",
+            "boot_texts",
             "all_anchors",
             "anchor_index",
             "main_memory",

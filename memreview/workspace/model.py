@@ -292,6 +292,7 @@ class Workspace:
     projects: dict[str, Project] = field(default_factory=dict)
     boot_ids: set[str] = field(default_factory=set)
     other_files: dict[str, TextFile] = field(default_factory=dict)  # NOW.md, HEARTBEAT.md, …
+    boot_texts: dict[str, list[str]] = field(default_factory=dict)  # AGENTS.md, SOUL.md, …
     mtimes: dict[str, float] = field(default_factory=dict)
     warnings: list[LoadWarning] = field(default_factory=list)
 

@@ -148,6 +148,7 @@ def evidence(item: dict) -> list:
                 (_("group"), item.get("group")),
                 (_("score"), item.get("score")),
                 (_("recalls"), item.get("recalls")),
+                (_("recalled since promotion"), item.get("recalled_since")),
                 (_("signals"), item.get("signals")),
                 (_("importance"), item.get("importance")),
             )
