@@ -85,7 +85,7 @@ _PLUGINS = (
 # Current formats detect-secrets 1.5 does not know.
 _EXTRA_PROVIDERS = (
     (N_("API key"), r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
-    (N_("Google API key"), r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    (N_("Google API key"), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
     (N_("Hugging Face token"), r"\bhf_[A-Za-z0-9]{30,}\b"),
     (N_("GitHub token"), r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
 )
@@ -116,17 +116,36 @@ _PRIVATE_WORDS = re.compile(r"(?i)private[\s_-]*key|priv[_-]?key|wallet|secret[\
 
 # --- labelled values --------------------------------------------------------------------------
 
+# Labels that name a password: any value after them that is not a placeholder counts. The
+# other labels (token, key, secret…) also head prose ("Generate API token: Settings"), so a
+# value after them counts only when it looks made, not written (see _looks_made).
+_STRONG = r"passwords?|passwd|pwd|passphrase"
 _LABELS = (
-    r"passwords?|passwd|pwd|passphrase|pass|secret|client[_\s-]?secret|token|access[_\s-]?token"
+    _STRONG + r"|pass|secret|client[_\s-]?secret|token|access[_\s-]?token"
     r"|refresh[_\s-]?token|auth[_\s-]?token|bearer|api[_\s-]?key|apikey|access[_\s-]?key"
     r"|secret[_\s-]?key|private[_\s-]?key"
 )
+_STRONG_RE = re.compile(r"(?i)^(?:" + _STRONG + r")$")
 _LABELLED = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?:" + _LABELS + r")(?![A-Za-z0-9])\**\s*(?:[:=：]|is\s)\s*\**\s*"
-    r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,]+)"
+    r"(?i)(?<![A-Za-z0-9])(?P<label>" + _LABELS + r")(?![A-Za-z0-9])\**\s*(?P<sep>[:=：]|is\s)\s*\**\s*"
+    r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,|]+)"
 )
+_ZH_LABELS = r"密码|口令|密钥|令牌|私钥|秘钥"
 _LABELLED_ZH = re.compile(
-    r"(?:密码|口令|密钥|令牌|私钥|秘钥)\**\s*(?:[:=：]|是|为)\s*\**\s*(?P<q>[\"'`“]?)(?P<value>[^\s\"'`”，。；;,]+)"
+    r"(?P<label>" + _ZH_LABELS + r")\**\s*(?:[:=：]|是|为)\s*\**\s*(?P<q>[\"'`“]?)"
+    r"(?P<value>[^\s\"'`”，。；;,|]+)"
+)
+# a table row's label cell (``| SSH 密码 | value |``, ``| API Key | value |``): a short cell
+# ending with a label, the value alone in the next cell
+_CELL = re.compile(
+    r"(?i)\|[^|\n]{0,24}?(?<![A-Za-z0-9])(?P<label>" + _LABELS + "|" + _ZH_LABELS
+    + r")\**\s*\|\s*\**(?P<q>[\"'`]?)(?P<value>[^\s\"'`|]+)[\"'`]?\**\s*(?=\|)"
+)
+# ``admin / <password>``, ``root/<password>``, ``name@mail.example / <password>``: an account
+# and its password side by side in prose
+_ACCOUNT_PAIR = re.compile(
+    r"(?i)(?<![\w@.\-/])(?:admin|administrator|root|ubuntu|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
+    r"\s*/\s*(?P<q>[`\"']?)(?P<value>[^\s/，。；;,|`\"'()（）]{6,})"
 )
 # KEY=value assignments (env files pasted into memory): the name says what it is.
 _ASSIGN = re.compile(
@@ -140,7 +159,41 @@ _PLACEHOLDER = re.compile(
     r"环境变量|见|无|空|略|已.*))$"
 )
 _VAR_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: a name, not a value
+# an elided or masked value (``tvly-dev-...``, ``sk-…f3Qa``, ``ghp_xxxx``, ``abc***``)
+_ELIDED = re.compile(r"\.\.\.|…|[xX]{3,}|\*{3,}|•")
+# a regular expression, not a value (``.*[A-Za-z0-9_-]{10}``, ``\d+``, ``(?i)``)
+_REGEX = re.compile(r"\.[*+?]|\\[dwsSbBW]|\[[^\]]*[a-zA-Z0-9]-[a-zA-Z0-9][^\]]*\]|\{\d+(?:,\d*)?\}|\(\?")
+# words standing for a value in an example (``api_key="anything"``, ``password='app_password'``)
+_DUMMY = re.compile(
+    r"(?ix)^(?:anything|something|whatever|foo|bar|baz|foobar|dummy|test|testing|sample|"
+    r"placeholder|value|secret|password|passwd|token|apikey|api_key|mypassword|yourpassword|"
+    r"letmein|qwerty|hunter2|abc123|123456|12345678|123456789|"
+    r"[a-z]+(?:[_-][a-z]+)*[_-](?:password|pass|pwd|token|key|secret)|"
+    r"(?:password|pass|pwd|token|key|secret)(?:[_-][a-z]+)+)$"
+)
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
+
+def _looks_made(value: str) -> bool:
+    """Whether a value reads as generated or chosen rather than written: a digit in it, upper
+    and lower case mixed in ten characters or more, or twenty characters or more."""
+    return (
+        any(c.isdigit() for c in value)
+        or (len(value) >= 10 and value.lower() != value and value.upper() != value)
+        or len(value) >= 20
+    )
+
+
+def _labelled_value(label: str, value: str, quoted: bool) -> bool:
+    """Whether the value after a label is a credential: not a placeholder, and for a label
+    that also heads prose (token, key…), a value that looks made; after a password label, a
+    plain lower-case word counts only quoted (``password: changed`` is prose)."""
+    v = value
+    if _is_placeholder(v):
+        return False
+    if _STRONG_RE.match(label) or label in ("密码", "口令"):
+        return quoted or not v.isalpha() or v.lower() != v
+    return _looks_made(v)
 # --- seed phrases -------------------------------------------------------------------------------
 
 # words, and anything else that is not a separator or numbering (which breaks a run)
@@ -175,7 +228,9 @@ TOKEN_GATES = (
     re.compile(r"://[^\s/@]+:[^\s/@]+@"),
 )
 WHOLE_TEXT_GATES = (*TOKEN_GATES, LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
-LOWER_GATES = (LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
+# an account and its password side by side (``admin / …``, ``name@mail.example / …``)
+ACCOUNT_GATE = re.compile(r"(?:admin|root|ubuntu)\s*/|@[\w-]+\.[\w.-]+\s*/")  # lower-cased
+LOWER_GATES = (LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"), ACCOUNT_GATE)
 
 
 def _entropy(s: str) -> float:
@@ -187,8 +242,19 @@ def _entropy(s: str) -> float:
 
 
 def _is_placeholder(value: str) -> bool:
+    """A placeholder, an elided or masked value, a name, a regex or an example's word."""
     v = value.strip("*_`\"'")
-    return not v or len(v) < 6 or bool(_PLACEHOLDER.match(v)) or bool(_VAR_NAME.match(v))
+    return (
+        not v
+        or len(v) < 6
+        or bool(_PLACEHOLDER.match(v))
+        or bool(_VAR_NAME.match(v))
+        or bool(_ELIDED.search(v))
+        or bool(_REGEX.search(v))
+        or bool(_DUMMY.match(v))
+        or bool(_CJK.match(v))
+        or v.startswith(("/", "~/", "./", "http://", "https://", "$("))
+    )
 
 
 @cache
@@ -250,24 +316,38 @@ def find_secrets(text: str) -> list[Secret]:
                 found.append(Secret(N_("private key"), m.start(1), m.end(1), m.group(1)))
     if text.count(" ") >= 11:
         found.extend(_seed_phrases(text))
-    if LABEL_GATE.search(text.lower()):
-        for m in _LABELLED.finditer(text):
-            value = m.group("value")
-            if not _is_placeholder(value):
-                kind = N_("password or token")
-                found.append(Secret(kind, m.start("value"), m.end("value"), value))
+    low = text.lower()
+    if LABEL_GATE.search(low) or LABEL_GATE_ZH.search(text):
+        kind = N_("password or token")
+        for rx in (_LABELLED, _LABELLED_ZH, _CELL):
+            for m in rx.finditer(text):
+                raw = m.group("value")
+                value = raw.rstrip(".:;)）")
+                if _ELIDED.search(raw):
+                    continue
+                label = re.sub(r"[\s_-]+", "", m.group("label").lower())
+                quoted = bool(m.group("q"))
+                if rx is _LABELLED and m.group("sep").startswith("is"):
+                    quoted = False  # "the token is valid": prose unless the value looks made
+                    label = "token"
+                if _labelled_value(label, value, quoted):
+                    start = m.start("value")
+                    found.append(Secret(kind, start, start + len(value), value))
+    if LABEL_GATE.search(low):
         for m in _ASSIGN.finditer(text):
             value = m.group("value")
             if _is_placeholder(value) or _entropy(value) < 3.0:
                 continue
             kind = N_("key in an assignment")
             found.append(Secret(kind, m.start("value"), m.end("value"), value))
-    if LABEL_GATE_ZH.search(text):
-        for m in _LABELLED_ZH.finditer(text):
-            value = m.group("value")
-            if not _is_placeholder(value):
-                kind = N_("password or token")
-                found.append(Secret(kind, m.start("value"), m.end("value"), value))
+    if ACCOUNT_GATE.search(low):
+        for m in _ACCOUNT_PAIR.finditer(text):
+            value = m.group("value").rstrip(".:;)）")
+            if _ELIDED.search(m.group("value")):
+                continue
+            if not _is_placeholder(value) and _looks_made(value) and not value.isdigit():
+                start = m.start("value")
+                found.append(Secret(N_("password or token"), start, start + len(value), value))
     if not found:
         return found
     found.sort(key=lambda s: (s.start, -(s.end - s.start)))
