@@ -1,8 +1,10 @@
-"""Secrets: memory lines that hold a credential (DESIGN §2; the finding rules are in
-``memreview.secrets``).
+"""Secrets: lines of any file memreview reads that hold a credential (DESIGN §2; the finding
+rules are in ``memreview.secrets``, the places looked in are in ``secrets_sources``).
 
-One item per memory-file line holding one or more credential values (a PEM block is one item
-spanning its lines). Items carry only masked text: the value itself never enters an item, its
+One item per line holding one or more credential values (a PEM block is one item spanning its
+lines; a recall-store snippet is one item). An item's ``source`` says where it is and
+``writable`` whether redact may write there: memory files and daily logs, never the recall
+store, ``DREAMS.md`` or the dreaming files, whose items say why. Items carry only masked text: the value itself never enters an item, its
 id, the JSON or the screen. The id is derived from the file and the *masked* line, so it stays
 stable when lines move and says nothing about the secret.
 """
@@ -11,8 +13,20 @@ from __future__ import annotations
 
 from datetime import date
 
-from memreview.i18n import _
+from memreview.i18n import N_, _
 from memreview.queues.common import item_id, short
+from memreview.queues.secrets_sources import (
+    DREAMING,
+    LOG,
+    MEMORY,
+    NOTES,
+    RECALL,
+    WRITABLE,
+    dreaming_files,
+    log_lines,
+    note_files,
+    recall_snippets,
+)
 from memreview.secrets import Secret, candidate_lines, find_secrets, kinds_shown, mask_secrets
 from memreview.workspace.memo import per_file
 from memreview.workspace.model import MemoryFile, Workspace
@@ -24,7 +38,11 @@ _PEM_BEGIN = "-----BEGIN"
 def line_secrets(mf: MemoryFile) -> list[tuple[int, int, list[Secret], str]]:
     """(first line, last line, secrets, text) for every line or PEM block of a file holding
     credentials; ``text`` is the line (or the block's lines joined with ``\\n``) as written."""
-    texts = mf.source.texts
+    return texts_secrets(mf.source.texts)
+
+
+def texts_secrets(texts: list[str]) -> list[tuple[int, int, list[Secret], str]]:
+    """:func:`line_secrets` over a file's lines."""
     out: list[tuple[int, int, list[Secret], str]] = []
     for i in candidate_lines(texts):
         text = texts[i]
@@ -40,37 +58,75 @@ def line_secrets(mf: MemoryFile) -> list[tuple[int, int, list[Secret], str]]:
     return out
 
 
+# why redact is not offered, by source
+NOT_WRITTEN = {
+    RECALL: N_(
+        "the recall store is OpenClaw's: memreview reports it and never writes it; remove the "
+        "value where the snippet came from, and OpenClaw's next recall replaces the snippet"
+    ),
+    NOTES: N_(
+        "memreview does not write this file: remove the value by hand, or keep it to hide it"
+    ),
+    DREAMING: N_(
+        "a dreaming run wrote this file and memreview does not write it: remove the value by "
+        "hand, or keep it to hide it"
+    ),
+}
+
+
 def secrets(ws: Workspace, today: date) -> list[dict]:
-    """One item per line (or key block) of a memory file that holds a credential, masked."""
+    """One item per line (or key block, or recall snippet) holding a credential, masked."""
     items: list[dict] = []
     seen: dict[str, int] = {}
+
+    def add(source: str, rel: str, first: int | None, last: int | None, found, text: str):
+        masked = mask_secrets(text)
+        kinds = sorted({s.kind for s in found})
+        first_line = masked.split("\n", 1)[0]
+        # two lines with the same mask in one file: told apart by their order
+        base = item_id("s", rel, masked)
+        n = seen[base] = seen.get(base, 0) + 1
+        if first is None:
+            title = _("{kinds} in the recall store ({file})").format(
+                kinds=kinds_shown(kinds), file=rel
+            )
+        else:
+            title = _("{kinds} in {file}:{line}").format(
+                kinds=kinds_shown(kinds), file=rel, line=first
+            )
+        item = {
+            "id": base if n == 1 else f"{base}-{n}",
+            "title": short(title),
+            "kinds": kinds,
+            "source": source,
+            "writable": source in WRITABLE,
+            "ref": {
+                "file": rel,
+                "line": first,
+                "end_line": last,
+                "text": short(first_line, 300),
+                "anchor": None,
+            },
+            "masked": [s.masked for s in found],
+            "text": masked if first is not None else short(masked, 600),
+        }
+        if source not in WRITABLE:
+            item["not_written"] = NOT_WRITTEN[source]
+        items.append(item)
+
     for files in (ws.files, ws.archive_files):
         for rel, mf in files.items():
             for first, last, found, text in line_secrets(mf):
-                masked = mask_secrets(text)
-                kinds = sorted({s.kind for s in found})
-                first_line = masked.split("\n", 1)[0]
-                # two lines with the same mask in one file: told apart by their order
-                base = item_id("s", rel, masked)
-                n = seen[base] = seen.get(base, 0) + 1
-                items.append(
-                    {
-                        "id": base if n == 1 else f"{base}-{n}",
-                        "title": short(
-                            _("{kinds} in {file}:{line}").format(
-                                kinds=kinds_shown(kinds), file=rel, line=first
-                            )
-                        ),
-                        "kinds": kinds,
-                        "ref": {
-                            "file": rel,
-                            "line": first,
-                            "end_line": last,
-                            "text": first_line,
-                            "anchor": None,
-                        },
-                        "masked": [s.masked for s in found],
-                        "text": masked,
-                    }
-                )
+                add(MEMORY, rel, first, last, found, text)
+    for log in sorted(ws.daily_logs, key=lambda d: d.rel):
+        for first, last, found, text in texts_secrets(log_lines(log)):
+            add(LOG, log.rel, first, last, found, text)
+    for source, files in ((NOTES, note_files(ws)), (DREAMING, dreaming_files(ws))):
+        for rel, texts in files:
+            for first, last, found, text in texts_secrets(texts):
+                add(source, rel, first, last, found, text)
+    for where, key, snippet in recall_snippets(ws):
+        found = find_secrets(snippet)
+        if found:
+            add(RECALL, where, None, None, found, f"{key}: {snippet}")
     return items
