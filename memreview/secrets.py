@@ -127,7 +127,9 @@ _LABELS = (
 )
 _STRONG_RE = re.compile(r"(?i)^(?:" + _STRONG + r")$")
 _LABELLED = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?P<label>" + _LABELS + r")(?![A-Za-z0-9])\**\s*(?P<sep>[:=：]|is\s)\s*\**\s*"
+    r"(?i)(?<![A-Za-z0-9])(?P<label>"
+    + _LABELS
+    + r")(?![A-Za-z0-9])\**\s*(?P<sep>[:=：]|is\s)\s*\**\s*"
     r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,|]+)"
 )
 _ZH_LABELS = r"密码|口令|密钥|令牌|私钥|秘钥"
@@ -138,7 +140,10 @@ _LABELLED_ZH = re.compile(
 # a table row's label cell (``| SSH 密码 | value |``, ``| API Key | value |``): a short cell
 # ending with a label, the value alone in the next cell
 _CELL = re.compile(
-    r"(?i)\|[^|\n]{0,24}?(?<![A-Za-z0-9])(?P<label>" + _LABELS + "|" + _ZH_LABELS
+    r"(?i)\|[^|\n]{0,24}?(?<![A-Za-z0-9])(?P<label>"
+    + _LABELS
+    + "|"
+    + _ZH_LABELS
     + r")\**\s*\|\s*\**(?P<q>[\"'`]?)(?P<value>[^\s\"'`|]+)[\"'`]?\**\s*(?=\|)"
 )
 # ``admin / <password>``, ``root/<password>``, ``name@mail.example / <password>``: an account
@@ -162,7 +167,9 @@ _VAR_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: a 
 # an elided or masked value (``tvly-dev-...``, ``sk-…f3Qa``, ``ghp_xxxx``, ``abc***``)
 _ELIDED = re.compile(r"\.\.\.|…|[xX]{3,}|\*{3,}|•")
 # a regular expression, not a value (``.*[A-Za-z0-9_-]{10}``, ``\d+``, ``(?i)``)
-_REGEX = re.compile(r"\.[*+?]|\\[dwsSbBW]|\[[^\]]*[a-zA-Z0-9]-[a-zA-Z0-9][^\]]*\]|\{\d+(?:,\d*)?\}|\(\?")
+_REGEX = re.compile(
+    r"\.[*+?]|\\[dwsSbBW]|\[[^\]]*[a-zA-Z0-9]-[a-zA-Z0-9][^\]]*\]|\{\d+(?:,\d*)?\}|\(\?"
+)
 # words standing for a value in an example (``api_key="anything"``, ``password='app_password'``)
 _DUMMY = re.compile(
     r"(?ix)^(?:anything|something|whatever|foo|bar|baz|foobar|dummy|test|testing|sample|"
@@ -194,6 +201,8 @@ def _labelled_value(label: str, value: str, quoted: bool) -> bool:
     if _STRONG_RE.match(label) or label in ("密码", "口令"):
         return quoted or not v.isalpha() or v.lower() != v
     return _looks_made(v)
+
+
 # --- seed phrases -------------------------------------------------------------------------------
 
 # words, and anything else that is not a separator or numbering (which breaks a run)

@@ -58,9 +58,7 @@ def check(item: dict, d: Decision) -> None:
     """Redact only where memreview may write; a redaction note is one short line."""
     if d.action == "redact" and item.get("writable") is False:
         reason = _(str(item.get("not_written") or "memreview does not write this file"))
-        raise DecisionError(
-            _("{item}: not redacted: {reason}").format(item=d.item, reason=reason)
-        )
+        raise DecisionError(_("{item}: not redacted: {reason}").format(item=d.item, reason=reason))
     if d.text is not None and ("\n" in d.text or "\r" in d.text or len(d.text) > 200):
         raise DecisionError(
             _("{item}: a redaction note is one line of at most {count} characters").format(
@@ -89,9 +87,13 @@ def evidence(item: dict) -> list:
             blocks.append(RefBlock(ref, _("in"), before=2))
         else:
             blocks.append(Caption(_("in {file}").format(file=ref.get("file"))))
-        blocks.append(Caption(_("redact is not offered: {reason}").format(
-            reason=_(str(item.get("not_written") or ""))
-        )))
+        blocks.append(
+            Caption(
+                _("redact is not offered: {reason}").format(
+                    reason=_(str(item.get("not_written") or ""))
+                )
+            )
+        )
         return blocks
     return [
         facts,
