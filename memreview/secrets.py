@@ -39,6 +39,17 @@ from functools import cache
 from itertools import accumulate
 
 from memreview.i18n import N_, _
+from memreview.secret_values import (
+    ACCOUNT_PAIR,
+    ASSIGN,
+    CELL,
+    ELIDED,
+    LABELLED,
+    LABELLED_ZH,
+    is_placeholder,
+    labelled_value,
+    looks_made,
+)
 
 __all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "redact_secrets"]
 
@@ -114,95 +125,6 @@ _HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?([0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _VALUE_IN_GROUP = ("Basic Auth Credentials", "NPM tokens")
 _PRIVATE_WORDS = re.compile(r"(?i)private[\s_-]*key|priv[_-]?key|wallet|secret[\s_-]*key|私钥|钱包")
 
-# --- labelled values --------------------------------------------------------------------------
-
-# Labels that name a password: any value after them that is not a placeholder counts. The
-# other labels (token, key, secret…) also head prose ("Generate API token: Settings"), so a
-# value after them counts only when it looks made, not written (see _looks_made).
-_STRONG = r"passwords?|passwd|pwd|passphrase"
-_LABELS = (
-    _STRONG + r"|pass|secret|client[_\s-]?secret|token|access[_\s-]?token"
-    r"|refresh[_\s-]?token|auth[_\s-]?token|bearer|api[_\s-]?key|apikey|access[_\s-]?key"
-    r"|secret[_\s-]?key|private[_\s-]?key"
-)
-_STRONG_RE = re.compile(r"(?i)^(?:" + _STRONG + r")$")
-_LABELLED = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?P<label>"
-    + _LABELS
-    + r")(?![A-Za-z0-9])\**\s*(?P<sep>[:=：]|is\s)\s*\**\s*"
-    r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,|]+)"
-)
-_ZH_LABELS = r"密码|口令|密钥|令牌|私钥|秘钥"
-_LABELLED_ZH = re.compile(
-    r"(?P<label>" + _ZH_LABELS + r")\**\s*(?:[:=：]|是|为)\s*\**\s*(?P<q>[\"'`“]?)"
-    r"(?P<value>[^\s\"'`”，。；;,|]+)"
-)
-# a table row's label cell (``| SSH 密码 | value |``, ``| API Key | value |``): a short cell
-# ending with a label, the value alone in the next cell
-_CELL = re.compile(
-    r"(?i)\|[^|\n]{0,24}?(?<![A-Za-z0-9])(?P<label>"
-    + _LABELS
-    + "|"
-    + _ZH_LABELS
-    + r")\**\s*\|\s*\**(?P<q>[\"'`]?)(?P<value>[^\s\"'`|]+)[\"'`]?\**\s*(?=\|)"
-)
-# ``admin / <password>``, ``root/<password>``, ``name@mail.example / <password>``: an account
-# and its password side by side in prose
-_ACCOUNT_PAIR = re.compile(
-    r"(?i)(?<![\w@.\-/])(?:admin|administrator|root|ubuntu|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
-    r"\s*/\s*(?P<q>[`\"']?)(?P<value>[^\s/，。；;,|`\"'()（）]{6,})"
-)
-# KEY=value assignments (env files pasted into memory): the name says what it is.
-_ASSIGN = re.compile(
-    r"\b(?P<name>[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD))\s*=\s*(?P<q>[\"']?)"
-    r"(?P<value>[A-Za-z0-9+/_\-.=]{12,})"
-)
-_PLACEHOLDER = re.compile(
-    r"(?ix)^(?: <.*> | \$\{?[A-Za-z_][A-Za-z0-9_]*\}? | [*•xX\#.…\-_]+ | \[.* | \(.* | %.*%"
-    r" | (?:none|null|nil|n/?a|empty|unset|set|required|optional|hidden|redacted|masked|"
-    r"changeme|example|your[_-].*|todo|tbd|see|in|from|via|stored|saved|rotated|same|env|"
-    r"环境变量|见|无|空|略|已.*))$"
-)
-_VAR_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: a name, not a value
-# an elided or masked value (``tvly-dev-...``, ``sk-…f3Qa``, ``ghp_xxxx``, ``abc***``)
-_ELIDED = re.compile(r"\.\.\.|…|[xX]{3,}|\*{3,}|•")
-# a regular expression, not a value (``.*[A-Za-z0-9_-]{10}``, ``\d+``, ``(?i)``)
-_REGEX = re.compile(
-    r"\.[*+?]|\\[dwsSbBW]|\[[^\]]*[a-zA-Z0-9]-[a-zA-Z0-9][^\]]*\]|\{\d+(?:,\d*)?\}|\(\?"
-)
-# words standing for a value in an example (``api_key="anything"``, ``password='app_password'``)
-_DUMMY = re.compile(
-    r"(?ix)^(?:anything|something|whatever|foo|bar|baz|foobar|dummy|test|testing|sample|"
-    r"placeholder|value|secret|password|passwd|token|apikey|api_key|mypassword|yourpassword|"
-    r"letmein|qwerty|hunter2|abc123|123456|12345678|123456789|"
-    r"[a-z]+(?:[_-][a-z]+)*[_-](?:password|pass|pwd|token|key|secret)|"
-    r"(?:password|pass|pwd|token|key|secret)(?:[_-][a-z]+)+)$"
-)
-_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
-
-
-def _looks_made(value: str) -> bool:
-    """Whether a value reads as generated or chosen rather than written: a digit in it, upper
-    and lower case mixed in ten characters or more, or twenty characters or more."""
-    return (
-        any(c.isdigit() for c in value)
-        or (len(value) >= 10 and value.lower() != value and value.upper() != value)
-        or len(value) >= 20
-    )
-
-
-def _labelled_value(label: str, value: str, quoted: bool) -> bool:
-    """Whether the value after a label is a credential: not a placeholder, and for a label
-    that also heads prose (token, key…), a value that looks made; after a password label, a
-    plain lower-case word counts only quoted (``password: changed`` is prose)."""
-    v = value
-    if _is_placeholder(v):
-        return False
-    if _STRONG_RE.match(label) or label in ("密码", "口令"):
-        return quoted or not v.isalpha() or v.lower() != v
-    return _looks_made(v)
-
-
 # --- seed phrases -------------------------------------------------------------------------------
 
 # words, and anything else that is not a separator or numbering (which breaks a run)
@@ -248,22 +170,6 @@ def _entropy(s: str) -> float:
         counts[ch] = counts.get(ch, 0) + 1
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
-def _is_placeholder(value: str) -> bool:
-    """A placeholder, an elided or masked value, a name, a regex or an example's word."""
-    v = value.strip("*_`\"'")
-    return (
-        not v
-        or len(v) < 6
-        or bool(_PLACEHOLDER.match(v))
-        or bool(_VAR_NAME.match(v))
-        or bool(_ELIDED.search(v))
-        or bool(_REGEX.search(v))
-        or bool(_DUMMY.match(v))
-        or bool(_CJK.match(v))
-        or v.startswith(("/", "~/", "./", "http://", "https://", "$("))
-    )
 
 
 @cache
@@ -317,7 +223,7 @@ def find_secrets(text: str) -> list[Secret]:
                 # a pattern with a group marks the value inside its context (basic auth, npm)
                 g = 1 if kind in _VALUE_IN_GROUP and rx.groups and m.group(1) else 0
                 value = m.group(g)
-                if kind == "Basic Auth Credentials" and _is_placeholder(value):
+                if kind == "Basic Auth Credentials" and is_placeholder(value):
                     continue
                 found.append(Secret(kind, m.start(g), m.end(g), value))
         if _PRIVATE_WORDS.search(text):
@@ -328,33 +234,33 @@ def find_secrets(text: str) -> list[Secret]:
     low = text.lower()
     if LABEL_GATE.search(low) or LABEL_GATE_ZH.search(text):
         kind = N_("password or token")
-        for rx in (_LABELLED, _LABELLED_ZH, _CELL):
+        for rx in (LABELLED, LABELLED_ZH, CELL):
             for m in rx.finditer(text):
                 raw = m.group("value")
                 value = raw.rstrip(".:;)）")
-                if _ELIDED.search(raw):
+                if ELIDED.search(raw):
                     continue
                 label = re.sub(r"[\s_-]+", "", m.group("label").lower())
                 quoted = bool(m.group("q"))
-                if rx is _LABELLED and m.group("sep").startswith("is"):
+                if rx is LABELLED and m.group("sep").startswith("is"):
                     quoted = False  # "the token is valid": prose unless the value looks made
                     label = "token"
-                if _labelled_value(label, value, quoted):
+                if labelled_value(label, value, quoted):
                     start = m.start("value")
                     found.append(Secret(kind, start, start + len(value), value))
     if LABEL_GATE.search(low):
-        for m in _ASSIGN.finditer(text):
+        for m in ASSIGN.finditer(text):
             value = m.group("value")
-            if _is_placeholder(value) or _entropy(value) < 3.0:
+            if is_placeholder(value) or _entropy(value) < 3.0:
                 continue
             kind = N_("key in an assignment")
             found.append(Secret(kind, m.start("value"), m.end("value"), value))
     if ACCOUNT_GATE.search(low):
-        for m in _ACCOUNT_PAIR.finditer(text):
+        for m in ACCOUNT_PAIR.finditer(text):
             value = m.group("value").rstrip(".:;)）")
-            if _ELIDED.search(m.group("value")):
+            if ELIDED.search(m.group("value")):
                 continue
-            if not _is_placeholder(value) and _looks_made(value) and not value.isdigit():
+            if not is_placeholder(value) and looks_made(value) and not value.isdigit():
                 start = m.start("value")
                 found.append(Secret(N_("password or token"), start, start + len(value), value))
     if not found:

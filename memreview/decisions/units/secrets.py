@@ -16,10 +16,19 @@ from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
-from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.decisions.unit import (
+    DEFER,
+    Act,
+    Caption,
+    Facts,
+    Passage,
+    QueueUnit,
+    RefBlock,
+    in_words,
+)
 from memreview.i18n import N_, _
-from memreview.queues.secrets import secrets
-from memreview.queues.secrets_sources import LOG, daily_log, log_lines
+from memreview.queues.secrets import NOT_WRITTEN, secrets
+from memreview.queues.secrets_sources import LOG, NOTES, daily_log, log_lines
 from memreview.secrets import find_secrets, kinds_shown, redact_secrets
 
 
@@ -54,10 +63,16 @@ def _texts(b: PlanBuilder, rel: str, source) -> list[str] | None:
     return None if mf is None else mf.source.texts
 
 
+def _not_written(item: dict) -> str:
+    """Why memreview does not write the item's file, in the interface's language."""
+    source = item.get("source")
+    return in_words(NOT_WRITTEN, source if source in NOT_WRITTEN else NOTES) or ""
+
+
 def check(item: dict, d: Decision) -> None:
     """Redact only where memreview may write; a redaction note is one short line."""
     if d.action == "redact" and item.get("writable") is False:
-        reason = _(str(item.get("not_written") or "memreview does not write this file"))
+        reason = _not_written(item)
         raise DecisionError(_("{item}: not redacted: {reason}").format(item=d.item, reason=reason))
     if d.text is not None and ("\n" in d.text or "\r" in d.text or len(d.text) > 200):
         raise DecisionError(
@@ -88,11 +103,7 @@ def evidence(item: dict) -> list:
         else:
             blocks.append(Caption(_("in {file}").format(file=ref.get("file"))))
         blocks.append(
-            Caption(
-                _("redact is not offered: {reason}").format(
-                    reason=_(str(item.get("not_written") or ""))
-                )
-            )
+            Caption(_("redact is not offered: {reason}").format(reason=_not_written(item)))
         )
         return blocks
     return [
