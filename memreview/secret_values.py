@@ -42,8 +42,8 @@ CELL = re.compile(
 # ``admin / <password>``, ``root/<password>``, ``name@mail.example / <password>``: an account
 # and its password side by side in prose
 ACCOUNT_PAIR = re.compile(
-    r"(?i)(?<![\w@.\-/])(?:admin|administrator|root|ubuntu|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
-    r"\s*/\s*(?P<q>[`\"']?)(?P<value>[^\s/，。；;,|`\"'()（）]{6,})"
+    r"(?i)(?<![\w@.\-/])(?:admin|root|ubuntu|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
+    r" ?/ ?(?P<q>[`\"']?)(?P<value>[^\s/，。；;,|`\"'()（）]{6,})"
 )
 # KEY=value assignments (env files pasted into memory): the name says what it is.
 ASSIGN = re.compile(

@@ -11,6 +11,8 @@ stable when lines move and says nothing about the secret.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from datetime import date
 
 from memreview.i18n import N_, _
@@ -24,14 +26,22 @@ from memreview.queues.secrets_sources import (
     WRITABLE,
     dreaming_files,
     log_lines,
-    note_files,
     recall_snippets,
 )
-from memreview.secrets import Secret, candidate_lines, find_secrets, kinds_shown, mask_secrets
+from memreview.secrets import (
+    Secret,
+    candidate_lines,
+    find_secrets,
+    gate_hits,
+    kinds_shown,
+    mask_secrets,
+)
 from memreview.workspace.memo import per_file
-from memreview.workspace.model import MemoryFile, Workspace
+from memreview.workspace.model import DailyLog, MemoryFile, Workspace
+from memreview.workspace.textfile import TextFile
 
 _PEM_BEGIN = "-----BEGIN"
+_NEWLINE = re.compile("\n")
 
 
 @per_file  # a rescan reuses it for the files a write left alone
@@ -41,10 +51,39 @@ def line_secrets(mf: MemoryFile) -> list[tuple[int, int, list[Secret], str]]:
     return texts_secrets(mf.source.texts)
 
 
-def texts_secrets(texts: list[str]) -> list[tuple[int, int, list[Secret], str]]:
-    """:func:`line_secrets` over a file's lines."""
+@per_file
+def log_secrets(log: DailyLog) -> list[tuple[int, int, list[Secret], str]]:
+    """:func:`line_secrets` of a daily log (kept while the loaded log lives); the gates run
+    over the log's text as loaded, and only a log they hit is split into lines."""
+    hits = gate_hits(log.text, log.text_lower)
+    if not hits:
+        return []
+    text = log.text
+    breaks = [m.start() for m in _NEWLINE.finditer(text)] if len(hits) > 64 else None
+    lines = sorted(
+        {
+            bisect_left(breaks, pos) if breaks is not None else text.count("\n", 0, pos)
+            for pos in hits
+        }
+    )
+    return texts_secrets(log_lines(log), lines)
+
+
+@per_file
+def note_secrets(tf: TextFile) -> list[tuple[int, int, list[Secret], str]]:
+    """:func:`line_secrets` of a root note such as ``DREAMS.md``."""
+    return texts_secrets(tf.texts)
+
+
+def texts_secrets(
+    texts: list[str], lines: list[int] | None = None
+) -> list[tuple[int, int, list[Secret], str]]:
+    """:func:`line_secrets` over a file's lines (``lines``: the 0-based lines the gates hit,
+    when known)."""
     out: list[tuple[int, int, list[Secret], str]] = []
-    for i in candidate_lines(texts):
+    for i in candidate_lines(texts) if lines is None else lines:
+        if i >= len(texts):
+            continue
         text = texts[i]
         end = i
         if _PEM_BEGIN in text and "PRIVATE KEY" in text:
@@ -119,12 +158,14 @@ def secrets(ws: Workspace, today: date) -> list[dict]:
             for first, last, found, text in line_secrets(mf):
                 add(MEMORY, rel, first, last, found, text)
     for log in sorted(ws.daily_logs, key=lambda d: d.rel):
-        for first, last, found, text in texts_secrets(log_lines(log)):
+        for first, last, found, text in log_secrets(log):
             add(LOG, log.rel, first, last, found, text)
-    for source, files in ((NOTES, note_files(ws)), (DREAMING, dreaming_files(ws))):
-        for rel, texts in files:
-            for first, last, found, text in texts_secrets(texts):
-                add(source, rel, first, last, found, text)
+    for rel, tf in sorted(ws.other_files.items()):
+        for first, last, found, text in note_secrets(tf):
+            add(NOTES, rel, first, last, found, text)
+    for rel, texts in dreaming_files(ws):
+        for first, last, found, text in texts_secrets(texts):
+            add(DREAMING, rel, first, last, found, text)
     for where, key, snippet in recall_snippets(ws):
         found = find_secrets(snippet)
         if found:

@@ -41,12 +41,6 @@ def daily_log(ws: Workspace, rel: str) -> DailyLog | None:
     return next((d for d in ws.daily_logs if d.rel == rel), None)
 
 
-def note_files(ws: Workspace) -> Iterator[tuple[str, list[str]]]:
-    """``DREAMS.md`` and the other root notes memreview reads (``NOW.md``, ``HEARTBEAT.md``…)."""
-    for rel, tf in sorted(ws.other_files.items()):
-        yield rel, tf.texts
-
-
 def dreaming_files(ws: Workspace) -> Iterator[tuple[str, list[str]]]:
     """The files dreaming runs leave (``memory/dreaming/…``, ``dream-diary/…``)."""
     for _day, rel in sorted(set(ws.dreaming_runs), key=lambda r: r[1]):

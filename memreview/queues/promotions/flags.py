@@ -108,7 +108,11 @@ def flag_half_sentence(p: Promoted) -> str | None:
     body = p.body.strip()
     if not body:
         return _("empty bullet")
-    if body[:1] == "#" and re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
+    if (
+        body[:1] == "#"
+        and re.match(r"^#{1,6}\s", body)
+        and len(_HEADING_IN_TEXT.findall(body)) == 1
+    ):
         return _("a heading turned into a bullet, with no body")
     if _BOLD_LABEL_ONLY.match(body):
         return _("a bold label with nothing after it")
