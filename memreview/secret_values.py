@@ -19,10 +19,13 @@ _LABELS = (
     r"|secret[_\s-]?key|private[_\s-]?key"
 )
 _STRONG_RE = re.compile(r"(?i)^(?:" + _STRONG + r")$")
+# the label alone or ending a camelCase name (``botToken``, ``apiKey``), closed by a quote in
+# pasted JSON (``"password": …``), a short aside before the colon (``API token (DNS): …``)
 LABELLED = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?P<label>"
+    r"(?i)(?:(?<![A-Za-z0-9])|(?<=(?-i:[a-z]))(?=(?-i:[A-Z])))(?P<label>"
     + _LABELS
-    + r")(?![A-Za-z0-9])\**\s*(?P<sep>[:=：]|is\s)\s*\**\s*"
+    + r")(?![A-Za-z0-9])[\"']?\**\s*(?:[(（][^()（）\n]{1,30}[)）]\s*)?"
+    r"(?P<sep>[:=：]|is\s)\s*\**\s*"
     r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,|]+)"
 )
 _ZH_LABELS = r"密码|口令|密钥|令牌|私钥|秘钥"

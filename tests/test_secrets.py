@@ -50,6 +50,10 @@ TRUE_CASES = [
     ("- key AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-", "Google API key",
      "AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-"),
     ("- Node token: `relay-2026`", "password or token", "relay-2026"),
+    # pasted JSON and camelCase names; a short aside between the label and its colon
+    ('  "botToken": "Zx8kq2LmN4pR7vT9wB3y",', "password or token", "Zx8kq2LmN4pR7vT9wB3y"),
+    ('{"password": "Tq7vK2mR9x"}', "password or token", "Tq7vK2mR9x"),
+    ("- API Token (Zone DNS): Qm4vR8tLz2pW9xKc7NfB", "password or token", "Qm4vR8tLz2pW9xKc7NfB"),
 ]
 
 
@@ -110,6 +114,8 @@ LOOK_ALIKES = [
     "- confirmed the token is valid: the call returned 200",
     "- password: changed after the move",
     "- copy /root/backup to the NAS, then admin/settings/users",
+    # a label word inside another word is no label
+    "- bypass: Zx8kq2LmN4 was the route we took",
     # twelve common English words that are all BIP-39 words but fail the checksum, no seed word
     "- we need to find a good way to check each word in the list before we act",
 ]
