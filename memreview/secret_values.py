@@ -48,6 +48,11 @@ ACCOUNT_PAIR = re.compile(
     r"(?i)(?<![\w@.\-/])(?:admin|root|ubuntu|[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+)"
     r" ?/ ?(?P<q>[`\"']?)(?P<value>[^\s/，。；;,|`\"'()（）]{6,})"
 )
+# a value after a space: ``Authorization: Bearer <token>``, ``--password <value>``
+SPACED = re.compile(
+    r"(?i)(?:(?<![A-Za-z0-9])bearer|(?<![\w-])--(?:password|passwd|pass|token|api[_-]?key|secret))"
+    r"\s+(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,|<>]+)"
+)
 # KEY=value assignments (env files pasted into memory): the name says what it is.
 ASSIGN = re.compile(
     r"\b(?P<name>[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD))\s*=\s*(?P<q>[\"']?)"

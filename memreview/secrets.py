@@ -46,6 +46,7 @@ from memreview.secret_values import (
     ELIDED,
     LABELLED,
     LABELLED_ZH,
+    SPACED,
     is_placeholder,
     labelled_value,
     looks_made,
@@ -252,6 +253,12 @@ def find_secrets(text: str) -> list[Secret]:
                     start = m.start("value")
                     found.append(Secret(kind, start, start + len(value), value))
     if LABEL_GATE.search(low):
+        for m in SPACED.finditer(text):
+            raw = m.group("value")
+            value = raw.rstrip(".:;)）")
+            if not ELIDED.search(raw) and not is_placeholder(value) and looks_made(value):
+                start = m.start("value")
+                found.append(Secret(N_("password or token"), start, start + len(value), value))
         for m in ASSIGN.finditer(text):
             value = m.group("value")
             if is_placeholder(value) or _entropy(value) < 3.0:

@@ -54,6 +54,10 @@ TRUE_CASES = [
     ('  "botToken": "Zx8kq2LmN4pR7vT9wB3y",', "password or token", "Zx8kq2LmN4pR7vT9wB3y"),
     ('{"password": "Tq7vK2mR9x"}', "password or token", "Tq7vK2mR9x"),
     ("- API Token (Zone DNS): Qm4vR8tLz2pW9xKc7NfB", "password or token", "Qm4vR8tLz2pW9xKc7NfB"),
+    # a value after a space: a bearer header, a command's password flag
+    ('curl -H "Authorization: Bearer Zx8kq2LmN4pR7vT9wB3yQ" https://api.example.com',
+     "password or token", "Zx8kq2LmN4pR7vT9wB3yQ"),
+    ("mysql --password Hv9pLq2Wz4 -u root", "password or token", "Hv9pLq2Wz4"),
 ]
 
 
@@ -114,6 +118,8 @@ LOOK_ALIKES = [
     "- confirmed the token is valid: the call returned 200",
     "- password: changed after the move",
     "- copy /root/backup to the NAS, then admin/settings/users",
+    'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
+    "- Bearer tokens expire hourly; ask for a new one",
     # a label word inside another word is no label
     "- bypass: Zx8kq2LmN4 was the route we took",
     # twelve common English words that are all BIP-39 words but fail the checksum, no seed word
