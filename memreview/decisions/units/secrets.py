@@ -120,8 +120,13 @@ def evidence(item: dict) -> list:
 
 
 def note(item: dict) -> str:
-    """The kind of credential."""
-    return f" — {kinds_shown(item.get('kinds') or ())}"
+    """The kind of credential (and, where memreview does not write, that it is reported only)."""
+    kinds = kinds_shown(item.get("kinds") or ())
+    if item.get("writable") is False:
+        return _(" — {kinds}, reported only: memreview does not write this file").format(
+            kinds=kinds
+        )
+    return f" — {kinds}"
 
 
 def secret_files(items: list[dict]) -> set[str]:
