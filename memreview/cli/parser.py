@@ -196,7 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_paths(s, _(_FLEET_HELP))
     s.add_argument("--json", action="store_true", help=one_json)
     s.add_argument("--today", type=parse_date_arg, help=review_date)
-    s.add_argument("--all-dormant", action="store_true", help=_("list every dormant project"))
+    s.add_argument(
+        "--all-dormant",
+        "--all",
+        dest="all_dormant",
+        action="store_true",
+        help=_("list every item of the queues that show only the first ten (dormant, dropping)"),
+    )
     s.add_argument(
         "--all-promotions",
         action="store_true",
