@@ -89,9 +89,14 @@ def git_command(root: Path, *args: str) -> list[str]:
     for setting in _SAFE_CONFIG:
         cmd += ["-c", setting]
     cmd += ["-C", str(root)]
-    if args and args[0] in _DIFF_COMMANDS:
-        return [*cmd, args[0], *_DIFF_FLAGS, *args[1:]]
-    return [*cmd, *args]
+    lead = 0
+    while lead < len(args) and args[lead] == "-c":
+        lead += 2  # a caller's own settings, after the safe ones
+    cmd += args[:lead]
+    rest = args[lead:]
+    if rest and rest[0] in _DIFF_COMMANDS:
+        return [*cmd, rest[0], *_DIFF_FLAGS, *rest[1:]]
+    return [*cmd, *rest]
 
 
 def run_git(
@@ -217,11 +222,25 @@ def _commit_paths(root: Path, present: list[str], gone: list[str], message: str)
 
 
 def _stage(root: Path, entries: list[str], gone: list[str], env: dict | None) -> None:
+    # writing the owner's index re-reads a "racily clean" file through its clean filter:
+    # every filter the repository names is emptied for these two commands
+    off = [] if env else _filters_off(root)
     if entries:
         data = "".join(line + "\n" for line in entries).encode("utf-8")
-        _checked(root, "update-index", "--index-info", env=env, input=data)
+        _checked(root, *off, "update-index", "--index-info", env=env, input=data)
     if gone:
-        _checked(root, "update-index", "--force-remove", "--", *gone, env=env)
+        _checked(root, *off, "update-index", "--force-remove", "--", *gone, env=env)
+
+
+def _filters_off(root: Path) -> list[str]:
+    proc = run_git(root, "config", "--name-only", "--get-regexp", r"^filter\.")
+    names = {line.rsplit(".", 1)[0] for line in proc.stdout.splitlines() if "." in line}
+    off: list[str] = []
+    for name in sorted(names):
+        for key in ("clean", "smudge", "process"):
+            off += ["-c", f"{name}.{key}="]
+        off += ["-c", f"{name}.required=false"]
+    return off
 
 
 def _ignored(root: Path, rel: str) -> bool:

@@ -42,7 +42,7 @@ def _identity(monkeypatch: pytest.MonkeyPatch) -> None:
 def script(tmp_path: Path, name: str, marker: Path, tail: str = "exit 1") -> Path:
     """A program that leaves ``marker`` behind when anything runs it."""
     path = tmp_path / name
-    path.write_text(f"#!/bin/sh\necho ran >> '{marker}'\n{tail}\n")
+    path.write_text(f"#!/bin/sh\necho \"{name} $*\" >> '{marker}'\n{tail}\n")
     path.chmod(path.stat().st_mode | stat.S_IXUSR)
     return path
 
@@ -56,7 +56,7 @@ def workspace(tmp_path: Path) -> Path:
     git(ws, "add", "-A")
     git(ws, "commit", "-q", "-m", "start")
     (ws / "MEMORY.md").write_text(
-        "# Memory\n\n## Rules\n\n- keep the backups for 90 days\n- the NAS is nas2\n"
+        "# Memory\n\n## Rules\n\n- keep the backups for 90 days\n- keep the backups for 90 days\n"
     )
     git(ws, "commit", "-q", "-am", "more")
     return ws
@@ -139,3 +139,74 @@ def test_the_runner_keeps_the_owners_safety_variables_and_drops_redirections(
     assert env["GIT_AUTHOR_NAME"] == "Owner"
     for dropped in ("GIT_DIR", "GIT_EXEC_PATH", "GIT_CONFIG_PARAMETERS", "GIT_EXTERNAL_DIFF"):
         assert dropped not in env
+
+
+def committing_workspace(tmp_path: Path, marker: Path) -> tuple[Path, Path]:
+    """A repository whose hooks, fsmonitor, clean filter and signing all run ``marker``'s
+    program, and a decisions file that supersedes nothing but writes memreview's journal."""
+    ws = workspace(tmp_path)
+    hook = script(tmp_path, "hook", marker, tail="exit 0")
+    filt = script(tmp_path, "filter", marker, tail="cat")
+    hooks = ws / ".git" / "hooks"
+    for name in ("pre-commit", "commit-msg", "post-commit", "reference-transaction"):
+        (hooks / name).write_text(hook.read_text())
+        (hooks / name).chmod(0o755)
+    elsewhere = tmp_path / "hooks-elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "post-commit").write_text(hook.read_text())
+    (elsewhere / "post-commit").chmod(0o755)
+    (ws / ".gitattributes").write_text("*.md filter=evil\n")
+    git(ws, "add", ".gitattributes")
+    git(ws, "commit", "-q", "--no-verify", "-m", "attributes")
+    git(ws, "config", "core.fsmonitor", str(hook))
+    git(ws, "config", "core.hooksPath", str(elsewhere))
+    git(ws, "config", "filter.evil.clean", str(filt))
+    git(ws, "config", "filter.evil.smudge", str(filt))
+    git(ws, "config", "commit.gpgSign", "true")
+    git(ws, "config", "gpg.program", str(hook))
+    marker.unlink(missing_ok=True)  # the attacker's own commit above ran its hooks
+    decisions = tmp_path / "decisions.yaml"
+    scan = run_cli("scan", str(ws), "--json", "--today", "2026-11-29").json()
+    item = scan["queues"]["duplicates"][0]["id"]
+    assert not marker.exists(), "scan: " + marker.read_text()
+    decisions.write_text(
+        f"decisions:\n  - queue: duplicates\n    item: {item}\n    action: merge\n    text: '- keep the backups for 90 days'\n"
+    )
+    return ws, decisions
+
+
+def test_apply_commit_runs_no_hook_filter_fsmonitor_or_signing(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    ws, decisions = committing_workspace(tmp_path, marker)
+    before = git(ws, "rev-parse", "HEAD").strip()
+    run = run_cli("apply", str(ws), "--decisions", str(decisions), "--commit")
+    assert "Traceback" not in run.err, run.err
+    assert not marker.exists(), marker.read_text()
+    assert git(ws, "rev-parse", "HEAD~1").strip() == before, run.out + run.err
+    committed = git(ws, "show", "--name-only", "--format=", "HEAD").split()
+    assert "MEMORY.md" in committed and ".memreview/journal.jsonl" in committed
+    assert ".gitattributes" not in committed
+    assert git(ws, "show", "HEAD:MEMORY.md") == (ws / "MEMORY.md").read_text()  # unfiltered
+    assert "MEMORY.md" not in git(ws, "status", "--porcelain")
+
+
+def test_commit_true_in_the_workspace_file_is_not_obeyed_but_in_the_owners_config_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "ran"
+    ws, decisions = committing_workspace(tmp_path, marker)
+    (ws / "memreview.yaml").write_text("commit: true\n")
+    before = git(ws, "rev-parse", "HEAD").strip()
+    run = run_cli("apply", str(ws), "--decisions", str(decisions))
+    assert git(ws, "rev-parse", "HEAD").strip() == before
+    assert "not obeyed" in run.out + run.err
+    user = Path(os.environ["MEMREVIEW_CONFIG"])
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text("commit: true\n")
+    (ws / "memreview.yaml").unlink()
+    git(ws, "checkout", "--", "MEMORY.md")  # the duplicate back, to merge again
+    marker.unlink(missing_ok=True)
+    before = git(ws, "rev-parse", "HEAD").strip()
+    run = run_cli("apply", str(ws), "--decisions", str(decisions))
+    assert git(ws, "rev-parse", "HEAD~1").strip() == before, run.out + run.err
+    assert not marker.exists()
