@@ -29,6 +29,7 @@ from memreview.i18n import _, ngettext, use_language
 from memreview.queues.secrets import secrets
 from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, kinds_shown, mask_secrets
 from memreview.store import backup_usage, lock_states
+from memreview.workspace import jsondoc
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw import find_state_db
@@ -61,7 +62,7 @@ def secrets_elsewhere(ws: Workspace) -> list[dict]:
                 )
     rel = ws.config.short_term_recall
     try:
-        doc = json.loads(safe_read_bytes(ws.root, rel))
+        doc = jsondoc.loads(safe_read_bytes(ws.root, rel))
     except (OSError, ValueError):
         doc = None
     entries = doc.get("entries") if isinstance(doc, dict) else None
@@ -286,7 +287,10 @@ def cmd_doctor(args) -> int:
         s = r["secrets"]
         for it in s["items"]:
             line = _("SECRET {file}:{line} ({kinds}): {text}").format(
-                file=it["file"], line=it["line"], kinds=kinds_shown(it["kinds"]), text=it["text"].strip()
+                file=it["file"],
+                line=it["line"],
+                kinds=kinds_shown(it["kinds"]),
+                text=it["text"].strip(),
             )
             print(visible("  " + line))
         for it in s["elsewhere"]:

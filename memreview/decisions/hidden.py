@@ -29,6 +29,7 @@ from memreview.i18n import N_, _
 from memreview.masking import mask_in
 from memreview.queues.common import short
 from memreview.queues.skills import skill_item
+from memreview.workspace import jsondoc
 from memreview.workspace.dates import parse_date, parse_date_prefix
 from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes
 
@@ -222,7 +223,7 @@ def removed_candidate(removed: dict | None) -> dict | None:
     """The skill candidate a skip took out (kept as JSON text, its keys in order), or None."""
     text = (removed or {}).get("candidate")
     try:
-        cand = json.loads(text) if isinstance(text, str) else None
+        cand = jsondoc.loads(text) if isinstance(text, str) else None
     except ValueError:
         return None
     return cand if isinstance(cand, dict) else None
@@ -263,7 +264,7 @@ class _PutBack:
 
 def _candidates(current: TextFile) -> list:
     try:
-        doc = json.loads("".join(ln.text + ln.ending for ln in current.lines))
+        doc = jsondoc.loads("".join(ln.text + ln.ending for ln in current.lines))
     except ValueError:
         return []
     cands = doc.get("candidates") if isinstance(doc, dict) else None

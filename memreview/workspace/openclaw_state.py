@@ -7,7 +7,6 @@ rows of other workspaces are skipped. Where the database is: ``openclaw.find_sta
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import sqlite3
@@ -18,6 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview.i18n import N_, Message
+from memreview.workspace import jsondoc
 from memreview.workspace.dates import parse_day_stamp
 from memreview.workspace.openclaw import (
     LOCK_NAMESPACE,
@@ -77,7 +77,7 @@ def read_state_rows(
     mine = _Mine(root)
     for entry_key, raw, created, expires in rows:
         try:
-            doc = json.loads(raw) if raw else {}
+            doc = jsondoc.loads(raw) if raw else {}
         except (TypeError, ValueError):
             continue
         if not isinstance(doc, dict) or not mine(doc, str(entry_key)):
@@ -181,7 +181,7 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
     mine = _Mine(root)
     for entry_key, raw, expires in rows:
         try:
-            doc = json.loads(raw) if raw else {}
+            doc = jsondoc.loads(raw) if raw else {}
         except (TypeError, ValueError):
             doc = {}
         doc = doc if isinstance(doc, dict) else {}

@@ -6,7 +6,6 @@ Every problem becomes a warning on the workspace; nothing here raises for a brok
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import tempfile
 from datetime import date
@@ -14,6 +13,7 @@ from pathlib import Path
 from sys import intern
 
 from memreview.i18n import N_, Message, Nn_
+from memreview.workspace import jsondoc
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.model import (
     PROMOTION_VERDICTS,
@@ -235,7 +235,7 @@ def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
     if data is None:
         return
     try:
-        doc = json.loads(data)
+        doc = jsondoc.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         ws.warn(rel, line, N_("not valid JSON; skill candidates not read"))

@@ -31,6 +31,7 @@ from memreview.decisions.rewrite.meta import MetaEdit
 from memreview.decisions.rewrite.notes import NoteEdit
 from memreview.decisions.rewrite.result import Conflict
 from memreview.i18n import _
+from memreview.workspace import jsondoc
 from memreview.workspace.markdown import PROMOTION_RE
 
 
@@ -144,9 +145,7 @@ class LineEdit(MetaEdit, NoteEdit):
 
     def _AppendBlock(self, op: AppendBlock, imports) -> None:
         if op.move not in imports:
-            raise Conflict(
-                _("the block to move from {file} was not found").format(file=op.source)
-            )
+            raise Conflict(_("the block to move from {file} was not found").format(file=op.source))
         block = imports[op.move]
         if block is None:  # the same block, already carried by another decision's move
             return
@@ -183,7 +182,7 @@ class LineEdit(MetaEdit, NoteEdit):
 
 def _verdict_key(text: str) -> tuple | None:
     try:
-        obj = json.loads(text)
+        obj = jsondoc.loads(text)
     except ValueError:
         return None
     if not isinstance(obj, dict) or "proposal" not in obj:
