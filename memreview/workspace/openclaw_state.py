@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview.i18n import N_, Message
-from memreview.workspace import jsondoc
+from memreview.workspace import jsondoc, sqlite_ro
 from memreview.workspace.dates import parse_day_stamp
 from memreview.workspace.openclaw import (
     LOCK_NAMESPACE,
@@ -30,7 +30,13 @@ from memreview.workspace.process import pid_alive
 
 
 def _connect_ro(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=0.5)
+    con = sqlite_ro.connect_ro(path)
+    try:
+        sqlite_ro.require_table(con, "plugin_state_entries")
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 class _Mine:
@@ -64,11 +70,12 @@ def read_state_rows(
     except (sqlite3.Error, OSError, RuntimeError, ValueError) as exc:
         return None, Message(N_("cannot open OpenClaw's state database: {error}"), error=str(exc))
     try:
-        rows = con.execute(
+        rows = sqlite_ro.rows(
+            con,
             "SELECT entry_key, value_json, created_at, expires_at FROM plugin_state_entries "
             "WHERE plugin_id = ? AND namespace = ?",
             (STORE_PLUGIN, namespace),
-        ).fetchall()
+        )
     except sqlite3.Error as exc:
         return None, Message(N_("cannot read OpenClaw's state database: {error}"), error=str(exc))
     finally:
@@ -168,11 +175,12 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
     try:
         con = _connect_ro(path)
         try:
-            rows = con.execute(
+            rows = sqlite_ro.rows(
+                con,
                 "SELECT entry_key, value_json, expires_at FROM plugin_state_entries "
                 "WHERE namespace = ?",
                 (LOCK_NAMESPACE,),
-            ).fetchall()
+            )
         finally:
             con.close()
     except (sqlite3.Error, OSError, RuntimeError, ValueError):
