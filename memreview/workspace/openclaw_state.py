@@ -30,13 +30,7 @@ from memreview.workspace.process import pid_alive
 
 
 def _connect_ro(path: Path) -> sqlite3.Connection:
-    con = sqlite_ro.connect_ro(path)
-    try:
-        sqlite_ro.require_table(con, "plugin_state_entries")
-    except BaseException:
-        con.close()
-        raise
-    return con
+    return sqlite_ro.connect_ro(path)
 
 
 class _Mine:
@@ -70,6 +64,7 @@ def read_state_rows(
     except (sqlite3.Error, OSError, RuntimeError, ValueError) as exc:
         return None, Message(N_("cannot open OpenClaw's state database: {error}"), error=str(exc))
     try:
+        sqlite_ro.require_table(con, "plugin_state_entries")
         rows = sqlite_ro.rows(
             con,
             "SELECT entry_key, value_json, created_at, expires_at FROM plugin_state_entries "
@@ -175,6 +170,7 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
     try:
         con = _connect_ro(path)
         try:
+            sqlite_ro.require_table(con, "plugin_state_entries")
             rows = sqlite_ro.rows(
                 con,
                 "SELECT entry_key, value_json, expires_at FROM plugin_state_entries "
