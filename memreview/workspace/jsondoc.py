@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from memreview.i18n import _
+
 
 def loads(data: str | bytes | bytearray):
     """``json.loads``, but a document nested too deeply for Python's parser is a
@@ -14,4 +16,4 @@ def loads(data: str | bytes | bytearray):
         return json.loads(data)
     except RecursionError:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
-        raise json.JSONDecodeError("nested too deeply", text[:200], 0) from None
+        raise json.JSONDecodeError(_("nested too deeply"), text[:200], 0) from None

@@ -13,6 +13,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from memreview.i18n import _
+
 READ_SECONDS = 10.0
 ROW_CAP = 1_000_000
 _STEPS = 10_000  # SQLite virtual-machine steps between two looks at the clock
@@ -55,8 +57,9 @@ def require_table(con: sqlite3.Connection, name: str) -> None:
     """Raise NotATable unless ``name`` is a real table."""
     kind = table_kind(con, name)
     if kind != "table":
-        what = "missing" if kind is None else f"a {kind}"
-        raise NotATable(f"{name} is {what}, not a table; not read")
+        if kind is None:
+            raise NotATable(_("no table {name}; not read").format(name=name))
+        raise NotATable(_("{name} is a {kind}, not a table; not read").format(name=name, kind=kind))
 
 
 def rows(con: sqlite3.Connection, sql: str, params: tuple = (), cap: int = ROW_CAP) -> list[tuple]:
@@ -66,5 +69,7 @@ def rows(con: sqlite3.Connection, sql: str, params: tuple = (), cap: int = ROW_C
     while batch := cur.fetchmany(4096):
         out.extend(batch)
         if len(out) > cap:
-            raise sqlite3.OperationalError(f"more than {cap:,} rows; not read")
+            raise sqlite3.OperationalError(
+                _("more than {count} rows; not read").format(count=f"{cap:,}")
+            )
     return out
