@@ -40,6 +40,7 @@ from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, load_state
 from memreview.i18n import _
 from memreview.masking import mask_in
+from memreview.workspace.config import owner_commits
 
 
 def _run(
@@ -235,8 +236,14 @@ def apply(
         prune(root, result.workspace.config, outcome)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = update_pending(root, plan, decisions, stay, outcome)
-    cfg = result.workspace.config
-    if (cfg.commit if commit is None else commit) and batch is not None and batch.journaled:
+    owner = owner_commits() if commit is None else commit
+    if commit is None and result.workspace.config.commit and not owner:
+        text = _(
+            "commit: true in memreview.yaml is not obeyed (the agent can write this file); "
+            "set commit: true in your user config, or pass --commit"
+        )
+        outcome.messages.append(text)
+    if owner and batch is not None and batch.journaled:
         message = commit_message(plan, outcome)
         extra = [STATE_FILE] if outcome.hidden else []
         said = store.commit_batch(root, batch, message, extra=extra)

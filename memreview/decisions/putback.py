@@ -12,11 +12,10 @@ new document holding the candidate.
 
 from __future__ import annotations
 
-import json
-
 from memreview import store
 from memreview.decisions.rewrite.whole import insert_candidate
 from memreview.i18n import _
+from memreview.workspace import jsondoc
 from memreview.workspace.textfile import EncodeError, TextFile
 
 
@@ -24,7 +23,7 @@ def removed_candidate(removed: dict | None) -> dict | None:
     """The skill candidate a skip took out (kept as JSON text, its keys in order), or None."""
     text = (removed or {}).get("candidate")
     try:
-        cand = json.loads(text) if isinstance(text, str) else None
+        cand = jsondoc.loads(text) if isinstance(text, str) else None
     except ValueError:
         return None
     return cand if isinstance(cand, dict) else None
@@ -34,7 +33,7 @@ def candidates_document(current: TextFile) -> tuple[list | None, str | None]:
     """(the "candidates" list of ``current``, None) or (None, why it isn't one)."""
     text = "".join(ln.text + ln.ending for ln in current.lines)
     try:
-        doc = json.loads(text)
+        doc = jsondoc.loads(text)
     except (ValueError, RecursionError) as exc:
         line = getattr(exc, "lineno", None)
         if line:

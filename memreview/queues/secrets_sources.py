@@ -9,10 +9,10 @@ reported.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 
+from memreview.workspace import jsondoc
 from memreview.workspace.model import DailyLog, Workspace
 from memreview.workspace.openclaw import find_state_db
 from memreview.workspace.openclaw_state import store_values
@@ -60,7 +60,7 @@ def recall_snippets(ws: Workspace) -> Iterator[tuple[str, str, str]]:
     (its path in the workspace) and OpenClaw's state database (its path)."""
     rel = ws.config.short_term_recall
     try:
-        doc = json.loads(safe_read_bytes(ws.root, rel))
+        doc = jsondoc.loads(safe_read_bytes(ws.root, rel))
     except (OSError, ValueError, PathEscape):
         doc = None
     entries = doc.get("entries") if isinstance(doc, dict) else None

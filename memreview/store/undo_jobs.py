@@ -18,6 +18,7 @@ from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.store.reverse import Refuse, explain, reverse_patch, version_in
 from memreview.store.safewrite import Conflict, FileOutcome
 from memreview.store.scrub import accepted_hash
+from memreview.workspace import jsondoc
 from memreview.workspace.textfile import Line, TextFile, decode_bytes
 
 
@@ -176,7 +177,7 @@ class UndoJob(UndoJobBase):
 
 def _json_object(text: str) -> dict | None:
     try:
-        value = json.loads(text)
+        value = jsondoc.loads(text)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

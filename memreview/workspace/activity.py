@@ -4,12 +4,12 @@ of the anchors and projects the lines hold."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
 from memreview.i18n import N_, Message, Nn_
+from memreview.workspace import jsondoc
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Recall, Workspace
@@ -33,7 +33,7 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None
     store_doc = None
     if data is not None:
         try:
-            store_doc = json.loads(data)
+            store_doc = jsondoc.loads(data)
         except (ValueError, UnicodeDecodeError):
             ws.warn(store_rel, None, N_("not valid JSON"))
     # the store itself, whatever usage data the workspace has: the dropping queue reads it

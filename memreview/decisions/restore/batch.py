@@ -15,6 +15,7 @@ from memreview.decisions.restore.item import MARKER_RE, Archived, read_text
 from memreview.decisions.restore.place import insert_entry, remove_block, with_lines
 from memreview.decisions.state import config_of
 from memreview.i18n import _
+from memreview.workspace import jsondoc
 from memreview.workspace.markdown import SETTLED_STAMP_RE
 from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
@@ -52,7 +53,7 @@ def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
     stacks: dict[str, list[dict]] = {}
     for text in tf.texts if tf is not None else []:
         try:
-            obj = json.loads(text)
+            obj = jsondoc.loads(text)
         except ValueError:
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("proposal"), str):

@@ -32,6 +32,7 @@ from memreview.decisions.rewrite.meta import MetaEdit
 from memreview.decisions.rewrite.notes import NoteEdit
 from memreview.decisions.rewrite.result import Conflict
 from memreview.i18n import _
+from memreview.workspace import jsondoc
 from memreview.workspace.markdown import PROMOTION_RE
 
 
@@ -188,7 +189,7 @@ class LineEdit(MetaEdit, NoteEdit):
 
 def _verdict_key(text: str) -> tuple | None:
     try:
-        obj = json.loads(text)
+        obj = jsondoc.loads(text)
     except ValueError:
         return None
     if not isinstance(obj, dict) or "proposal" not in obj:
