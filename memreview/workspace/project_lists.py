@@ -75,7 +75,9 @@ _BOLD_RE = re.compile(r"^(?:\*\*|__)(?P<name>[^*_]+?)(?:\*\*|__)")
 _LINK_RE = re.compile(r"^\[(?P<name>[^\]]+)\]\([^)]*\)")
 _SEP_RE = re.compile(r"[ \t]*(?:[:：|]|[ \t][—–-][ \t])[ \t]*")
 _INLINE_STATUS_RE = re.compile(
-    r"(?:status|状态)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?(?P<v>[^,，;；。|)）\n]*)", re.I
+    r"(?:status|状态)(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?"
+    r"(?P<v>(?:[^,，;；。|()（）.\n]|\.(?![ \t]|$))*)",
+    re.I,
 )
 _PAREN_RE = re.compile(r"^[ \t]*[(（](?P<v>[^)）]{1,20})[)）]")
 _HEADING_CLEAN = re.compile(r"[^\w\s\-\u3400-\u9fff]+")
@@ -136,11 +138,18 @@ def _plausible(name: str) -> bool:
     return len(name.split()) <= 8 and any(c.isalpha() for c in name)
 
 
+def inline_status(text: str) -> re.Match | None:
+    """The first ``Status: x``/``状态：x`` in a line, its value as group ``v`` (up to a comma,
+    a semicolon, a bracket, a pipe or the end of a sentence)."""
+    m = _INLINE_STATUS_RE.search(text)
+    return m if m and m.group("v").strip(" *_") else None
+
+
 def _item_status(rest: str, full: str) -> str | None:
     """A list item's status: a ``Status:``/``状态：`` value, a status word in brackets or first
     after the name, or a status emoji."""
-    m = _INLINE_STATUS_RE.search(full)
-    if m and m.group("v").strip(" *_"):
+    m = inline_status(full)
+    if m:
         return m.group("v").strip(" *_")
     m = _PAREN_RE.match(rest)
     if m and STATUS_WORDS.match(m.group("v").strip()):
@@ -276,7 +285,8 @@ def _row(header: list[str], cells: list[str], n: int, status: str | None) -> lis
         if status_col is not None and status_col < len(cells)
         else None
     )
-    st = st or status
+    inline = inline_status(" | ".join(cells))
+    st = st or (inline.group("v").strip(" *_") if inline else None) or status
     if not _plausible(name) or not st:
         return []
     return [Listed(name, st, "row", n, n, status_col)]
