@@ -261,13 +261,14 @@ class Verdict:
 class Project:
     key: str
     title: str
-    source: str  # file | anchor | marker
+    source: str  # file | front-matter | item | row | heading | anchor | marker
     ref: dict
     status: str | None
     added: date | None
     anchor: str | None = None
     file: str | None = None
     aliases: tuple[str, ...] = ()  # other names from an ``Aliases:`` line
+    status_cell: int | None = None  # a table row's status column (a project kept as a row)
 
     @property
     def closed(self) -> bool:

@@ -118,11 +118,18 @@ class AddTodo:
 @dataclass(frozen=True)
 class SetStatus:
     """Replace a project file's first ``Status:`` line, or insert one after its title:
-    ``status`` is ``done`` or ``archived``, dated ``day``, written in the file's language."""
+    ``status`` is ``done`` or ``archived``, dated ``day``, written in the file's language.
+    A project kept in a list (``kind`` item, row or heading) has its own lines ``old`` (found
+    again by their text, nearest to ``line``) rewritten instead; ``cell`` is a row's status
+    column."""
 
     key: str
     status: str
     day: str
+    kind: str = "file"
+    line: int = 0
+    old: tuple[str, ...] = ()
+    cell: int | None = None
 
 
 @dataclass(frozen=True)
