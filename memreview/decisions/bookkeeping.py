@@ -154,6 +154,7 @@ def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
                     )
                 )
         except (OSError, store.PathEscape) as exc:
+            outcome.pending_error = str(exc)
             outcome.messages.append(
                 _("could not save {file}: {error}").format(
                     file=f".memreview/{PENDING_FILE}", error=exc
