@@ -190,6 +190,20 @@ def apply(
     ``commit`` (default: the workspace's ``commit`` setting) commits the batch when the
     workspace is a git repository. Raises nothing for bad decisions or a held lock.
     """
+    if dry_run:
+        return _apply(result, decisions, True, commit, now, lock_wait, fault)
+    try:
+        # every read-modify-write of state.yaml and pending.yaml under the lock, the
+        # batch's own included: two applies at once each keep the other's hides
+        with store.own_lock(Path(result.root), lock_wait):
+            return _apply(result, decisions, False, commit, now, lock_wait, fault)
+    except store.LockHeld as exc:
+        outcome = ApplyOutcome()
+        outcome.refused = [str(exc)]  # nothing written, the decisions stay where they were
+        return outcome
+
+
+def _apply(result, decisions, dry_run, commit, now, lock_wait, fault) -> ApplyOutcome:
     root = Path(result.root)
     plan, outcome, batch = _run(
         result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault
