@@ -52,7 +52,7 @@ def test_two_concurrent_applies_keep_every_hide(tmp_path: Path, capsys) -> None:
             p.join(60)
         codes = [p.exitcode for p in procs]
         hidden = set(load_state(ws).hidden)
-        for item, code in zip((diary, garden), codes):
+        for item, code in zip((diary, garden), codes, strict=True):
             if code == 0 and item not in hidden:
                 lost.append((n, item))
         assert codes == [0, 0], codes  # the second waits for the first, then applies
