@@ -26,6 +26,7 @@ from memreview.decisions.bookkeeping import (
     prune,
     scrub_redacted,
     skip_hidden_repeats,
+    state_refusal,
     state_with,
     update_pending,
 )
@@ -218,6 +219,11 @@ def _apply(result, decisions, dry_run, commit, now, lock_wait, fault) -> ApplyOu
         data = state.to_bytes()
         if dry_run:
             outcome.state_diff = store.unified_diff(STATE_FILE, before, data)
+        elif refused := state_refusal(before, data):
+            outcome.messages.append(refused)
+            kept = {p.key for p in hides}
+            outcome.applied = [d for d in outcome.applied if d.key not in kept]
+            outcome.failures += [DecisionProblem(p.decision, STATE_FILE, refused) for p in hides]
         else:
             try:
                 keep_broken_state(root, outcome)
