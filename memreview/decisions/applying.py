@@ -191,8 +191,9 @@ def apply(
     ``commit`` (default: the workspace's ``commit`` setting) commits the batch when the
     workspace is a git repository. Raises nothing for bad decisions or a held lock.
     """
-    if dry_run:
-        return _apply(result, decisions, True, commit, now, lock_wait, fault)
+    if dry_run or build_plan(result, decisions, now=now).clashes:
+        # nothing is written: no lock (a refused batch leaves no trace, not even .memreview/)
+        return _apply(result, decisions, dry_run, commit, now, lock_wait, fault)
     try:
         # every read-modify-write of state.yaml and pending.yaml under the lock, the
         # batch's own included: two applies at once each keep the other's hides
