@@ -214,7 +214,13 @@ def _summary(dry_run: bool, outcome, decided: int, files: int) -> str:
         text += _(" (batch {batch})").format(batch=outcome.batch)
     if outcome.skipped:
         text += _("; {count} already applied, skipped").format(count=len(outcome.skipped))
-    if outcome.pending and not dry_run:
+    if outcome.pending and not dry_run and outcome.pending_error:
+        # never "left pending" when the file could not take them
+        text += _(
+            "; {count} should stay pending, but .memreview/pending.yaml could not be saved "
+            "(decide them again)"
+        ).format(count=len(outcome.pending))
+    elif outcome.pending and not dry_run:
         text += _("; {count} left pending in .memreview/pending.yaml").format(
             count=len(outcome.pending)
         )

@@ -27,6 +27,7 @@ from memreview.decisions.bookkeeping import (
     prune,
     scrub_redacted,
     skip_hidden_repeats,
+    state_refusal,
     state_with,
     update_pending,
 )
@@ -202,6 +203,21 @@ def apply(
     ``commit`` (default: the workspace's ``commit`` setting) commits the batch when the
     workspace is a git repository. Raises nothing for bad decisions or a held lock.
     """
+    if dry_run or build_plan(result, decisions, now=now).clashes:
+        # nothing is written: no lock (a refused batch leaves no trace, not even .memreview/)
+        return _apply(result, decisions, dry_run, commit, now, lock_wait, fault)
+    try:
+        # every read-modify-write of state.yaml and pending.yaml under the lock, the
+        # batch's own included: two applies at once each keep the other's hides
+        with store.own_lock(Path(result.root), lock_wait):
+            return _apply(result, decisions, False, commit, now, lock_wait, fault)
+    except store.LockHeld as exc:
+        outcome = ApplyOutcome()
+        outcome.refused = [str(exc)]  # nothing written, the decisions stay where they were
+        return outcome
+
+
+def _apply(result, decisions, dry_run, commit, now, lock_wait, fault) -> ApplyOutcome:
     root = Path(result.root)
     plan, outcome, batch = _run(
         result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault
@@ -216,6 +232,11 @@ def apply(
         data = state.to_bytes()
         if dry_run:
             outcome.state_diff = store.unified_diff(STATE_FILE, before, data)
+        elif refused := state_refusal(before, data):
+            outcome.messages.append(refused)
+            kept = {p.key for p in hides}
+            outcome.applied = [d for d in outcome.applied if d.key not in kept]
+            outcome.failures += [DecisionProblem(p.decision, STATE_FILE, refused) for p in hides]
         else:
             try:
                 keep_broken_state(root, outcome)

@@ -15,8 +15,10 @@ from memreview.decisions.plan import EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
 from memreview.i18n import _, ngettext
 from memreview.secrets import find_secrets
+from memreview.workspace.yamlcap import CONFIG_LIMIT
 
 STATE_NAME = STATE_FILE.split("/", 1)[1]
+STATE_LIMIT = CONFIG_LIMIT  # what parse_state reads
 
 
 def applied_before(root: Path) -> dict[str, str]:
@@ -93,6 +95,26 @@ def state_with(root: Path, hides: list[PlannedDecision], batch: str) -> tuple[St
     return state, before
 
 
+def state_refusal(before: bytes | None, data: bytes) -> str | None:
+    """Why state.yaml must not be written now, or None: the file there can't be read (it is
+    kept as it is, never silently replaced by a fresh one), or what would be written could
+    not be read back (over the size memreview reads)."""
+    if before:
+        _state, problem = parse_state(before)
+        if problem:
+            return _(
+                "{file} can't be read ({problem}); it was left as it is, and the items of "
+                "this batch were not hidden (they stay pending): fix or move the file, then "
+                "apply again"
+            ).format(file=STATE_FILE, problem=str(problem))
+    if len(data) > STATE_LIMIT or parse_state(data)[1]:
+        return _(
+            "{file} would be {size} bytes, more than memreview reads back ({limit}); it was "
+            "not written, and the items of this batch were not hidden (they stay pending)"
+        ).format(file=STATE_FILE, size=len(data), limit=STATE_LIMIT)
+    return None
+
+
 def keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
     """A state file that doesn't parse is copied aside before it is replaced."""
     before = store.read_private(root, STATE_NAME)
@@ -158,6 +180,7 @@ def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
                     )
                 )
         except (OSError, store.PathEscape) as exc:
+            outcome.pending_error = str(exc)
             outcome.messages.append(
                 _("could not save {file}: {error}").format(
                     file=f".memreview/{PENDING_FILE}", error=exc

@@ -43,6 +43,7 @@ class ApplyOutcome:
     files: list[store.FileResult] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # item ids now hidden by state.yaml
     pending: list[Decision] = field(default_factory=list)  # still staged afterwards
+    pending_error: str | None = None  # pending.yaml could not be saved: ``pending`` is not in it
     skipped: list[Decision] = field(default_factory=list)  # applied by an earlier batch
     state_diff: str = ""
     messages: list[str] = field(default_factory=list)

@@ -39,6 +39,11 @@ def undo(
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
+    with store.own_lock(root, lock_wait):  # state.yaml and pending.yaml changed under it
+        return _undo(root, now, lock_wait, batch_id)
+
+
+def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcome:
     cfg = _config(root)
     res = store.undo_batch(
         root,
@@ -143,6 +148,11 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
+    with store.own_lock(root, lock_wait):  # state.yaml and pending.yaml changed under it
+        return _finish(root, batch_id, lock_wait)
+
+
+def _finish(root: Path, batch_id: str | None, lock_wait: float):
     cfg = _config(root)
     record, result, message = store.finish_batch(
         root, batch_id, lock_files=tuple(cfg.lock_files), lock_wait=lock_wait

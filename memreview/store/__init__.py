@@ -29,7 +29,7 @@ from memreview.store.journal import (
 )
 from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
 from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
-from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states, own_lock
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
@@ -106,6 +106,7 @@ __all__ = [
     "journal_problems",
     "last_batch",
     "lock_states",
+    "own_lock",
     "mend_private_dir",
     "read_journal",
     "read_private",

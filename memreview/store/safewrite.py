@@ -30,7 +30,8 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview.i18n import _
-from memreview.store.batchplan import FilePlan, group_jobs, plan_file
+from memreview.store.batchplan import FilePlan, failures_for, group_jobs, plan_file
+from memreview.store.halfdone import no_room
 from memreview.store.jobs import (
     BatchResult,
     Conflict,
@@ -251,6 +252,14 @@ def run_batch(
                 _collect(result, plan, written=False)
             return result
 
+        full = no_room(real_root, changed)
+        if full:
+            for plan in changed:
+                plan.failures += failures_for(plan.applied, plan.rel, full)
+                plan.applied = []
+            for plan in plans:
+                _collect(result, plan, written=False)
+            return result
         if any(p.rel.rsplit("/", 1)[-1] == "MEMORY.md" for p in changed):
             holder = wait_for_promotion_lock(real_root, lock_wait)
             if holder:

@@ -262,15 +262,15 @@ def test_read_only_mount_is_reported_and_every_file_left_intact(tmp_path, monkey
     assert hc.snapshot(ws, outside) == before
 
 
-def test_a_broken_state_file_is_kept_aside_before_it_is_replaced(tmp_path):
+def test_a_broken_state_file_is_kept_as_it_is_and_the_hide_stays_pending(tmp_path):
     ws, _ = hc.build("yaml-state", tmp_path)
     broken = (ws / ".memreview/state.yaml").read_bytes()
     [dup] = scan_ids(ws)["duplicates"]
     run = _apply(tmp_path, ws, [{"item": dup["id"], "action": "not-duplicate"}])
-    assert run.code == 0, run.err
-    copies = list((ws / ".memreview").glob("state.yaml.broken-*"))
-    assert [c.read_bytes() for c in copies] == [broken]
-    assert dup["id"] in (ws / ".memreview/state.yaml").read_text()
+    assert run.code == 1  # never a silent reset: a loud failure, the file left as it is
+    assert "state.yaml can't be read" in run.err
+    assert (ws / ".memreview/state.yaml").read_bytes() == broken
+    assert dup["id"] in (ws / ".memreview/pending.yaml").read_text()
 
 
 def test_a_broken_pending_file_is_kept_aside_before_it_is_replaced(tmp_path):
