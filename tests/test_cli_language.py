@@ -93,7 +93,7 @@ def test_help_is_in_chinese_and_wrapped_by_cells(capsys, monkeypatch):
         main(["--lang", "zh", "scan", "--help"])
     out = capsys.readouterr().out
     assert out.startswith("用法：memreview scan")
-    assert "列出所有沉睡项目" in out
+    assert "列出只显示前十项" in out
     from memreview.workspace.fields import width
 
     assert max(width(line) for line in out.splitlines()) <= 60
