@@ -1,4 +1,4 @@
-"""memreview's speed benchmark (DESIGN §8). Prints a table and writes the figures as JSON.
+"""memreview's speed benchmark (docs/design.md §8). Prints a table and writes the figures as JSON.
 
     python bench/bench.py [--scales 0.01,0.1,0.25,0.5,1.0] [--out bench/results.json]
 

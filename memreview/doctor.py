@@ -3,8 +3,9 @@
 Exit 0 when nothing fires, 1 when an alarm fires or a credential is found, 2 on a usage
 error. Fast: it loads the workspace and computes the alarms and the secrets queue only (no
 near-duplicate or fragment matching), then looks for credentials where memreview does not
-rewrite: daily logs, the recall store's snippets (legacy file, state database) and the lines
-added in the workspace's git history. Secrets are always shown masked. The health figures
+rewrite: the lines added in the workspace's git history. The secrets queue covers every file
+memreview reads (memory files, daily logs, ``DREAMS.md``, dreaming files, the recall store's
+snippets). Secrets are always shown masked. The health figures
 (budgets in lines and tokens, missing logs, stale todos) and the locks in use are listed as
 warnings: shown, never failing.
 """
@@ -12,7 +13,6 @@ warnings: shown, never failing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -31,68 +31,12 @@ from memreview.secrets import LOWER_GATES, WHOLE_TEXT_GATES, find_secrets, kinds
 from memreview.store import backup_usage, lock_states
 from memreview.workspace.loader import load_workspace, review_date
 from memreview.workspace.model import Workspace
-from memreview.workspace.openclaw import find_state_db
-from memreview.workspace.openclaw_state import store_values
-from memreview.workspace.paths import safe_read_bytes
-from memreview.workspace.textfile import decode_bytes
 
 
 def secrets_elsewhere(ws: Workspace) -> list[dict]:
-    """Credentials in daily logs and the recall store's snippets: reported (masked), never
-    rewritten by memreview."""
-    out: list[dict] = []
-    for log in sorted(ws.daily_logs, key=lambda d: d.rel):
-        if not _maybe(log.text_lower):
-            continue
-        try:
-            text = decode_bytes(log.rel, safe_read_bytes(ws.root, log.rel))
-        except OSError:
-            continue
-        for no, line in enumerate(text.texts, 1):
-            found = find_secrets(line)
-            if found:
-                out.append(
-                    {
-                        "file": log.rel,
-                        "line": no,
-                        "kinds": sorted({s.kind for s in found}),
-                        "text": mask_secrets(line),
-                    }
-                )
-    rel = ws.config.short_term_recall
-    try:
-        doc = json.loads(safe_read_bytes(ws.root, rel))
-    except (OSError, ValueError):
-        doc = None
-    entries = doc.get("entries") if isinstance(doc, dict) else None
-    if isinstance(entries, dict):
-        out.extend(_snippets(rel, entries.items()))
-    db = find_state_db(ws.root, ws.config.openclaw_state_db, os.environ)
-    if db is not None:
-        values = store_values(db, ws.root)
-        out.extend(_snippets(str(db), ((str(v.get("key") or "?"), v) for v in values)))
-    out.extend(secrets_in_git(ws.root))
-    return out
-
-
-def _snippets(where: str, entries) -> list[dict]:
-    """Credentials in the short-term store's snippets (legacy file or state database)."""
-    out = []
-    for key, e in entries:
-        snippet = e.get("snippet") if isinstance(e, dict) else None
-        if not isinstance(snippet, str) or not _could_hold(snippet):
-            continue
-        found = find_secrets(snippet)
-        if found:
-            out.append(
-                {
-                    "file": where,
-                    "line": None,
-                    "kinds": sorted({s.kind for s in found}),
-                    "text": mask_secrets(f"{key}: {snippet}"),
-                }
-            )
-    return out
+    """Credentials in lines added in the workspace's git history: reported (masked), never
+    rewritten by memreview (the files memreview reads are the secrets queue's)."""
+    return secrets_in_git(ws.root)
 
 
 _GIT_HISTORY_CAP = 256 << 20  # bytes of `git log -p` read at most
@@ -161,11 +105,6 @@ def _could_hold(text: str) -> bool:
     )
 
 
-def _maybe(low: str) -> bool:
-    """A cheap first look at a daily log (lower-cased): could it hold a credential?"""
-    return any(rx.search(low) for rx in (*WHOLE_TEXT_GATES, *LOWER_GATES))
-
-
 def _warnings(h: dict) -> list[str]:
     out = []
     mem = h.get("memory")
@@ -214,6 +153,7 @@ def check_workspace_health(root: Path, today: date | None) -> dict:
                     "line": it["ref"]["line"],
                     "kinds": it["kinds"],
                     "text": it["text"],
+                    "written": bool(it.get("writable")),
                 }
                 for it in items
             ],
@@ -285,9 +225,18 @@ def cmd_doctor(args) -> int:
             print(visible("      " + _("what to do: {todo}").format(todo=a["todo"])))
         s = r["secrets"]
         for it in s["items"]:
-            line = _("SECRET {file}:{line} ({kinds}): {text}").format(
-                file=it["file"], line=it["line"], kinds=kinds_shown(it["kinds"]), text=it["text"].strip()
-            )
+            where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]
+            if it["written"]:
+                line = _("SECRET {file}:{line} ({kinds}): {text}").format(
+                    file=it["file"],
+                    line=it["line"],
+                    kinds=kinds_shown(it["kinds"]),
+                    text=it["text"].strip()[:120],
+                )
+            else:
+                line = _("SECRET {where} ({kinds}, not rewritten by memreview): {text}").format(
+                    where=where, kinds=kinds_shown(it["kinds"]), text=it["text"].strip()[:120]
+                )
             print(visible("  " + line))
         for it in s["elsewhere"]:
             where = f"{it['file']}:{it['line']}" if it["line"] else it["file"]

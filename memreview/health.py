@@ -1,10 +1,11 @@
-"""The health figures (DESIGN §7): budgets, stale todos, missing logs, growth."""
+"""The health figures (docs/design.md §7): budgets, stale todos, missing logs, growth."""
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
 
+from memreview.workspace.boot import boot_figures
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.markdown import PROMOTED_HEADING_RE, SETTLED_STAMP_RE
 from memreview.workspace.model import Workspace
@@ -120,6 +121,7 @@ def health(ws: Workspace, today: date) -> dict:
         if hb is not None
         else None
     )
+    out["boot"] = boot_figures(ws)
     out["stale_todos"] = _stale_todos(ws, today)
     days = {d.date for d in ws.daily_logs}
     week = [today - timedelta(days=k) for k in range(7, 0, -1)]

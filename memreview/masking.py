@@ -9,7 +9,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
 
-from memreview.secrets import LABEL_GATE, LABEL_GATE_ZH, TOKEN_GATES, mask_secrets
+from memreview.secrets import ACCOUNT_GATES, LABEL_GATE, LABEL_GATE_ZH, TOKEN_GATES, mask_secrets
 
 __all__ = ["mask_in", "strings_in"]
 
@@ -74,7 +74,7 @@ def _gated(strings: list[str]) -> set[str]:
         for rx, text in (*((rx, whole) for rx in TOKEN_GATES), (LABEL_GATE_ZH, whole))
         for m in rx.finditer(text)
     ]
-    hits += [m.start() for m in LABEL_GATE.finditer(low)]
+    hits += [m.start() for rx in (LABEL_GATE, *ACCOUNT_GATES) for m in rx.finditer(low)]
     if hits:
         starts = [0, *accumulate(len(t) + len(_APART) for t in strings)]
         hit.update(strings[bisect_right(starts, pos) - 1] for pos in hits)

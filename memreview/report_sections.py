@@ -12,6 +12,7 @@ from memreview.decisions import registry
 from memreview.display import sparkline
 from memreview.i18n import N_, _, ngettext, shown
 from memreview.judge_card import CONFIDENCE_BUCKETS, pct
+from memreview.report_boot import boot_lines
 from memreview.report_markdown import LIST_LIMIT, budget_status, md_text, more_lines, number
 from memreview.store import RECENT_DAYS
 from memreview.workspace.config import Config
@@ -139,6 +140,7 @@ def render_health(health: dict, cfg: Config, h: str) -> list[str]:
         )
     out.append("")
 
+    out += boot_lines(health)
     stale = health.get("stale_todos") or []
     out.append(
         "- "

@@ -39,6 +39,18 @@ from functools import cache
 from itertools import accumulate
 
 from memreview.i18n import N_, _
+from memreview.secret_values import (
+    ACCOUNT_PAIR,
+    ASSIGN,
+    CELL,
+    ELIDED,
+    LABELLED,
+    LABELLED_ZH,
+    SPACED,
+    is_placeholder,
+    labelled_value,
+    looks_made,
+)
 
 __all__ = ["Secret", "find_secrets", "mask_value", "mask_secrets", "redact_secrets"]
 
@@ -85,7 +97,7 @@ _PLUGINS = (
 # Current formats detect-secrets 1.5 does not know.
 _EXTRA_PROVIDERS = (
     (N_("API key"), r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-|svcacct-)?[A-Za-z0-9_\-]{32,}"),
-    (N_("Google API key"), r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+    (N_("Google API key"), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])"),
     (N_("Hugging Face token"), r"\bhf_[A-Za-z0-9]{30,}\b"),
     (N_("GitHub token"), r"\bgithub_pat_[A-Za-z0-9_]{40,}\b"),
 )
@@ -113,33 +125,6 @@ _PEM = re.compile(
 _HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?([0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _VALUE_IN_GROUP = ("Basic Auth Credentials", "NPM tokens")
 _PRIVATE_WORDS = re.compile(r"(?i)private[\s_-]*key|priv[_-]?key|wallet|secret[\s_-]*key|私钥|钱包")
-
-# --- labelled values --------------------------------------------------------------------------
-
-_LABELS = (
-    r"passwords?|passwd|pwd|passphrase|pass|secret|client[_\s-]?secret|token|access[_\s-]?token"
-    r"|refresh[_\s-]?token|auth[_\s-]?token|bearer|api[_\s-]?key|apikey|access[_\s-]?key"
-    r"|secret[_\s-]?key|private[_\s-]?key"
-)
-_LABELLED = re.compile(
-    r"(?i)(?<![A-Za-z0-9])(?:" + _LABELS + r")(?![A-Za-z0-9])\**\s*(?:[:=：]|is\s)\s*\**\s*"
-    r"(?P<q>[\"'`]?)(?P<value>[^\s\"'`，。；;,]+)"
-)
-_LABELLED_ZH = re.compile(
-    r"(?:密码|口令|密钥|令牌|私钥|秘钥)\**\s*(?:[:=：]|是|为)\s*\**\s*(?P<q>[\"'`“]?)(?P<value>[^\s\"'`”，。；;,]+)"
-)
-# KEY=value assignments (env files pasted into memory): the name says what it is.
-_ASSIGN = re.compile(
-    r"\b(?P<name>[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD))\s*=\s*(?P<q>[\"']?)"
-    r"(?P<value>[A-Za-z0-9+/_\-.=]{12,})"
-)
-_PLACEHOLDER = re.compile(
-    r"(?ix)^(?: <.*> | \$\{?[A-Za-z_][A-Za-z0-9_]*\}? | [*•xX\#.…\-_]+ | \[.* | \(.* | %.*%"
-    r" | (?:none|null|nil|n/?a|empty|unset|set|required|optional|hidden|redacted|masked|"
-    r"changeme|example|your[_-].*|todo|tbd|see|in|from|via|stored|saved|rotated|same|env|"
-    r"环境变量|见|无|空|略|已.*))$"
-)
-_VAR_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # OPENAI_API_KEY: a name, not a value
 
 # --- seed phrases -------------------------------------------------------------------------------
 
@@ -175,7 +160,12 @@ TOKEN_GATES = (
     re.compile(r"://[^\s/@]+:[^\s/@]+@"),
 )
 WHOLE_TEXT_GATES = (*TOKEN_GATES, LABEL_GATE_ZH, re.compile("助记词|种子"), _SEED_LINE)
-LOWER_GATES = (LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"))
+# an account and its password side by side (``admin / …``, ``name@mail.example / …``)
+# (lower-cased; one literal-led pattern each: an alternation of them scans several times slower)
+ACCOUNT_GATES = tuple(
+    re.compile(p) for p in (r"admin ?/", r"root ?/", r"ubuntu ?/", r"@[\w-]+\.[\w.-]+ ?/")
+)
+LOWER_GATES = (LABEL_GATE, re.compile("seed|mnemonic|recovery phrase"), *ACCOUNT_GATES)
 
 
 def _entropy(s: str) -> float:
@@ -184,11 +174,6 @@ def _entropy(s: str) -> float:
         counts[ch] = counts.get(ch, 0) + 1
     n = len(s)
     return -sum(c / n * math.log2(c / n) for c in counts.values())
-
-
-def _is_placeholder(value: str) -> bool:
-    v = value.strip("*_`\"'")
-    return not v or len(v) < 6 or bool(_PLACEHOLDER.match(v)) or bool(_VAR_NAME.match(v))
 
 
 @cache
@@ -242,7 +227,7 @@ def find_secrets(text: str) -> list[Secret]:
                 # a pattern with a group marks the value inside its context (basic auth, npm)
                 g = 1 if kind in _VALUE_IN_GROUP and rx.groups and m.group(1) else 0
                 value = m.group(g)
-                if kind == "Basic Auth Credentials" and _is_placeholder(value):
+                if kind == "Basic Auth Credentials" and is_placeholder(value):
                     continue
                 found.append(Secret(kind, m.start(g), m.end(g), value))
         if _PRIVATE_WORDS.search(text):
@@ -250,24 +235,44 @@ def find_secrets(text: str) -> list[Secret]:
                 found.append(Secret(N_("private key"), m.start(1), m.end(1), m.group(1)))
     if text.count(" ") >= 11:
         found.extend(_seed_phrases(text))
-    if LABEL_GATE.search(text.lower()):
-        for m in _LABELLED.finditer(text):
+    low = text.lower()
+    if LABEL_GATE.search(low) or LABEL_GATE_ZH.search(text):
+        kind = N_("password or token")
+        for rx in (LABELLED, LABELLED_ZH, CELL):
+            for m in rx.finditer(text):
+                raw = m.group("value")
+                value = raw.rstrip(".:;)）")
+                if ELIDED.search(raw):
+                    continue
+                label = re.sub(r"[\s_-]+", "", m.group("label").lower())
+                quoted = bool(m.group("q"))
+                if rx is LABELLED and m.group("sep").startswith("is"):
+                    quoted = False  # "the token is valid": prose unless the value looks made
+                    label = "token"
+                if labelled_value(label, value, quoted):
+                    start = m.start("value")
+                    found.append(Secret(kind, start, start + len(value), value))
+    if LABEL_GATE.search(low):
+        for m in SPACED.finditer(text):
+            raw = m.group("value")
+            value = raw.rstrip(".:;)）")
+            if not ELIDED.search(raw) and not is_placeholder(value) and looks_made(value):
+                start = m.start("value")
+                found.append(Secret(N_("password or token"), start, start + len(value), value))
+        for m in ASSIGN.finditer(text):
             value = m.group("value")
-            if not _is_placeholder(value):
-                kind = N_("password or token")
-                found.append(Secret(kind, m.start("value"), m.end("value"), value))
-        for m in _ASSIGN.finditer(text):
-            value = m.group("value")
-            if _is_placeholder(value) or _entropy(value) < 3.0:
+            if is_placeholder(value) or _entropy(value) < 3.0:
                 continue
             kind = N_("key in an assignment")
             found.append(Secret(kind, m.start("value"), m.end("value"), value))
-    if LABEL_GATE_ZH.search(text):
-        for m in _LABELLED_ZH.finditer(text):
-            value = m.group("value")
-            if not _is_placeholder(value):
-                kind = N_("password or token")
-                found.append(Secret(kind, m.start("value"), m.end("value"), value))
+    if any(rx.search(low) for rx in ACCOUNT_GATES):
+        for m in ACCOUNT_PAIR.finditer(text):
+            value = m.group("value").rstrip(".:;)）")
+            if ELIDED.search(m.group("value")):
+                continue
+            if not is_placeholder(value) and looks_made(value) and not value.isdigit():
+                start = m.start("value")
+                found.append(Secret(N_("password or token"), start, start + len(value), value))
     if not found:
         return found
     found.sort(key=lambda s: (s.start, -(s.end - s.start)))
@@ -349,13 +354,23 @@ def candidate_lines(texts: list[str]) -> list[int]:
     """The 0-based lines that pass one of the finder's gates, found with one regex pass over
     the whole file (most files have none)."""
     whole = "\n".join(texts)
-    hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
-    if any(rx.search(low := whole.lower()) for rx in LOWER_GATES):
-        hits |= {m.start() for rx in LOWER_GATES for m in rx.finditer(low)}
+    hits = gate_hits(whole)
     if not hits:
         return []
     starts = [0, *accumulate(len(t) + 1 for t in texts)]
     return sorted({bisect_right(starts, pos) - 1 for pos in hits})
+
+
+def gate_hits(whole: str, low: str | None = None) -> set[int]:
+    """Where in ``whole`` one of the finder's gates hits (``low``: ``whole`` lower-cased,
+    when the caller has it)."""
+    hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
+    if low is None or len(low) != len(whole):
+        low = whole.lower()
+    if len(low) != len(whole):  # a character that lower-cases to two: each line on its own
+        return {m.start() for m in re.finditer(r"^", whole, re.M)}
+    hits.update(m.start() for rx in LOWER_GATES for m in rx.finditer(low))
+    return hits
 
 
 def holds_secret(texts: Iterable[str]) -> bool:

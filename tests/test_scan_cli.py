@@ -1,4 +1,4 @@
-"""`memreview scan`: the JSON schema of DESIGN §6, exit statuses, stable ids, the table."""
+"""`memreview scan`: the JSON schema of docs/design.md §6, exit statuses, stable ids, the table."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ TODAY = "2026-11-29"
 QUEUES = registry.queue_names()  # their order is pinned by tests/decisions/test_registry.py
 REF_KEYS = {"file", "line", "end_line", "text", "anchor"}
 ITEM_KEYS = {
+    "dropping": {"id", "title", "origin", "key", "text", "days_left", "fails", "source", "flags"},
     "contradictions": {"id", "title", "a", "b", "source", "confidence", "reason"},
     "supersede": {"id", "title", "new", "old", "confidence", "reason", "proposal"},
     "skills": {"id", "title", "theme", "content", "count", "reason"},
@@ -381,20 +382,25 @@ def test_item_ids_survive_lines_inserted_at_the_top_of_every_memory_file(tmp_pat
 def test_item_ids_survive_lines_inserted_above_on_a_small_workspace(tmp_path, capsys):
     memory = (
         "# M\n## Notes\n- Gateway uses port 18789\n- Gateway uses port 18789\n"
-        "## [FACT:old]\nAdded: 2026-01-01\nCONFLICTS-WITH: [[new]]\n---\n"
-        "## [FACT:new]\nAdded: 2026-02-01\n---\n"
         "### 编年史\n| 2026-04-25 | a |\n| 2026-04-25 | b |\n"
+    )
+    # anchors outside MEMORY.md: what the agent sees at boot is never a demotion candidate
+    facts = (
+        "# Facts\n## [FACT:old]\nAdded: 2026-01-01\nCONFLICTS-WITH: [[new]]\n---\n"
+        "## [FACT:new]\nAdded: 2026-02-01\n---\n"
     )
     root = write(
         tmp_path / "ws",
         {
             "MEMORY.md": memory,
+            "memory/facts.md": facts,
             "memory/recall_log.jsonl": "",
             "memory/projects/gw.md": "# Gateway\n",
         },
     )
     before = scan_json(capsys, root)
     write(root, {"MEMORY.md": "<!-- top -->\n\nSome prose.\n" + memory})
+    write(root, {"memory/facts.md": "<!-- top -->\n\nSome prose.\n" + facts})
     write(root, {"memory/projects/gw.md": "Intro line\n# Gateway\n"})
     after = scan_json(capsys, root)
     for name in QUEUES:

@@ -36,6 +36,28 @@ TRUE_CASES = [
      "10. winner 11. thank 12. yellow"),
     ("- git remote https://deploy:pa55w0rdXYZ@git.example.com/repo.git", "Basic Auth Credentials",
      "pa55w0rdXYZ"),
+    # a table row's label cell, then the value in the next cell
+    ("| SSH 密码 | Lm4nP8qs21 |", "password or token", "Lm4nP8qs21"),
+    ("| Grafana password | Plover-82-lantern | rotate |", "password or token",
+     "Plover-82-lantern"),
+    # an account beside its password in prose
+    ("Log in as admin / Fern7-quiet-Otter and change it.", "password or token",
+     "Fern7-quiet-Otter"),
+    ("- 用户: root / 85Kq2mLs", "password or token", "85Kq2mLs"),
+    ("- 新服务器 | 端口: 22 | 用户: root | 密码: Tq7vK2mR9x |", "password or token", "Tq7vK2mR9x"),
+    ("- bot https://api.telegram.org/bot7715203948:AAHq3mZ8xW2pL5vN9cR4tY7uJ1kE6sD0fGh/send",
+     "Telegram Bot Token", "7715203948:AAHq3mZ8xW2pL5vN9cR4tY7uJ1kE6sD0fGh"),
+    ("- key AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-", "Google API key",
+     "AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-"),
+    ("- Node token: `relay-2026`", "password or token", "relay-2026"),
+    # pasted JSON and camelCase names; a short aside between the label and its colon
+    ('  "botToken": "Zx8kq2LmN4pR7vT9wB3y",', "password or token", "Zx8kq2LmN4pR7vT9wB3y"),
+    ('{"password": "Tq7vK2mR9x"}', "password or token", "Tq7vK2mR9x"),
+    ("- API Token (Zone DNS): Qm4vR8tLz2pW9xKc7NfB", "password or token", "Qm4vR8tLz2pW9xKc7NfB"),
+    # a value after a space: a bearer header, a command's password flag
+    ('curl -H "Authorization: Bearer Zx8kq2LmN4pR7vT9wB3yQ" https://api.example.com',
+     "password or token", "Zx8kq2LmN4pR7vT9wB3yQ"),
+    ("mysql --password Hv9pLq2Wz4 -u root", "password or token", "Hv9pLq2Wz4"),
 ]
 
 
@@ -76,6 +98,30 @@ LOOK_ALIKES = [
     "- [[win11-python-default-codepage-gbk]] supersedes [[win11-utf8-default]]",
     "- Use port 18789 for the gateway <!-- trigger: gateway, port --> <!-- importance: 3 -->",
     "- source=memory/2026-08-02.md:42-42 and commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    # elided, masked, placeholder and example values
+    "- API Key: `tvly-dev-...` (set in the environment)",
+    "  - apiKey: `sk-df6bcc...`",
+    "- token: sk-…f3Qa",
+    "GITHUB_TOKEN=ghp_xxxxxxxxxxxx",
+    '- GITHUB_TOKEN = "ghp_xxxx"  # set it in the secrets store',
+    "- the mock accepts api_key=\"anything\"",
+    "    password='app_password'  # an app password when 2FA is on",
+    "- 令牌：已配置在环境变量里",
+    "| 密钥位置 | 见 `~/.config/mail/secret` |",
+    "| NAS password | `<in the vault>` | shared |",
+    # a detection regex naming key variables
+    'rg -n "TAVILY_API_KEY=.*[A-Za-z0-9_-]{10}|OPENAI_API_KEY=.*[A-Za-z0-9_-]{10}"',
+    "- 检测脚本用正则 `TOKEN=[A-Za-z0-9]{32}` 扫描泄露",
+    # prose after a label word
+    "2. Generate API token: Settings → API",
+    "- Next controlled pass: audit-only hardening first",
+    "- confirmed the token is valid: the call returned 200",
+    "- password: changed after the move",
+    "- copy /root/backup to the NAS, then admin/settings/users",
+    'curl -H "Authorization: Bearer $TOKEN" https://api.example.com',
+    "- Bearer tokens expire hourly; ask for a new one",
+    # a label word inside another word is no label
+    "- bypass: Zx8kq2LmN4 was the route we took",
     # twelve common English words that are all BIP-39 words but fail the checksum, no seed word
     "- we need to find a good way to check each word in the list before we act",
 ]

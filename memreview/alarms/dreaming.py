@@ -4,13 +4,13 @@ some)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from datetime import date
 
 from memreview.alarms.base import Alarm, file_size, state_db
 from memreview.i18n import _
+from memreview.workspace import jsondoc
 from memreview.workspace.dates import DATE_RE, parse_date
 from memreview.workspace.markdown import PROMOTED_HEADING
 from memreview.workspace.model import Workspace
@@ -114,7 +114,7 @@ def _store_updates(ws: Workspace) -> list[date]:
     rel = ws.config.short_term_recall
     if file_size(ws, rel) is not None:
         try:
-            day = legacy_updated(json.loads(safe_read_bytes(ws.root, rel)))
+            day = legacy_updated(jsondoc.loads(safe_read_bytes(ws.root, rel)))
         except (OSError, ValueError):
             day = None
         if day is not None:

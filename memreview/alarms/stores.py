@@ -3,11 +3,11 @@ OpenClaw's SQLite store at its cap, and promotion starved on the store OpenClaw 
 
 from __future__ import annotations
 
-import json
 from datetime import date
 
 from memreview.alarms.base import Alarm, file_size, state_db
 from memreview.i18n import _, ngettext
+from memreview.workspace import jsondoc
 from memreview.workspace.model import Workspace
 from memreview.workspace.openclaw_state import store_values
 from memreview.workspace.paths import safe_read_bytes
@@ -95,7 +95,7 @@ def _state_store(ws: Workspace, db, values: list[dict]) -> list[Alarm]:
 
 def _store_entries(ws: Workspace, rel: str) -> list[dict]:
     try:
-        doc = json.loads(safe_read_bytes(ws.root, rel))
+        doc = jsondoc.loads(safe_read_bytes(ws.root, rel))
     except (OSError, ValueError):
         return []
     entries = doc.get("entries") if isinstance(doc, dict) else None

@@ -155,11 +155,22 @@ class Backend(PendingFile):
 
         return {h.id: h.why() for h in hidden_items(self.root, today)}
 
-    def unhide(self, item_id: str, today=None) -> str:
-        """Show a hidden item again (a journaled batch, undone by ``U``); what happened."""
+    def unhide(self, item_id: str, today=None, dry_run: bool = False) -> UndoSummary:
+        """Show a hidden item again (a journaled batch, undone by ``U``), or with
+        ``dry_run`` say what would change; the diff is what was (or would be) written to a
+        file (a skipped skill's candidate going back)."""
         from memreview.decisions.hidden import unhide
 
-        return unhide(self.root, item_id, today=today).message
+        res = unhide(self.root, item_id, today=today, dry_run=dry_run)
+        return UndoSummary(bool(res.ok), str(res.message), str(res.diff))
+
+    def removed_temps(self) -> list[str]:
+        """Remove the temp files a stopped memreview left (those it can prove it made);
+        their paths."""
+        try:
+            return store.clean_temp_files(self.root)
+        except (OSError, store.PathEscape):
+            return []
 
     def interrupted(self) -> str | None:
         """What a crash left (temp files removed, a batch cut short), or None."""

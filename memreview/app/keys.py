@@ -1,4 +1,4 @@
-"""The keys: one key per verb, and what each verb means in each queue (DESIGN §2, §7).
+"""The keys: one key per verb, and what each verb means in each queue (docs/design.md §2, §7).
 
 What each queue offers is declared by its unit (``decisions/units/``) and read here from the
 one table, ``decisions/registry.py``, every time it is asked: this module turns it into
@@ -15,7 +15,7 @@ from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.i18n import N_, _, current_language
 
 HEALTH = "health"
-QUEUE_KEYS = 9  # the first nine queues are on the digits
+QUEUE_KEYS = 10  # the first ten queues are on the digits 1-9 and 0; the rest on [ ] and ctrl+p
 
 
 def queue_names() -> tuple[str, ...]:
@@ -41,8 +41,9 @@ def queue_acts(queue: str) -> dict[str, Act]:
 
 
 def queue_key(position: int) -> str:
-    """The key of the queue at ``position`` (from 1): its digit, none past the ninth."""
-    return str(position) if position <= QUEUE_KEYS else " "
+    """The key of the queue at ``position`` (from 1): its digit, ``0`` for the tenth, none
+    past it (those are reached with ``[``/``]`` and the palette)."""
+    return str(position % 10) if position <= QUEUE_KEYS else " "
 
 
 def verb_key(verb: str, key_for, members: str = "#1–9") -> str:
@@ -121,10 +122,10 @@ def member_binding() -> Binding:
 
 
 def queue_bindings() -> list[Binding]:
-    """Keys 1-9 choose a queue, h the health view, [ and ] step through them."""
+    """Keys 1-9 and 0 choose a queue, h the health view, [ and ] step through them."""
     out = [
         Binding(
-            str(k),
+            queue_key(k),
             f"show_queue('{u.name}')",
             u.title,
             show=False,

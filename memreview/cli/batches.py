@@ -201,7 +201,9 @@ def _summary(dry_run: bool, outcome, decided: int, files: int) -> str:
         )
     else:
         text = ngettext(
-            "applied {applied} of {count} decision", "applied {applied} of {count} decisions", decided
+            "applied {applied} of {count} decision",
+            "applied {applied} of {count} decisions",
+            decided,
         )
     text = text.format(applied=applied, count=decided)
     # the same count as the app's review and result: the workspace's files, memreview's
@@ -212,7 +214,13 @@ def _summary(dry_run: bool, outcome, decided: int, files: int) -> str:
         text += _(" (batch {batch})").format(batch=outcome.batch)
     if outcome.skipped:
         text += _("; {count} already applied, skipped").format(count=len(outcome.skipped))
-    if outcome.pending and not dry_run:
+    if outcome.pending and not dry_run and outcome.pending_error:
+        # never "left pending" when the file could not take them
+        text += _(
+            "; {count} should stay pending, but .memreview/pending.yaml could not be saved "
+            "(decide them again)"
+        ).format(count=len(outcome.pending))
+    elif outcome.pending and not dry_run:
         text += _("; {count} left pending in .memreview/pending.yaml").format(
             count=len(outcome.pending)
         )

@@ -239,6 +239,7 @@ def print_hidden(items) -> None:
 def cmd_unhide(args) -> int:
     """Put the hidden item ``args.words`` names back in its queue."""
     from memreview.decisions.hidden import unhide
+    from memreview.display import visible
     from memreview.workspace.loader import check_workspace
 
     path, item = _path_and_query(list(args.words))
@@ -246,9 +247,12 @@ def cmd_unhide(args) -> int:
         raise UsageError(_("which item? `memreview hidden` lists their ids"))
     root = check_workspace(one_workspace(path))
     report_interrupted(root)
-    outcome = _writing(lambda: unhide(root, item, today=args.today), _("nothing unhidden"))
+    outcome = _writing(
+        lambda: unhide(root, item, today=args.today, dry_run=args.dry_run), _("nothing unhidden")
+    )
     if outcome is None:
         return 1
+    sys.stdout.write(visible(outcome.diff))  # what it wrote to a file (or would)
     print(f"memreview: {_visible_line(outcome.message)}", file=sys.stderr)
     return outcome.exit_code
 

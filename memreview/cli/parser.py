@@ -196,7 +196,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_paths(s, _(_FLEET_HELP))
     s.add_argument("--json", action="store_true", help=one_json)
     s.add_argument("--today", type=parse_date_arg, help=review_date)
-    s.add_argument("--all-dormant", action="store_true", help=_("list every dormant project"))
+    s.add_argument(
+        "--all-dormant",
+        "--all",
+        dest="all_dormant",
+        action="store_true",
+        help=_("list every item of the queues that show only the first ten (dormant, dropping)"),
+    )
     s.add_argument(
         "--all-promotions",
         action="store_true",
@@ -259,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("the workspace (default: as OpenClaw finds it), then the item's id"),
     )
     uh.add_argument("--today", type=parse_date_arg, help=review_date)
+    uh.add_argument("--dry-run", action="store_true", help=_("print the diff and write nothing"))
     lg = sub.add_parser("log", help=command_help("log"))
     add_paths(lg, _(_FLEET_HELP))
     lg.add_argument("--json", action="store_true", help=one_json)

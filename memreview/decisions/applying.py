@@ -1,4 +1,4 @@
-"""Preview, apply and undo a batch of decisions (DESIGN §4).
+"""Preview, apply and undo a batch of decisions (docs/design.md §4).
 
 ``apply`` plans the decisions, hands one job per file to the store (which re-reads each file
 under the locks, backs it up, rewrites it atomically and journals it), then records the
@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions import registry
 from memreview.decisions.batchrun import BatchRun, PlanJob
 from memreview.decisions.bookkeeping import (
     STATE_NAME,
@@ -26,19 +27,21 @@ from memreview.decisions.bookkeeping import (
     prune,
     scrub_redacted,
     skip_hidden_repeats,
+    state_refusal,
     state_with,
     update_pending,
 )
 from memreview.decisions.model import Decision
 from memreview.decisions.outcome import ApplyOutcome, DecisionProblem
-from memreview.decisions.plan import DeleteEntry, EditPlan, PlannedDecision
+from memreview.decisions.plan import DeleteEntry, EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.plan.targets import entry_digest
 from memreview.decisions.planner import build_plan, describe
 from memreview.decisions.reviewed import remember_reviewed
 from memreview.decisions.scanned import ScannedWorkspace
-from memreview.decisions.state import STATE_FILE
+from memreview.decisions.state import STATE_FILE, Hidden, load_state
 from memreview.i18n import _
 from memreview.masking import mask_in
+from memreview.workspace.config import owner_commits
 
 
 def _run(
@@ -81,6 +84,7 @@ def _run(
     if not acting:
         outcome.applied = [p.decision for p in plan.decisions]
         return plan, outcome, None
+    hidden_now = load_state(root).hidden
     run = BatchRun(root, plan)
     jobs = [PlanJob(run, rel) for rel in plan.files]
     cfg = result.workspace.config
@@ -88,7 +92,7 @@ def _run(
         batch = store.apply_batch(
             root,
             jobs,
-            [_journal_record(p) for p in acting],
+            [_journal_record(p, hidden_now) for p in acting],
             lock_files=tuple(cfg.lock_files),
             now=now,
             dry_run=dry_run,
@@ -104,23 +108,32 @@ def _run(
     return plan, outcome, batch
 
 
-def _journal_record(p: PlannedDecision) -> dict:
+def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict:
     """The decision as the journal keeps it, with the state entry it adds (so finishing an
-    interrupted batch can add it too)."""
+    interrupted batch can add it too) and the one it replaces (``was``: an undo of the batch
+    puts it back rather than showing the item another batch hid)."""
     record = p.journal()
     removed = [
         {"file": rel, "line": op.target.line, "lines": op.target.last - op.target.line + 1}
         | {"digest": entry_digest(op.target.text)}
         for rel, op in p.ops
-        if isinstance(op, DeleteEntry)
+        if isinstance(op, DeleteEntry) and op.target not in p.kept_in  # not archived
     ]
-    if removed:  # what restore can put back, found again in the batch's backup
+    unit = registry.unit(p.queue)
+    if removed or (unit is not None and unit.deletes):
+        # what restore can put back, found again in the batch's backup; said even when it
+        # is nothing, so that restore doesn't take what the batch moved for a deletion
         record["removed"] = removed
+    redacted = list(dict.fromkeys(rel for rel, op in p.ops if isinstance(op, RedactLines)))
+    if redacted:  # the files an undo of the batch leaves redacted
+        record["redacted"] = redacted
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
         hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
         if p.hide.removed is not None:
             hide["removed"] = p.hide.removed
+        if p.hide.item in hidden_now:
+            hide["was"] = hidden_now[p.hide.item].to_json()
         record["hide"] = mask_in(hide)
     return record
 
@@ -190,6 +203,21 @@ def apply(
     ``commit`` (default: the workspace's ``commit`` setting) commits the batch when the
     workspace is a git repository. Raises nothing for bad decisions or a held lock.
     """
+    if dry_run or build_plan(result, decisions, now=now).clashes:
+        # nothing is written: no lock (a refused batch leaves no trace, not even .memreview/)
+        return _apply(result, decisions, dry_run, commit, now, lock_wait, fault)
+    try:
+        # every read-modify-write of state.yaml and pending.yaml under the lock, the
+        # batch's own included: two applies at once each keep the other's hides
+        with store.own_lock(Path(result.root), lock_wait):
+            return _apply(result, decisions, False, commit, now, lock_wait, fault)
+    except store.LockHeld as exc:
+        outcome = ApplyOutcome()
+        outcome.refused = [str(exc)]  # nothing written, the decisions stay where they were
+        return outcome
+
+
+def _apply(result, decisions, dry_run, commit, now, lock_wait, fault) -> ApplyOutcome:
     root = Path(result.root)
     plan, outcome, batch = _run(
         result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault
@@ -204,6 +232,11 @@ def apply(
         data = state.to_bytes()
         if dry_run:
             outcome.state_diff = store.unified_diff(STATE_FILE, before, data)
+        elif refused := state_refusal(before, data):
+            outcome.messages.append(refused)
+            kept = {p.key for p in hides}
+            outcome.applied = [d for d in outcome.applied if d.key not in kept]
+            outcome.failures += [DecisionProblem(p.decision, STATE_FILE, refused) for p in hides]
         else:
             try:
                 keep_broken_state(root, outcome)
@@ -224,8 +257,14 @@ def apply(
         prune(root, result.workspace.config, outcome)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]
     outcome.pending = update_pending(root, plan, decisions, stay, outcome)
-    cfg = result.workspace.config
-    if (cfg.commit if commit is None else commit) and batch is not None and batch.journaled:
+    owner = owner_commits() if commit is None else commit
+    if commit is None and result.workspace.config.commit and not owner:
+        text = _(
+            "commit: true in memreview.yaml is not obeyed (the agent can write this file); "
+            "set commit: true in your user config, or pass --commit"
+        )
+        outcome.messages.append(text)
+    if owner and batch is not None and batch.journaled:
         message = commit_message(plan, outcome)
         extra = [STATE_FILE] if outcome.hidden else []
         said = store.commit_batch(root, batch, message, extra=extra)

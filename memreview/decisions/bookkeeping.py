@@ -15,8 +15,10 @@ from memreview.decisions.plan import EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
 from memreview.i18n import _, ngettext
 from memreview.secrets import find_secrets
+from memreview.workspace.yamlcap import CONFIG_LIMIT
 
 STATE_NAME = STATE_FILE.split("/", 1)[1]
+STATE_LIMIT = CONFIG_LIMIT  # what parse_state reads
 
 
 def applied_before(root: Path) -> dict[str, str]:
@@ -30,11 +32,13 @@ def applied_before(root: Path) -> dict[str, str]:
     for batch in found:
         if batch.kind != "apply" or batch.undone_by:
             continue
-        keys = (
-            batch.applied
-            if batch.committed
-            else [d.get("key") for d in batch.decisions if isinstance(d, dict)]
-        )
+        keys = [d.get("key") for d in batch.decisions if isinstance(d, dict)]
+        if batch.committed:
+            # the store lists the decisions written in files; one that only hides its item
+            # (a snooze, a not-duplicate, a keep) was applied when the batch committed
+            failed = store.failed_keys(batch)
+            hides = [d.get("key") for d in batch.decisions if isinstance(d, dict) and d.get("hide")]
+            keys = [*batch.applied, *(k for k in hides if k not in failed)]
         for key in keys:
             if isinstance(key, str):
                 done[key] = batch.batch_id
@@ -91,6 +95,26 @@ def state_with(root: Path, hides: list[PlannedDecision], batch: str) -> tuple[St
     return state, before
 
 
+def state_refusal(before: bytes | None, data: bytes) -> str | None:
+    """Why state.yaml must not be written now, or None: the file there can't be read (it is
+    kept as it is, never silently replaced by a fresh one), or what would be written could
+    not be read back (over the size memreview reads)."""
+    if before:
+        _state, problem = parse_state(before)
+        if problem:
+            return _(
+                "{file} can't be read ({problem}); it was left as it is, and the items of "
+                "this batch were not hidden (they stay pending): fix or move the file, then "
+                "apply again"
+            ).format(file=STATE_FILE, problem=str(problem))
+    if len(data) > STATE_LIMIT or parse_state(data)[1]:
+        return _(
+            "{file} would be {size} bytes, more than memreview reads back ({limit}); it was "
+            "not written, and the items of this batch were not hidden (they stay pending)"
+        ).format(file=STATE_FILE, size=len(data), limit=STATE_LIMIT)
+    return None
+
+
 def keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
     """A state file that doesn't parse is copied aside before it is replaced."""
     before = store.read_private(root, STATE_NAME)
@@ -119,7 +143,9 @@ def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
     try:
         changed = store.scrub_backups(root, values)
     except (OSError, store.PathEscape) as exc:
-        outcome.messages.append(_("could not redact memreview's backups: {error}").format(error=exc))
+        outcome.messages.append(
+            _("could not redact memreview's backups: {error}").format(error=exc)
+        )
         return
     outcome.messages.append(
         ngettext(
@@ -154,6 +180,7 @@ def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
                     )
                 )
         except (OSError, store.PathEscape) as exc:
+            outcome.pending_error = str(exc)
             outcome.messages.append(
                 _("could not save {file}: {error}").format(
                     file=f".memreview/{PENDING_FILE}", error=exc
@@ -180,6 +207,14 @@ def prune(root: Path, cfg, outcome: ApplyOutcome) -> None:
     except (OSError, store.PathEscape) as exc:
         outcome.messages.append(_("could not prune old backups: {reason}").format(reason=exc))
         return
+    if pruned.left:
+        shown = ", ".join(pruned.left[:5]) + (" …" if len(pruned.left) > 5 else "")
+        outcome.messages.append(
+            _(
+                "left {count} file(s) under .memreview/backups alone: memreview can't prove "
+                "they are its own copies (a link, or not what the journal says): {files}"
+            ).format(count=len(pruned.left), files=shown)
+        )
     if pruned.batches:
         outcome.messages.append(
             _(

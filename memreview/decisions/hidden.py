@@ -16,7 +16,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from memreview import store
-from memreview.decisions.rewrite.whole import insert_candidate
+from memreview.decisions.putback import PutBack, candidates_of, putback_problem, removed_candidate
 from memreview.decisions.state import (
     STATE_FILE,
     Hidden,
@@ -30,7 +30,7 @@ from memreview.masking import mask_in
 from memreview.queues.common import short
 from memreview.queues.skills import skill_item
 from memreview.workspace.dates import parse_date, parse_date_prefix
-from memreview.workspace.textfile import EncodeError, TextFile, decode_bytes
+from memreview.workspace.textfile import decode_bytes
 
 _STATE_NAME = STATE_FILE.split("/", 1)[1]
 REASONS = {
@@ -132,6 +132,7 @@ class UnhideOutcome:
     message: str
     batch: str | None = None
     item: HiddenItem | None = None
+    diff: str = ""  # what it wrote to a file (or would, for a dry run): a skipped skill
 
     @property
     def exit_code(self) -> int:
@@ -146,8 +147,10 @@ def unhide(
     today: date | None = None,
     now: datetime | None = None,
     lock_wait: float = 2.0,
+    dry_run: bool = False,
 ) -> UnhideOutcome:
-    """Put the hidden item ``item_id`` back in its queue, as a journaled (undoable) batch.
+    """Put the hidden item ``item_id`` back in its queue, as a journaled (undoable) batch;
+    with ``dry_run`` write nothing and say what would change (the outcome's ``diff``).
 
     Raises store.LockHeld when a lock stays held.
     """
@@ -170,7 +173,13 @@ def unhide(
         "hidden": mask_in(Hidden(item.until, item.reason, item.batch, item.removed).to_json()),
     }
     cfg = config_of(root)
-    jobs = [_PutBack(item.removed, key)] if item.removed is not None else []
+    if item.removed is not None:
+        refused = putback_problem(item.removed, cfg.skill_candidates)
+        if refused is not None:
+            return UnhideOutcome(
+                False, _("nothing unhidden: {reasons}").format(reasons=refused), item=item
+            )
+    jobs = [PutBack(item.removed, key)] if item.removed is not None else []
     result = store.apply_batch(
         root,
         jobs,
@@ -179,11 +188,24 @@ def unhide(
         now=now,
         lock_wait=lock_wait,
         kind="unhide",
+        dry_run=dry_run,
+        all_or_nothing=True,  # a candidate refused: state.yaml keeps the item hidden
     )
+    diff = "".join(f.diff for f in result.files)
     if not result.ok:
         reasons = "; ".join(c.reason for c in (*result.conflicts, *result.failures))
         return UnhideOutcome(
             False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
+        )
+    if dry_run:
+        return UnhideOutcome(
+            True,
+            _("{id} would show again in {queue}").format(
+                id=item.id, queue=item.queue or _("its queue")
+            ),
+            None,
+            item,
+            diff,
         )
     state = load_state(root)
     state.hidden.pop(item.id, None)
@@ -195,6 +217,7 @@ def unhide(
         ),
         result.batch_id,
         item,
+        diff,
     )
 
 
@@ -218,56 +241,10 @@ def skipped_skills(state: State, detected: list[dict]) -> list[dict]:
     return out
 
 
-def removed_candidate(removed: dict | None) -> dict | None:
-    """The skill candidate a skip took out (kept as JSON text, its keys in order), or None."""
-    text = (removed or {}).get("candidate")
-    try:
-        cand = json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
-    return cand if isinstance(cand, dict) else None
-
-
 def _candidate_title(removed: dict) -> str:
     """A skipped candidate's title, as the skills queue shows it."""
     cand = removed_candidate(removed) or {}
     return short(f"{cand.get('theme') or ''}: {cand.get('content') or ''}")
-
-
-class _PutBack:
-    """The store job that puts a skipped skill candidate back in its file, where it was
-    (nothing to write when the file holds it again)."""
-
-    loses_text = False
-
-    def __init__(self, removed: dict, key: str) -> None:
-        self.rel = str(removed.get("file") or "")
-        self.removed = removed
-        self.decisions = [key]
-
-    def compute(self, current: TextFile | None) -> store.FileOutcome:
-        cand = removed_candidate(self.removed)
-        index = self.removed.get("index")
-        if cand is None or not self.rel:
-            return store.FileOutcome(None, applied=list(self.decisions))
-        if current is not None and cand in _candidates(current):
-            return store.FileOutcome(None, applied=list(self.decisions))
-        try:
-            at = index if isinstance(index, int) else 0
-            new = insert_candidate(self.rel, current, at, cand)
-        except EncodeError as exc:
-            problem = store.Conflict(self.decisions[0], self.rel, f"{self.rel}: {exc}")
-            return store.FileOutcome(None, conflicts=[problem])
-        return store.FileOutcome(new, applied=list(self.decisions))
-
-
-def _candidates(current: TextFile) -> list:
-    try:
-        doc = json.loads("".join(ln.text + ln.ending for ln in current.lines))
-    except ValueError:
-        return []
-    cands = doc.get("candidates") if isinstance(doc, dict) else None
-    return cands if isinstance(cands, list) else []
 
 
 def _as_written(root: Path, record, removed: dict) -> dict:
@@ -281,7 +258,7 @@ def _as_written(root: Path, record, removed: dict) -> dict:
         data = store.safe_read_bytes(root, jf.after_copy)
     except (OSError, store.PathEscape):
         return removed
-    cands = _candidates(decode_bytes(jf.file, data))
+    cands = candidates_of(decode_bytes(jf.file, data))
     wanted = removed_candidate(removed) or {}
     if 0 <= index < len(cands) and isinstance(cands[index], dict):
         if cands[index].get("theme") == wanted.get("theme"):
@@ -300,11 +277,13 @@ def rehide(root: Path, record) -> list[str]:
     if problem:
         return []
     done: list[str] = []
+    # an item whose hiding batch was undone since is not hidden again: that undo showed it
+    undone = {b.batch_id for b in store.batches(root) if b.undone_by}
     for d in record.decisions:
         if not isinstance(d, dict) or not isinstance(d.get("hidden"), dict):
             continue
         item, h = d.get("item"), d["hidden"]
-        if not isinstance(item, str) or item in state.hidden:
+        if not isinstance(item, str) or item in state.hidden or h.get("batch") in undone:
             continue
         until = parse_date(str(h["until"])) if h.get("until") else None
         batch = h.get("batch") if isinstance(h.get("batch"), str) else None

@@ -43,6 +43,7 @@ class ApplyOutcome:
     files: list[store.FileResult] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # item ids now hidden by state.yaml
     pending: list[Decision] = field(default_factory=list)  # still staged afterwards
+    pending_error: str | None = None  # pending.yaml could not be saved: ``pending`` is not in it
     skipped: list[Decision] = field(default_factory=list)  # applied by an earlier batch
     state_diff: str = ""
     messages: list[str] = field(default_factory=list)
@@ -77,6 +78,9 @@ class UndoOutcome:
     restaged: list[Decision] = field(default_factory=list)  # the batch's decisions, pending again
     restage_error: str | None = None  # why pending.yaml could not take them
     rehidden: list[str] = field(default_factory=list)  # undo of an unhide: hidden again
+    # the journal's records of the batch's decisions the undo left in place (a redaction)
+    lasting: list[dict] = field(default_factory=list)
+    kept_files: list[str] = field(default_factory=list)  # the batch's files it left as they are
 
     @property
     def ok(self) -> bool:
@@ -106,6 +110,15 @@ class UndoOutcome:
                 "write again",
                 n,
             ).format(count=n, file=f".memreview/{PENDING_FILE}")
+        if self.lasting:
+            n = len(self.lasting)
+            extra += ngettext(
+                "; the redaction stays ({files}): undo never writes a credential back; put "
+                "the value back by hand from where it is kept, if it belongs there",
+                "; the {count} redactions stay ({files}): undo never writes a credential back; "
+                "put the values back by hand from where they are kept, if they belong there",
+                n,
+            ).format(count=n, files=", ".join(self.kept_files) or _("in their files"))
         if self.restage_error:
             extra += _("; its decisions could not be staged again: {error}").format(
                 error=self.restage_error

@@ -21,6 +21,7 @@ from memreview.decisions.units import (
     contradictions,
     demotion,
     dormant,
+    dropping,
     duplicates,
     promotions,
     secrets,
@@ -29,7 +30,7 @@ from memreview.decisions.units import (
 )
 from memreview.i18n import _, current_language
 
-# In the order of the sidebar, the keys 1-9, the scan's JSON and the report.
+# In the order of the sidebar, the keys 1-9 and 0, the scan's JSON and the report.
 UNITS: tuple[QueueUnit, ...] = (
     contradictions.UNIT,
     supersede.UNIT,
@@ -40,6 +41,7 @@ UNITS: tuple[QueueUnit, ...] = (
     demotion.UNIT,
     promotions.UNIT,
     secrets.UNIT,
+    dropping.UNIT,
 )
 
 # the table as shipped (a test may put another in UNITS): the scan cache keys results by it

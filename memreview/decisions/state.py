@@ -1,4 +1,4 @@
-"""memreview's own state: ``.memreview/state.yaml`` (hidden items and snoozes, DESIGN §4)."""
+"""memreview's own state: ``.memreview/state.yaml`` (hidden items and snoozes, docs/design.md §4)."""
 
 from __future__ import annotations
 
@@ -91,20 +91,28 @@ def parse_state(data: bytes | None) -> tuple[State, str | None]:
     if not isinstance(doc, dict) or not isinstance(doc.get("hidden", {}), dict):
         return state, Message(N_("expected a mapping with 'hidden'; hidden items ignored"))
     for key, val in (doc.get("hidden") or {}).items():
-        if not isinstance(val, dict):
-            continue
-        until = val.get("until")
-        until_d = parse_date(str(until)) if until else None
-        if until and until_d is None:
-            continue  # an impossible date: shown again rather than hidden for good
-        batch, removed = val.get("batch"), val.get("removed")
-        state.hidden[str(key)] = Hidden(
-            until_d,
-            str(val.get("reason") or ""),
-            batch if isinstance(batch, str) else None,
-            removed if isinstance(removed, dict) else None,
-        )
+        found = hidden_from(val)
+        if found is not None:
+            state.hidden[str(key)] = found
     return state, None
+
+
+def hidden_from(val: object) -> Hidden | None:
+    """A state entry from its mapping (state.yaml's, or a journal line's), or None when it
+    is not one (an impossible date: shown again rather than hidden for good)."""
+    if not isinstance(val, dict):
+        return None
+    until = val.get("until")
+    until_d = parse_date(str(until)) if until else None
+    if until and until_d is None:
+        return None
+    batch, removed = val.get("batch"), val.get("removed")
+    return Hidden(
+        until_d,
+        str(val.get("reason") or ""),
+        batch if isinstance(batch, str) else None,
+        removed if isinstance(removed, dict) else None,
+    )
 
 
 def load_state(root: Path, ws=None) -> State:

@@ -4,16 +4,18 @@ decisions staged again) and finishing one a crash cut short (``finish``,
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions import registry
 from memreview.decisions.bookkeeping import STATE_NAME
 from memreview.decisions.hidden import rehide
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
-from memreview.decisions.state import Hidden, config_of, load_state
+from memreview.decisions.state import Hidden, config_of, hidden_from, load_state
 from memreview.i18n import _
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
@@ -37,6 +39,11 @@ def undo(
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
+    with store.own_lock(root, lock_wait):  # state.yaml and pending.yaml changed under it
+        return _undo(root, now, lock_wait, batch_id)
+
+
+def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcome:
     cfg = _config(root)
     res = store.undo_batch(
         root,
@@ -48,41 +55,82 @@ def undo(
     )
     out = UndoOutcome(res)
     if res.ok and res.undone_batch and not res.dry_run:
+        found = store.batches(root)
+        record = next((b for b in found if b.batch_id == res.undone_batch), None)
         state = load_state(root)
         taken = [k for k, h in state.hidden.items() if h.batch == res.undone_batch]
+        was = _replaced(record, {b.batch_id for b in found if b.undone_by})
         if taken:
             for k in taken:
-                del state.hidden[k]
+                if k in was:  # hidden by an earlier batch before this one: hidden as it was
+                    state.hidden[k] = was[k]
+                else:
+                    del state.hidden[k]
             store.write_private(root, STATE_NAME, state.to_bytes())
-        out.unhidden = taken
-        record = next((b for b in store.batches(root) if b.batch_id == res.undone_batch), None)
+        out.unhidden = [k for k in taken if k not in was]
         if record is not None and record.kind == "unhide":
             out.rehidden = rehide(root, record)
         try:
-            out.restaged = _restage(root, res.undone_batch)
+            out.restaged, out.lasting = _restage(root, res.undone_batch)
+            named = [f for raw in out.lasting for f in raw.get("redacted") or ()]
+            if out.lasting and not named and record is not None:  # journaled before: guessed
+                taken_back = {f.rel for f in res.files if f.diff}
+                named = [f.file for f in record.files if f.file not in taken_back]
+            out.kept_files = [str(f) for f in dict.fromkeys(named)]
         except (OSError, store.PathEscape) as exc:
             out.restage_error = str(exc)
     return out
 
 
-def _restage(root: Path, batch_id: str) -> list[Decision]:
+def _replaced(record, undone: set[str]) -> dict[str, Hidden]:
+    """The state entries the batch's decisions replaced (``was`` in the journal), by item:
+    those of batches not undone since."""
+    out: dict[str, Hidden] = {}
+    for d in record.decisions if record is not None else ():
+        hide = d.get("hide") if isinstance(d, dict) else None
+        if not isinstance(hide, dict) or not isinstance(hide.get("item"), str):
+            continue
+        h = hidden_from(hide.get("was"))
+        if h is not None and h.batch not in undone:
+            out[hide["item"]] = h
+    return out
+
+
+# Every field a decision carries (slug, keep, text, seen…): undo stages it again as it was.
+_FIELDS = tuple(f.name for f in dataclasses.fields(Decision))
+
+
+def _lasting(raw: dict) -> bool:
+    """A decision an undo does not take back (a redaction): it is not staged again."""
+    unit = registry.unit(str(raw.get("queue")))
+    act = unit.act_by_action(str(raw.get("action"))) if unit is not None else None
+    return act is not None and act.lasting
+
+
+def _restage(root: Path, batch_id: str) -> tuple[list[Decision], list[dict]]:
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
-    there), before what is pending now; a decision pending now for the same item wins."""
+    there), before what is pending now; a decision pending now for the same item wins.
+
+    Returns them, and the journal's records of the decisions the undo left in place (a
+    redaction stays: staging it again would leave a decision on an item no queue holds)."""
     record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
     if record is None or record.kind != "apply":
-        return []
+        return [], []
     failed = store.failed_keys(record)
     existing, _warnings = load_pending(root)
     pending_items = {d.item for d in existing}
     restored: list[Decision] = []
+    lasting: list[dict] = []
     for raw in record.decisions:
-        if not isinstance(raw, dict) or raw.get("key") in failed or raw.get("text_masked"):
+        if not isinstance(raw, dict) or raw.get("key") in failed:
+            continue
+        if _lasting(raw):
+            lasting.append(raw)
+            continue
+        if raw.get("text_masked"):
             continue  # a text journaled masked would write the mask: decided anew instead
-        fields = {
-            k: raw[k] for k in ("item", "action", "keep", "text", "queue", "seen") if k in raw
-        }
         try:
-            d = Decision.from_dict(fields)
+            d = Decision.from_dict({k: raw[k] for k in _FIELDS if k in raw})
         except DecisionError:
             continue
         if d.item not in pending_items:
@@ -90,7 +138,7 @@ def _restage(root: Path, batch_id: str) -> list[Decision]:
             pending_items.add(d.item)
     if restored:
         save_pending(root, [*restored, *existing])
-    return restored
+    return restored, lasting
 
 
 def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 2.0):
@@ -100,6 +148,11 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
+    with store.own_lock(root, lock_wait):  # state.yaml and pending.yaml changed under it
+        return _finish(root, batch_id, lock_wait)
+
+
+def _finish(root: Path, batch_id: str | None, lock_wait: float):
     cfg = _config(root)
     record, result, message = store.finish_batch(
         root, batch_id, lock_files=tuple(cfg.lock_files), lock_wait=lock_wait

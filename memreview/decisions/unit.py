@@ -77,7 +77,8 @@ class Act:
     ``takes`` names the options a decision with this action may carry ("keep": which member
     stays, "text": the merged entry); ``keep`` is the one the key stages by itself;
     ``staged`` is how a staged decision reads when that differs from ``label``
-    (``{keep}`` is replaced by its member number)."""
+    (``{keep}`` is replaced by its member number); ``lasting``: an undo of its batch does not
+    take it back (a redaction: the value is gone from the backups too)."""
 
     verb: str
     action: str
@@ -87,6 +88,7 @@ class Act:
     keep: int | None = None
     takes: tuple[str, ...] = ()
     staged: str | None = None
+    lasting: bool = False
 
 
 DEFER = Act(
@@ -185,7 +187,7 @@ Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict], None]
 class QueueUnit:
     """One queue: everything the scan, the planner, the app and the report know of it.
 
-    - ``detect(workspace, today)`` lists the items (DESIGN §6's JSON shape);
+    - ``detect(workspace, today)`` lists the items (docs/design.md §6's JSON shape);
     - ``acts`` are the actions offered, in the app's order, each bound to a verb;
     - ``plan(builder, planned, decision, item)`` adds the decision's edit operations;
     - ``evidence(item)`` the blocks the app shows, ``note(item)`` the report's one-liner;

@@ -1,4 +1,4 @@
-"""Demotion: anchors that are not important and rarely used (DESIGN §2, seed 003)."""
+"""Demotion: anchors that are not important and rarely used (docs/design.md §2, seed 003)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from memreview.i18n import _
 from memreview.queues.common import item_id, short
+from memreview.workspace.boot import is_boot, seen_at_boot
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import PROMOTED_HEADING_RE
 from memreview.workspace.model import Anchor, Entry, Workspace, is_closed_status
@@ -86,10 +87,13 @@ def demoted_anchors(ws: Workspace, today: date) -> list[dict]:
     cited = citations(ws)
     used = recalls_in_window(ws, today)
     index = ws.anchor_index()
+    boot = seen_at_boot(ws)
     items = []
     for a in ws.all_anchors():
         if index[a.id] is not a:
             continue  # a repeated id (warned about): only its first definition is used
+        if is_boot(boot, a.file, a.line):
+            continue  # seen at every session start: never recalled because always there
         if a.archived or a.get("Superseded-By") is not None or a.get("Demoted") is not None:
             continue
         if is_closed_status(a.get("Status")):
@@ -148,8 +152,9 @@ def _snippet(e: Entry) -> str:
 
 
 def promoted_unused(ws: Workspace, today: date) -> list[dict]:
-    """OpenClaw promoted entries promoted ``demotion_age_days`` or more ago and never
-    recalled since: not their lines in the memory file, nor their source lines.
+    """OpenClaw promoted entries outside what the agent sees at boot, promoted
+    ``demotion_age_days`` or more ago and never recalled since: not their lines in the
+    memory file, nor their source lines.
 
     Only with OpenClaw's usage data (recall events or store, read where there is no recall
     log); without it nothing is known about their use and none is listed. The
@@ -165,11 +170,12 @@ def promoted_unused(ws: Workspace, today: date) -> list[dict]:
     for r in usage.recalls:
         if r.day <= today:
             by_path.setdefault(r.path, []).append(r)
+    boot = seen_at_boot(ws)
     items = []
     for rel, mf in ws.files.items():
         for e in mf.entries:
-            if e.kind != "promoted":
-                continue
+            if e.kind != "promoted" or is_boot(boot, rel, e.line):
+                continue  # what the agent sees at boot is used without being recalled
             promoted = promotion_date(ws, e)
             if promoted is None or promoted > today:
                 continue

@@ -1,4 +1,4 @@
-"""Dormant projects: open projects nobody mentioned for four weeks (DESIGN §2, seed 003)."""
+"""Dormant projects: open projects nobody mentioned for four weeks (docs/design.md §2, seed 003)."""
 
 from __future__ import annotations
 
@@ -90,11 +90,43 @@ def key_variants(key: str) -> list[str]:
     return out
 
 
+# Generic words of Chinese project names ("研究实体化方案" is talked about as "实体化").
+CJK_GENERIC = re.compile(r"项目|系统|计划|方案|研究|调研|开发|工具|平台|搭建|优化|设计|建设|探索")
+STOP_WORDS = {"a", "an", "of", "to", "in", "on", "at", "as", "by", "is", "or", "vs", "s"}
+
+
+def other_forms(name: str) -> list[str]:
+    """A name in the forms an owner writes it in passing: a Chinese name without its generic
+    words (at least three characters left), and every three consecutive words of an English
+    name with at least two content words (``GitHub Shared Memory`` of ``GitHub Shared Memory
+    for Sarah's Agent``)."""
+    low = name.strip().lower()
+    out = []
+    core = CJK_GENERIC.sub("", low).strip()
+    if core != low and len(re.findall(r"[\u3400-\u9fff]", core)) >= 3 and core.isalnum():
+        out.append(core)
+    segments = [re.findall(r"[a-z0-9]+(?:'[a-z]+)?", seg) for seg in re.split(r"[^\w\s']", low)]
+    whole = sum(len(words) for words in segments)
+    for words in segments:  # a phrase never runs across punctuation ("Stack — Integration")
+        if whole <= 3:
+            break
+        for k in range(len(words) - 2):
+            three = words[k : k + 3]
+            plain = [w in STOP_WORDS or w in COMMON_WORDS for w in three]
+            if not plain[0] and not plain[2] and sum(plain) <= 1:
+                out.append(" ".join(three))
+    return out
+
+
 def names(p: Project) -> list[str]:
-    """The title and aliases (lower-cased), the key's own variants left out."""
+    """The title and aliases (lower-cased) and their other forms, the key's own variants
+    left out."""
     keys = set(key_variants(p.key))
     out = []
+    forms = [p.title, *p.aliases]
     for n in (p.title, *p.aliases):
+        forms.extend(other_forms(n))
+    for n in forms:
         n = n.strip().lower()
         # at least three columns wide: "NAS" or "相册", not "AI"
         width = sum(2 if ord(c) >= 0x2E80 else 1 for c in n)

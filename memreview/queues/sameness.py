@@ -1,4 +1,4 @@
-"""When two texts say the same thing: the comparison form and the differing spans (DESIGN §2).
+"""When two texts say the same thing: the comparison form and the differing spans (docs/design.md §2).
 
 Parallel facts differ in the one token that matters (``<145`` vs ``<148``, ``一期`` vs
 ``二期``, ``posts`` vs ``pins``), so a high similarity ratio alone does not make two entries
@@ -8,7 +8,7 @@ punctuation or a function word; a number, date, time, path, URL, e-mail, code sp
 content word in a differing span makes them different facts.
 
 The *comparison form* of a normalized text drops Markdown emphasis, a leading emphasis label
-(``**重要：**``, ``Note:``), a list number, trailing sentence punctuation and the spaces
+(``**重要：**``, ``Note:``), a list number or a second list marker, trailing sentence punctuation and the spaces
 between CJK and other characters, and writes listed synonyms one way (``不然`` → ``否则``,
 ``prior to`` → ``before``), so that the ratio measures the words, not the dress.
 """
@@ -45,6 +45,8 @@ FUNCTION_CHARS = frozenset("的了之前就会也都还并再着地得呢吧啊�
 
 _EMPH = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])")
 _LEAD_NUMBER = re.compile(r"^\d{1,3}[.)]\s+")
+# a list marker left at the start once normalization dropped the first (``- - [x] …``)
+_LEAD_MARKER = re.compile(r"^(?:[-*+]\s+)+(?:\[[ xX]\]\s+)?")
 _LEAD_LABEL = re.compile(r"^\s*([^\s:：]{1,12})\s*[:：!！]\s*")
 _TRAIL_CHARS = "。.!！~～"
 _LABEL_MARKS = re.compile("[:：!！]")  # what _LEAD_LABEL needs after its label
@@ -64,6 +66,8 @@ def comparison_form(norm: str) -> str:
     s = _EMPH.sub("", norm) if "*" in norm or "_" in norm else norm
     if s[:1].isdigit():
         s = _LEAD_NUMBER.sub("", s)
+    if s[:1] in "-*+":
+        s = _LEAD_MARKER.sub("", s)
     m = _LEAD_LABEL.match(s) if _LABEL_MARKS.search(s) else None
     if m and m.group(1).lower() in EMPHASIS_LABELS:
         s = s[m.end() :]

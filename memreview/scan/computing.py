@@ -40,6 +40,7 @@ PART_GROUPS: dict[str, frozenset[str]] = {
             "projects",
             "boot_ids",
             "other_files",
+            "boot_texts",
             "all_anchors",
             "anchor_index",
             "main_memory",
@@ -48,7 +49,7 @@ PART_GROUPS: dict[str, frozenset[str]] = {
     ),
     "mtimes": frozenset({"md", "daily"}),
     **dict.fromkeys(
-        ("fragments", "skills", "proposals", "verdicts", "openclaw"), frozenset({"data"})
+        ("fragments", "skills", "proposals", "verdicts", "openclaw", "short_term"), frozenset({"data"})
     ),
     "recalls": frozenset({"data", "md"}),  # OpenClaw's line recalls are mapped to anchors
 }

@@ -1,4 +1,4 @@
-"""The only code that writes workspace files (DESIGN §4): atomic whole-file rewrites with
+"""The only code that writes workspace files (docs/design.md §4): atomic whole-file rewrites with
 backups, an append-only journal, locks, undo, and memreview's own files under .memreview/.
 
 What is exported here is the store's interface; the floors above import ``memreview.store``,
@@ -29,11 +29,11 @@ from memreview.store.journal import (
 )
 from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
 from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
-from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states
+from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states, own_lock
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
-from memreview.store.recover import clean_temp_files, finish_batch
+from memreview.store.recover import finish_batch
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
@@ -50,6 +50,7 @@ from memreview.store.safewrite import (
 from memreview.store.scrub import scrub_backups
 from memreview.store.seen import SEEN_FILE, bullet_in_backups, read_seen, remember_promotions
 from memreview.store.swapped import PrivateMend, mend_private_dir
+from memreview.store.temps import clean_temp_files
 from memreview.store.undo import VERDICTS_FILES, UndoResult
 
 __all__ = [
@@ -105,6 +106,7 @@ __all__ = [
     "journal_problems",
     "last_batch",
     "lock_states",
+    "own_lock",
     "mend_private_dir",
     "read_journal",
     "read_private",

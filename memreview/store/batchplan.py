@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memreview.i18n import _
-from memreview.store.jobs import Conflict, Failure, FileJob
+from memreview.store.jobs import Conflict, Failure, FileJob, sha256
 from memreview.store.paths import (
     PathEscape,
     check_rel,
@@ -128,3 +129,24 @@ def group_jobs(jobs: Iterable[FileJob]) -> dict[str, list[FileJob]]:
             rel = job.rel
         grouped.setdefault(rel, []).append(job)
     return grouped
+
+
+def temp_rel(rel: str) -> str:
+    """A fresh temp file name beside ``rel``: ``dir/.<name>.<random>.tmp``."""
+    folder, _, name = rel.rpartition("/")
+    tmp = f".{name}.{secrets.token_hex(4)}.tmp"
+    return f"{folder}/{tmp}" if folder else tmp
+
+
+def file_record(plan: FilePlan) -> dict:
+    """How the journal names one file of a batch (intent, replan and file lines)."""
+    return {
+        "file": plan.rel,
+        "before": sha256(plan.old),
+        "after": sha256(plan.final),
+        "created": plan.old is None,
+        "removed": plan.remove,
+        "backup": plan.backup,
+        "after_copy": plan.after_copy,
+        "tmp": None if plan.remove else plan.tmp,
+    }

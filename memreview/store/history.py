@@ -1,5 +1,5 @@
 """The journal as history you can walk back: every batch, newest first, with whether it can
-still be undone, and undo of any batch, not only the last (DESIGN §4, "Undo").
+still be undone, and undo of any batch, not only the last (docs/design.md §4, "Undo").
 
 A batch can be undone, even with later batches on top of it, when every file it changed
 still holds the lines it left there: the same per-file rules as undo of the last batch
@@ -191,6 +191,29 @@ def why_not_undoable(batch: BatchRecord) -> str:
     return ""
 
 
+class _Later(Sequence):
+    """The batches of ``records`` from ``start`` on, without copying them (walked only when
+    a file blocks an undo, to name the batch that did)."""
+
+    def __init__(self, records: list[BatchRecord], start: int) -> None:
+        self.records, self.start = records, start
+
+    def __len__(self) -> int:
+        return max(0, len(self.records) - self.start)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return self.records[self.start :][k]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.records[self.start + k]
+
+    def __iter__(self):
+        return (self.records[k] for k in range(self.start, len(self.records)))
+
+
 def pruned_batches(root: Path | str) -> dict[str, dict]:
     """{batch id: its line of ``.memreview/pruned.jsonl``}: the batches whose backups were
     removed, when (``ts``) and how much (``files``, ``bytes``)."""
@@ -219,7 +242,8 @@ def batch_history(
         if why:
             out.append(BatchEntry(record, False, why, pruned=gone))
             continue
-        blockers = undo_blockers(real_root, record, records[i + 1 :], verdicts_files=verdicts_files)
+        later = _Later(records, i + 1)  # a view, not a copy: the history stays linear
+        blockers = undo_blockers(real_root, record, later, verdicts_files=verdicts_files)
         if blockers:
             why = "; ".join(b.describe() for b in blockers)
         out.append(BatchEntry(record, not blockers, why, blockers))

@@ -89,7 +89,7 @@ def build_batches(
             # the batch a damaged line names is kept (an empty one if its intent line is
             # the damaged one) and marked, so undo refuses it rather than skipping to an
             # older batch
-            if record.batch is not None:
+            if record.batch is not None and not record.torn:
                 if record.batch not in by_id:
                     by_id[record.batch] = BatchRecord(record.batch, "apply", "", [], [])
                     order.append(by_id[record.batch])

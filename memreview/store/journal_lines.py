@@ -3,7 +3,9 @@
 The journal is read tolerantly: a line that doesn't parse (torn by a crash, or edited by
 hand) or whose known fields have the wrong type is reported with its line number
 (``journal_problems``) and skipped; the batch it names is marked damaged (``journal``), so
-undo refuses that batch and only that one.
+undo refuses that batch and only that one. A torn *last* line (no newline, does not parse)
+is what a kill or a full disk leaves mid-write: it is treated as not written (every batch
+survives a kill before any of its lines), so it damages nothing.
 """
 
 from __future__ import annotations
@@ -26,8 +28,15 @@ class JournalProblem:
     line: int
     reason: str
     batch: str | None = None
+    torn: bool = False  # the last line, cut short while it was written: treated as not written
 
     def describe(self) -> str:
+        if self.torn:
+            return _(
+                ".memreview/{journal} line {line} was cut short while it was written (a kill "
+                "or a full disk); it is treated as not written, and the next write keeps its "
+                "bytes in .memreview/{journal}.torn-<time>"
+            ).format(journal=JOURNAL, line=self.line)
         return _(".memreview/{journal} line {line}: {reason}; skipped").format(
             journal=JOURNAL, line=self.line, reason=shown(self.reason)
         )
@@ -108,9 +117,10 @@ def check_lines(data: bytes | None) -> tuple[list[tuple[int, dict]], list[Journa
     if bad:
         lines = data.split(b"\n")
         for no, reason in bad:
-            if no == len(lines):  # the last line, without its newline: cut short
+            torn = no == len(lines)  # the last line, without its newline: cut short
+            if torn:
                 reason = _("torn (cut short while it was written)")
-            problems.append(JournalProblem(no, reason, _batch_named(lines[no - 1])))
+            problems.append(JournalProblem(no, reason, _batch_named(lines[no - 1]), torn))
     good = []
     for no, record in rows:
         problem = _record_problem(record)

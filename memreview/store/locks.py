@@ -1,4 +1,4 @@
-"""Advisory locks around a write (DESIGN §4).
+"""Advisory locks around a write (docs/design.md §4).
 
 memreview takes an exclusive ``flock`` on ``.memreview/lock`` and on each lock file of the
 agent's own pipelines that exists, only for the few milliseconds of a write. Memory files
@@ -15,6 +15,7 @@ import errno
 import fcntl
 import os
 import re
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -118,16 +119,36 @@ def workspace_locks(
             fds.append(fd)
             _acquire(fd, rel, real, deadline)
             held.append(rel)
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-        with private_parent(root, OWN_LOCK) as (parent, name):
-            fd = os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=parent)
-        fds.append(fd)
-        _acquire(fd, OWN_LOCK, None, deadline)
+        key = str(Path(root).resolve())
+        mine = getattr(_held_here, "roots", None)
+        if mine is None:
+            mine = _held_here.roots = {}
+        if not mine.get(key):  # this thread holds it already (own_lock): not taken twice
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+            with private_parent(root, OWN_LOCK) as (parent, name):
+                fd = os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=parent)
+            fds.append(fd)
+            _acquire(fd, OWN_LOCK, None, deadline)
         held.append(OWN_LOCK)
-        yield held
+        mine[key] = mine.get(key, 0) + 1
+        try:
+            yield held
+        finally:
+            mine[key] -= 1
     finally:
         for fd in reversed(fds):
             os.close(fd)
+
+
+_held_here = threading.local()  # {workspace: how deep this thread holds its own lock}
+
+
+@contextmanager
+def own_lock(root: Path | str, wait: float) -> Iterator[None]:
+    """Hold memreview's own lock around a read-modify-write of its files (state.yaml,
+    pending.yaml, what was reviewed): a batch run inside takes it again for free."""
+    with workspace_locks(root, (), wait):
+        yield
 
 
 # -- who holds what: for ``memreview doctor`` ---------------------------------------------

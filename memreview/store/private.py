@@ -1,4 +1,4 @@
-"""memreview's own files under ``.memreview/`` (DESIGN §4, last paragraphs).
+"""memreview's own files under ``.memreview/`` (docs/design.md §4, last paragraphs).
 
 ``state.yaml`` and ``pending.yaml`` are rewritten whole (temp file, fsync, rename; no
 backup: they are ours); ``journal.jsonl`` is only ever appended to, one fsynced line at a
@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import stat
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 from memreview.i18n import _
@@ -123,12 +125,15 @@ def read_private(root: Path | str, name: str) -> bytes | None:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def append_line(root: Path | str, name: str, line: str) -> None:
+def append_line(root: Path | str, name: str, line: str) -> str | None:
     """Append one line to the append-only file ``.memreview/<name>`` and fsync it.
 
-    The line is written with one ``write`` call. If a crash left the file without a final
-    newline (a torn line), a newline is written first so the new line stays whole. The file
-    is opened relative to its directory's fd, never through a symlink.
+    The line is written with one ``write`` call; when it fails (disk full, a file-size
+    limit) the file is cut back to what it was, so no half line is left. If a crash left
+    the file without a final newline (a torn last line), that line's bytes are kept in
+    ``<name>.torn-<time>`` and cut off first, so the torn line never ends up in the middle
+    of the file; the copy's name is returned (else None). The file is opened relative to
+    its directory's fd, never through a symlink.
     """
     # a lone surrogate (text read from invalid UTF-8) is written as its JSON escape
     text = line.rstrip("\n")
@@ -137,15 +142,46 @@ def append_line(root: Path | str, name: str, line: str) -> None:
     except UnicodeEncodeError:
         data = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8") + b"\n"
     flags = os.O_RDWR | os.O_APPEND | _CLOEXEC | _NOFOLLOW
+    kept = None
     with private_parent(root, name) as (parent, base):
         fd = os.open(base, flags | os.O_CREAT, 0o644, dir_fd=parent)
         try:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
-                data = b"\n" + data
-            write_all(fd, data)
-            os.fsync(fd)
+                size, kept = _set_torn_aside(fd, parent, base, size)
+            try:
+                write_all(fd, data)
+                os.fsync(fd)
+            except OSError:
+                # disk full, a file-size limit: the part written goes, the file stays whole
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)
+                    os.fsync(fd)
+                raise
         finally:
             os.close(fd)
         if not size:  # new (or empty): its name in the directory must survive a power cut
             os.fsync(parent)
+    return kept
+
+
+def _set_torn_aside(fd: int, parent: int, base: str, size: int) -> tuple[int, str]:
+    """A last line without its newline was cut short while it was written (a kill, a full
+    disk): its bytes go to ``<name>.torn-<time>`` beside the file and the file is cut back
+    to its last whole line. Returns (the new size, the copy's name under .memreview/)."""
+    whole = size
+    step = 1 << 16
+    while whole > 0:  # the last newline, read backwards a block at a time
+        start = max(0, whole - step)
+        block = os.pread(fd, whole - start, start)
+        at = block.rfind(b"\n")
+        if at >= 0:
+            whole = start + at + 1
+            break
+        whole = start
+    tail = os.pread(fd, size - whole, whole)
+    name = f"{base}.torn-{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+    atomic_write(Path(name), tail, dir_fd=parent)  # kept first, so no byte is ever lost
+    os.ftruncate(fd, whole)
+    os.fsync(fd)
+    return whole, name

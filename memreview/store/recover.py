@@ -1,11 +1,11 @@
-"""After a kill: the temp files a batch left and finishing a batch cut short (DESIGN §4).
+"""After a kill: the temp files a batch left and finishing a batch cut short (docs/design.md §4).
 
 Every batch journals, before it writes anything, the temp file name of each file and where
 copies of the file's old and new bytes are (both written and fsynced before the intent
 line). So from any kill point:
 
-- ``clean_temp_files`` removes the temp files that the journal's unfinished batches name
-  (and nothing else that merely looks like one);
+- ``clean_temp_files`` (``temps``) removes the temp files the journal names that hold the
+  batch's version (and nothing else that merely looks like one);
 - ``finish_batch`` writes what an interrupted batch did not: a file still as it was gets the
   batch's version (from its copy, checked against the journal's hash), a file changed since
   gets the batch's changes patched in where their lines are intact; the finish is a batch of
@@ -15,9 +15,6 @@ line). So from any kill point:
 
 from __future__ import annotations
 
-import os
-import re
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,72 +22,11 @@ from pathlib import Path
 
 from memreview.i18n import _, ngettext
 from memreview.store.interrupted import interrupted_batches
-from memreview.store.journal import BatchRecord, batches
-from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
-from memreview.store.paths import PathEscape, check_rel, resolve_inside
-from memreview.store.private import dir_at
+from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.reverse import Refuse, reverse_patch, version_in
 from memreview.store.safewrite import Conflict, FileOutcome, run_batch
 from memreview.store.undo_jobs import UndoJobBase
 from memreview.workspace.textfile import TextFile, decode_bytes
-
-_TEMP = re.compile(r"^\.(.+)\.[0-9a-f]{8}\.tmp$")
-
-
-def _unfinished(root: Path) -> list[BatchRecord]:
-    return [b for b in batches(root) if not b.committed]
-
-
-def clean_temp_files(root: Path | str, *, lock_wait: float = 0.0) -> list[str]:
-    """Remove the temp files named by the journal's uncommitted batches; return them.
-
-    Only a regular file whose name has the temp shape (``.<name>.<8 hex>.tmp``) and that the
-    journal names is removed. Nothing is done while another memreview holds the lock (its
-    batch may be writing those very files).
-    """
-    real_root = Path(root).resolve()
-    names = [t for b in _unfinished(real_root) for t in b.temps]
-    present = [t for t in names if _temp_path(real_root, t)]
-    if not present:
-        return []
-    removed: list[str] = []
-    try:
-        with workspace_locks(real_root, (), lock_wait):
-            for rel in present:
-                if _remove_temp(real_root, rel):
-                    removed.append(rel)
-    except LockHeld:
-        return []
-    return removed
-
-
-def _remove_temp(root: Path, rel: str) -> bool:
-    """Remove the journal's temp file ``rel`` if it still is one, relative to its directory's
-    fd (a directory on the way swapped for a symlink is not followed)."""
-    folder, _, name = rel.rpartition("/")
-    try:
-        with dir_at(root, folder, create=False) as fd:
-            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-            if not stat.S_ISREG(st.st_mode):
-                return False
-            os.unlink(name, dir_fd=fd)
-    except (PathEscape, OSError):
-        return False
-    return True
-
-
-def _temp_path(root: Path, rel: str) -> Path | None:
-    """The real path of the journal's temp file ``rel`` if it is one (a regular file with the
-    temp shape of name, in a directory inside the workspace), else None."""
-    try:
-        folder, _, name = check_rel(rel).rpartition("/")
-        if not _TEMP.match(name):
-            return None
-        path = (resolve_inside(root, folder) if folder else root) / name
-        st = os.lstat(path)
-    except (PathEscape, OSError):
-        return None
-    return path if stat.S_ISREG(st.st_mode) else None
 
 
 @dataclass

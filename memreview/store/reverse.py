@@ -83,7 +83,9 @@ def _locate(after: list[str], j1: int, j2: int, current: list[str]) -> tuple[int
                         first=j1 + 1, last=j2
                     )
                 )
-            raise Refuse(_("line {line} as the batch wrote it was changed since").format(line=j1 + 1))
+            raise Refuse(
+                _("line {line} as the batch wrote it was changed since").format(line=j1 + 1)
+            )
         if lo == 0 and hi == len(after):
             break
     raise Refuse(

@@ -1,4 +1,4 @@
-"""The one writer of workspace files: a batch of whole-file rewrites (DESIGN §4).
+"""The one writer of workspace files: a batch of whole-file rewrites (docs/design.md §4).
 
 Decision code hands over one ``FileJob`` per file. A job doesn't carry line numbers: under
 the locks, the writer re-reads the file and calls ``job.compute(current)`` with its *current*
@@ -30,7 +30,8 @@ from datetime import datetime
 from pathlib import Path
 
 from memreview.i18n import _
-from memreview.store.batchplan import FilePlan, group_jobs, plan_file
+from memreview.store.batchplan import FilePlan, failures_for, group_jobs, plan_file
+from memreview.store.halfdone import no_room
 from memreview.store.jobs import (
     BatchResult,
     Conflict,
@@ -179,14 +180,16 @@ def apply_batch(
     lock_wait: float = 2.0,
     fault: Callable[[str], None] | None = None,
     kind: str = "apply",
+    all_or_nothing: bool = False,
 ) -> BatchResult:
-    """Apply a batch of decisions, one whole-file rewrite per changed file (DESIGN §4).
+    """Apply a batch of decisions, one whole-file rewrite per changed file (docs/design.md §4).
 
     ``decisions`` are recorded in the journal as given (JSON). Files are independent: a
     conflict or a failure in one leaves it untouched and the others still apply. With
     ``dry_run`` nothing at all is written, not even under ``.memreview/``, and the result's
     diffs say what would change. Raises LockHeld (nothing written) when a lock stays held
     for ``lock_wait`` seconds. ``kind`` names the batch in the journal (``restore``, …).
+    With ``all_or_nothing`` one conflict or failure found while computing writes nothing.
     """
     return run_batch(
         root,
@@ -198,6 +201,7 @@ def apply_batch(
         lock_wait=lock_wait,
         fault=fault,
         kind=kind,
+        all_or_nothing=all_or_nothing,
     )
 
 
@@ -248,6 +252,14 @@ def run_batch(
                 _collect(result, plan, written=False)
             return result
 
+        full = no_room(real_root, changed)
+        if full:
+            for plan in changed:
+                plan.failures += failures_for(plan.applied, plan.rel, full)
+                plan.applied = []
+            for plan in plans:
+                _collect(result, plan, written=False)
+            return result
         if any(p.rel.rsplit("/", 1)[-1] == "MEMORY.md" for p in changed):
             holder = wait_for_promotion_lock(real_root, lock_wait)
             if holder:

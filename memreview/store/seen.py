@@ -24,6 +24,7 @@ from pathlib import Path
 from memreview.secrets import mask_secrets
 from memreview.store.paths import resolve_inside, safe_read_bytes
 from memreview.store.private import read_private, write_private
+from memreview.workspace import jsondoc
 
 SEEN_FILE = "promotions-seen.json"
 EXCERPT_CHARS = 160
@@ -47,7 +48,7 @@ def read_seen(root: Path | str) -> dict:
     out: dict = {"reviewed": None, "keys": {}, "gone": {}}
     try:
         data = read_private(root, SEEN_FILE)
-        doc = json.loads(data) if data else None
+        doc = jsondoc.loads(data) if data else None
     except (OSError, ValueError):
         return out
     if not isinstance(doc, dict):

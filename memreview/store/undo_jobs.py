@@ -18,6 +18,7 @@ from memreview.store.paths import PathEscape, safe_read_bytes
 from memreview.store.reverse import Refuse, explain, reverse_patch, version_in
 from memreview.store.safewrite import Conflict, FileOutcome
 from memreview.store.scrub import accepted_hash
+from memreview.workspace import jsondoc
 from memreview.workspace.textfile import Line, TextFile, decode_bytes
 
 
@@ -58,9 +59,7 @@ class UndoJobBase:
             data = safe_read_bytes(self.root, rel)
         except (OSError, PathEscape) as exc:
             raise Refuse(
-                _("the {what} {file} can't be read: {error}").format(
-                    what=what, file=rel, error=exc
-                )
+                _("the {what} {file} can't be read: {error}").format(what=what, file=rel, error=exc)
             ) from None
         if _sha(data) != sha and _sha(data) not in accepted_hash(self.root, rel, sha):
             raise Refuse(
@@ -178,7 +177,7 @@ class UndoJob(UndoJobBase):
 
 def _json_object(text: str) -> dict | None:
     try:
-        value = json.loads(text)
+        value = jsondoc.loads(text)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

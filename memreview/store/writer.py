@@ -1,6 +1,6 @@
 """The write phase of a batch, under the locks: for each changed file a backup, a temp file,
 fsync, a rename over the real path and an fsync of its directory, with the journal's lines
-between (DESIGN §4). ``BatchWriter`` holds the directory descriptors and the old files'
+between (docs/design.md §4). ``BatchWriter`` holds the directory descriptors and the old files'
 handles while it works; ``safewrite.run_batch`` drives it."""
 
 from __future__ import annotations
@@ -16,8 +16,16 @@ from pathlib import Path
 
 from memreview.i18n import _, ngettext
 from memreview.store.atomic import atomic_write, write_all, write_synced
-from memreview.store.batchplan import FilePlan, failures_for, os_reason, plan_file
-from memreview.store.jobs import BatchResult, FileJob, sha256
+from memreview.store.batchplan import (
+    FilePlan,
+    failures_for,
+    file_record,
+    os_reason,
+    plan_file,
+    temp_rel,
+)
+from memreview.store.halfdone import holds_final, name_written, torn_note
+from memreview.store.jobs import BatchResult, FileJob
 from memreview.store.paths import PathEscape, open_dir_fd
 from memreview.store.private import PRIVATE_DIR, append_line
 
@@ -63,7 +71,8 @@ class BatchWriter:
     def journal(self, record: dict) -> None:
         record = {"type": record.pop("type"), "batch": self.result.batch_id, **record}
         line = json.dumps(record, ensure_ascii=False, default=str)
-        append_line(self.root, JOURNAL, line)
+        if kept := append_line(self.root, JOURNAL, line):
+            self.result.notes.append(torn_note(kept))
 
     # -- backups ---------------------------------------------------------------------
     def backup_name(self) -> str:
@@ -284,6 +293,8 @@ class BatchWriter:
             plan = self.write(plan)
             failed.update(f.decision for f in plan.failures)
             written[plan.rel] = plan
+            if plan.failures:
+                name_written(plan, written)
         return written
 
     def copy_all(self, changed: list[FilePlan]) -> list[FilePlan]:
@@ -339,6 +350,15 @@ class BatchWriter:
                 self.journal_failure(plan)
                 return plan
             except OSError as exc:
+                if holds_final(self, plan):  # replaced, then a later step failed: written
+                    self.result.notes.append(
+                        _("{file} was written, but {error} after that").format(
+                            file=plan.rel, error=exc.strerror or exc
+                        )
+                    )
+                    self.replaced += 1
+                    done = True
+                    break
                 plan.failures += failures_for(plan.applied, plan.rel, os_reason(exc, what))
                 plan.applied = []
                 self.journal_failure(plan)
@@ -376,24 +396,3 @@ class BatchWriter:
             self.journal({"type": "failed", "file": plan.rel, "reason": plan.failures[-1].reason})
         except OSError:
             pass
-
-
-def temp_rel(rel: str) -> str:
-    """A fresh temp file name beside ``rel``: ``dir/.<name>.<random>.tmp``."""
-    folder, _, name = rel.rpartition("/")
-    tmp = f".{name}.{secrets.token_hex(4)}.tmp"
-    return f"{folder}/{tmp}" if folder else tmp
-
-
-def file_record(plan: FilePlan) -> dict:
-    """How the journal names one file of a batch (intent, replan and file lines)."""
-    return {
-        "file": plan.rel,
-        "before": sha256(plan.old),
-        "after": sha256(plan.final),
-        "created": plan.old is None,
-        "removed": plan.remove,
-        "backup": plan.backup,
-        "after_copy": plan.after_copy,
-        "tmp": None if plan.remove else plan.tmp,
-    }

@@ -4,12 +4,12 @@ of the anchors and projects the lines hold."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 
 from memreview.i18n import N_, Message, Nn_
+from memreview.workspace import jsondoc
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Recall, Workspace
@@ -33,9 +33,26 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None
     store_doc = None
     if data is not None:
         try:
-            store_doc = json.loads(data)
+            store_doc = jsondoc.loads(data)
         except (ValueError, UnicodeDecodeError):
             ws.warn(store_rel, None, N_("not valid JSON"))
+    # the store itself, whatever usage data the workspace has: the dropping queue reads it
+    stores: list[tuple[str, list]] = []
+    if store_doc is not None:
+        entries = parse_store_json(store_doc, rd.root)
+        if entries is None:
+            ws.warn(store_rel, None, N_('expected an object with "entries"; recall store not read'))
+        else:
+            stores.append((store_rel, entries))
+    db = find_state_db(rd.root, cfg.openclaw_state_db, environ)  # the first found is OpenClaw's
+    if db is not None:
+        entries, problem = read_state_db(db, rd.root)
+        if problem:
+            ws.warn(str(db), None, problem)
+        elif entries:
+            stores.append((str(db), entries))
+    if stores:
+        ws.short_term = {e.key: e for _src, entries in stores for e in entries}
     if ws.recalls is not None:
         return
     rows = rd.jsonl(cfg.recall_events)
@@ -55,21 +72,9 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None
                     count=bad,
                 ),
             )
-    if store_doc is not None:
-        entries = parse_store_json(store_doc, rd.root)
-        if entries is None:
-            ws.warn(store_rel, None, N_('expected an object with "entries"; recall store not read'))
-        else:
-            usage.add_store(entries)
-            usage.sources.append(store_rel)
-    db = find_state_db(rd.root, cfg.openclaw_state_db, environ)  # the first found is OpenClaw's
-    if db is not None:
-        entries, problem = read_state_db(db, rd.root)
-        if problem:
-            ws.warn(str(db), None, problem)
-        elif entries:
-            usage.add_store(entries)
-            usage.sources.append(str(db))
+    for src, entries in stores:
+        usage.add_store(entries)
+        usage.sources.append(src)
     if usage.sources:
         ws.openclaw = usage
 

@@ -1,4 +1,4 @@
-"""``memreview.yaml``: every path, section name and threshold, with defaults (DESIGN §1)."""
+"""``memreview.yaml``: every path, section name and threshold, with defaults (docs/design.md §1)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
 
 from memreview.i18n import LANGUAGES, N_, Message, language_of
+from memreview.shipped import user_config_file
 from memreview.workspace.dates import parse_date
-from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml
+from memreview.workspace.yamlcap import CONFIG_LIMIT, YAMLRefused, load_yaml, read_capped
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Config:
     archived_partial_ratio: float = 90.0
     min_match_chars: int = 8
     near_ratio: float = 90.0
-    # duplicates (DESIGN §2); also written as ``duplicates: {scope: all, min_width: 20, …}``
+    # duplicates (docs/design.md §2); also written as ``duplicates: {scope: all, min_width: 20, …}``
     duplicates_scope: str = "curated"  # curated: one side in a curated file; all: any files
     duplicates_min_width: int = 20  # near and fingerprint pairs: display width, CJK counts 2
     duplicates_confirm_beyond: int = 60  # longer fingerprint groups must agree beyond it
@@ -85,7 +86,7 @@ class Config:
     alarms_gate_score: float = 0.75  # OpenClaw's promotion gates
     alarms_gate_recalls: int = 3
     alarms_gate_queries: int = 3
-    commit: bool = False
+    commit: bool = False  # asked for in the workspace file: not obeyed (owner_commits)
     # backups (also written as ``backups: {keep_batches: 50, keep_days: 90}``): the copies of
     # a batch are pruned once it is neither among the last keep_batches nor keep_days old,
     # and can't be undone any more
@@ -224,6 +225,16 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Mess
                 problems.append((at(key), Message(text, value=repr(value))))
             else:
                 cfg.review_date = parsed
+        elif name == "commit":
+            # the agent writes this file: a setting that makes memreview commit (and so run
+            # git on the agent's repository as the owner) is the owner's, in the user config
+            if value is True:
+                cfg.commit = True  # asked for, never obeyed (apply says so)
+                text = N_(
+                    "commit: true in memreview.yaml is not obeyed (the agent can write this "
+                    "file); set commit: true in your user config {path}, or pass --commit"
+                )
+                problems.append((at(key), Message(text, path=str(user_config_file()))))
         elif isinstance(current, bool):
             if isinstance(value, bool):
                 setattr(cfg, name, value)
@@ -297,3 +308,13 @@ def _line_of(doc, key) -> int | None:
         return doc.lc.key(key)[0] + 1
     except Exception:
         return None
+
+
+def owner_commits() -> bool:
+    """``commit: true`` in the owner's user config: commit every applied batch."""
+    path = user_config_file()
+    try:
+        doc = load_yaml(read_capped(path, CONFIG_LIMIT), limit=CONFIG_LIMIT, typ="safe")
+    except Exception:  # missing, unreadable or broken: the app reports it; no commit
+        return False
+    return isinstance(doc, dict) and doc.get("commit") is True

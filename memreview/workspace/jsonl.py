@@ -10,10 +10,10 @@ reader keeps of each line, never the whole file and its copies.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable, Iterator
 
 from memreview.i18n import N_, Message, Nn_
+from memreview.workspace import jsondoc
 
 NOT_JSON = Message(N_("not valid JSON"))
 NOT_OBJECT = Message(N_("not a JSON object"))
@@ -84,7 +84,7 @@ def _parse_lines(
     rows: list[tuple[int, dict]] = []
     for no, raw in numbered:
         try:
-            obj = json.loads(raw)
+            obj = jsondoc.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError):
             problem((no, NOT_JSON))
             continue
@@ -98,7 +98,7 @@ def _parse_lines(
 def _parse_whole(numbered: list[tuple[int, bytes]]) -> list[tuple[int, dict]] | None:
     """Every line decoded in one call when they are all clean, else None."""
     try:
-        objs = json.loads(b"[" + b",".join(raw for _no, raw in numbered) + b"]")
+        objs = jsondoc.loads(b"[" + b",".join(raw for _no, raw in numbered) + b"]")
     except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if len(objs) != len(numbered) or not all(isinstance(o, dict) for o in objs):

@@ -43,6 +43,7 @@ DAILY_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[-_].+)?\.md$", re.S)
 SKIP_UNDER_MEMORY = {"dreaming", ".dreams", "review"}
 ROOT_MEMORY_FILES = ("MEMORY.md", "memory.md")
 OTHER_ROOT_FILES = ("NOW.md", "HEARTBEAT.md", "INDEX.md", "DREAMS.md")
+BOOT_ROOT_FILES = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md")
 
 Progress = Callable[[str, float], None]
 
@@ -150,6 +151,11 @@ def load_workspace(
             md_paths.append(root / name)
     for p in sorted(root.glob("*.boot.md")):
         md_paths.append(p)
+    for name in BOOT_ROOT_FILES:  # only their sizes matter: what the agent sees at boot
+        if (root / name).is_file() and not (root / name).is_symlink():
+            tf = rd.text(name)
+            if tf is not None:
+                ws.boot_texts[name] = list(tf.texts)
     if (root / "memory").is_dir() and not (root / "memory").is_symlink():
         md_paths.extend(_walk_md(root, root / "memory", ws))
     elif (root / "memory").is_symlink():

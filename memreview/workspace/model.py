@@ -114,7 +114,7 @@ class Entry:
 
 @dataclass
 class Anchor:
-    """A ``## [TYPE:id]`` block (DESIGN §1.2)."""
+    """A ``## [TYPE:id]`` block (docs/design.md §1.2)."""
 
     type: str
     id: str
@@ -209,6 +209,7 @@ class Fragment:
     theme: str | None = None
     category: str | None = None
     date: str | None = None
+    mention_count: int | None = None
 
     def last_seen_date(self) -> date | None:
         return parse_date_prefix(self.last_seen)
@@ -260,13 +261,14 @@ class Verdict:
 class Project:
     key: str
     title: str
-    source: str  # file | anchor | marker
+    source: str  # file | front-matter | item | row | heading | anchor | marker
     ref: dict
     status: str | None
     added: date | None
     anchor: str | None = None
     file: str | None = None
     aliases: tuple[str, ...] = ()  # other names from an ``Aliases:`` line
+    status_cell: int | None = None  # a table row's status column (a project kept as a row)
 
     @property
     def closed(self) -> bool:
@@ -284,18 +286,18 @@ class Workspace:
     skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
     recalls: list[Recall] | None = None  # None: no recall log (and no OpenClaw usage data)
     openclaw: Usage | None = None  # OpenClaw's recall events and store, where no recall log
+    short_term: dict | None = None  # OpenClaw's short-term store by key, whatever else is read
     dreaming_runs: list[tuple[date, str]] = field(default_factory=list)  # dated run files
     proposals: list[Proposal] | None = None  # None: no proposals.jsonl
     verdicts: list[Verdict] | None = None  # None: no verdicts.jsonl
     projects: dict[str, Project] = field(default_factory=dict)
     boot_ids: set[str] = field(default_factory=set)
     other_files: dict[str, TextFile] = field(default_factory=dict)  # NOW.md, HEARTBEAT.md, …
+    boot_texts: dict[str, list[str]] = field(default_factory=dict)  # AGENTS.md, SOUL.md, …
     mtimes: dict[str, float] = field(default_factory=dict)
     warnings: list[LoadWarning] = field(default_factory=list)
 
-    def warn(
-        self, file: str | None, line: int | None, message: str, /, **fields: object
-    ) -> None:
+    def warn(self, file: str | None, line: int | None, message: str, /, **fields: object) -> None:
         """Warn about ``file``: ``message`` is a text marked with ``N_()`` and its named
         ``fields``, or a `Message` made before."""
         if not isinstance(message, Message):

@@ -1,4 +1,4 @@
-"""OpenClaw's usage data: recall events and the short-term recall store (DESIGN §1.3, §1.6).
+"""OpenClaw's usage data: recall events and the short-term recall store (docs/design.md §1.3, §1.6).
 
 OpenClaw records what its memory search returned as line ranges of workspace files, not as
 anchor ids: ``memory/.dreams/events.jsonl`` (``memory.recall.recorded`` events) and the
@@ -51,6 +51,11 @@ class StoreEntry:
     recall_days: tuple[date, ...]
     last_recalled: date | None
     promoted_at: date | None
+    # what the queue of candidates about to be dropped shows (and OpenClaw's gates read)
+    snippet: str = ""
+    signals: int = 0  # recallCount + dailyCount + groundedCount
+    avg: float | None = None  # totalScore / signals
+    queries: int = 0  # max(unique query hashes, recall days)
 
 
 @dataclass
@@ -152,7 +157,31 @@ def store_entry(key: str, value: Mapping, root: Path) -> StoreEntry | None:
         recall_days=recall_days,
         last_recalled=parse_date_prefix(value.get("lastRecalledAt")),
         promoted_at=parse_date_prefix(value.get("promotedAt")),
+        **_figures(value, recall_days),
     )
+
+
+def _count(v) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
+
+
+def _figures(value: Mapping, recall_days: tuple[date, ...]) -> dict:
+    """The snippet and the figures OpenClaw's promotion gates read, as its ranking counts them
+    (signals: recalls, daily and grounded hits; queries: unique query hashes or recall days)."""
+    snippet = value.get("snippet")
+    signals = sum(_count(value.get(k)) for k in ("recallCount", "dailyCount", "groundedCount"))
+    total = value.get("totalScore")
+    avg = None
+    if isinstance(total, int | float) and not isinstance(total, bool) and signals:
+        avg = max(0.0, min(1.0, float(total) / signals))
+    hashes = value.get("userQueryHashes") or value.get("queryHashes")
+    queries = len(hashes) if isinstance(hashes, list) else 0
+    return {
+        "snippet": snippet[:2000] if isinstance(snippet, str) else "",
+        "signals": signals,
+        "avg": avg,
+        "queries": max(queries, len(recall_days)),
+    }
 
 
 def parse_store_json(doc, root: Path) -> list[StoreEntry] | None:

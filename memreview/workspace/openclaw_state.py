@@ -1,13 +1,12 @@
 """OpenClaw's state database (``state/openclaw.sqlite``), read-only: this workspace's rows of
 the short-term recall store, of its meta rows, and of the promotion locks memory-core takes
-on a workspace (DESIGN §1.3, §1.6). One database serves every workspace of the machine, so
+on a workspace (docs/design.md §1.3, §1.6). One database serves every workspace of the machine, so
 rows of other workspaces are skipped. Where the database is: ``openclaw.find_state_db``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import sqlite3
@@ -18,6 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview.i18n import N_, Message
+from memreview.workspace import jsondoc, sqlite_ro
 from memreview.workspace.dates import parse_day_stamp
 from memreview.workspace.openclaw import (
     LOCK_NAMESPACE,
@@ -30,7 +30,7 @@ from memreview.workspace.process import pid_alive
 
 
 def _connect_ro(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=0.5)
+    return sqlite_ro.connect_ro(path)
 
 
 class _Mine:
@@ -64,11 +64,13 @@ def read_state_rows(
     except (sqlite3.Error, OSError, RuntimeError, ValueError) as exc:
         return None, Message(N_("cannot open OpenClaw's state database: {error}"), error=str(exc))
     try:
-        rows = con.execute(
+        sqlite_ro.require_table(con, "plugin_state_entries")
+        rows = sqlite_ro.rows(
+            con,
             "SELECT entry_key, value_json, created_at, expires_at FROM plugin_state_entries "
             "WHERE plugin_id = ? AND namespace = ?",
             (STORE_PLUGIN, namespace),
-        ).fetchall()
+        )
     except sqlite3.Error as exc:
         return None, Message(N_("cannot read OpenClaw's state database: {error}"), error=str(exc))
     finally:
@@ -77,7 +79,7 @@ def read_state_rows(
     mine = _Mine(root)
     for entry_key, raw, created, expires in rows:
         try:
-            doc = json.loads(raw) if raw else {}
+            doc = jsondoc.loads(raw) if raw else {}
         except (TypeError, ValueError):
             continue
         if not isinstance(doc, dict) or not mine(doc, str(entry_key)):
@@ -168,11 +170,13 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
     try:
         con = _connect_ro(path)
         try:
-            rows = con.execute(
+            sqlite_ro.require_table(con, "plugin_state_entries")
+            rows = sqlite_ro.rows(
+                con,
                 "SELECT entry_key, value_json, expires_at FROM plugin_state_entries "
                 "WHERE namespace = ?",
                 (LOCK_NAMESPACE,),
-            ).fetchall()
+            )
         finally:
             con.close()
     except (sqlite3.Error, OSError, RuntimeError, ValueError):
@@ -181,7 +185,7 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
     mine = _Mine(root)
     for entry_key, raw, expires in rows:
         try:
-            doc = json.loads(raw) if raw else {}
+            doc = jsondoc.loads(raw) if raw else {}
         except (TypeError, ValueError):
             doc = {}
         doc = doc if isinstance(doc, dict) else {}

@@ -1,4 +1,4 @@
-"""Keeping every read inside the workspace (DESIGN §4, "Paths"): the one place paths are
+"""Keeping every read inside the workspace (docs/design.md §4, "Paths"): the one place paths are
 checked and files are opened for reading, used by the loader and by the store.
 
 Workspace files are named by paths relative to the workspace root, with ``/``. Before a
@@ -115,9 +115,7 @@ def open_regular(real: Path, name: str) -> tuple[int, os.stat_result]:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise NotARegularFile(
-                errno.EINVAL, _("{path} is not a regular file").format(path=name)
-            )
+            raise NotARegularFile(errno.EINVAL, _("{path} is not a regular file").format(path=name))
     except BaseException:
         os.close(fd)
         raise

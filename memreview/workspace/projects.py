@@ -8,7 +8,8 @@ import re
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import STATUS_LINE_RE, find_status_line
-from memreview.workspace.model import Project, Workspace
+from memreview.workspace.model import MemoryFile, Project, Workspace
+from memreview.workspace.project_lists import file_projects, front_matter, is_reference, slug
 
 # Files under the projects directory that describe or list projects, not one project:
 # an index, a template, the lists owners keep beside them (active, done, archive, ideas).
@@ -41,6 +42,7 @@ _FIELD = (
 )
 ALIASES_RE = re.compile(_FIELD.format("aliases|alias|aka|别名"), re.I)
 ADDED_RE = re.compile(_FIELD.format("added|created|started|创建|开始"), re.I)
+DATED_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 TITLE_PREFIX_RE = re.compile(r"^(?:project|项目)[ \t]*[:：][ \t]*", re.I)
 
 
@@ -79,38 +81,119 @@ def _project_files(rels: list[str], prefix: str) -> dict[str, str]:
     return out
 
 
+def _sub_documents(found: dict[str, str], keys: set[str], prefix: str) -> set[str]:
+    """Files named after another project's key plus a suffix (``weather-station-wiring`` of
+    ``weather-station``): documents of that project, not projects of their own."""
+    out = set()
+    for key, rel in found.items():
+        if "/" not in rel[len(prefix) :] and any(
+            key.lower().startswith(k.lower() + "-") for k in keys if k != key
+        ):
+            out.add(key)
+    return out
+
+
+def _title(mf: MemoryFile, key: str) -> str:
+    for _line_no, level, text in mf.headings:
+        if level == 1:
+            return TITLE_PREFIX_RE.sub("", text.strip()) or key
+    return key
+
+
 def collect_projects(ws: Workspace, cfg: Config) -> None:
     prefix = cfg.projects_dir.rstrip("/") + "/"
     projects: dict[str, Project] = {}
     found = _project_files(sorted(r for r in ws.files if r.startswith(prefix)), prefix)
+    typed = {}  # front matter type: project, anywhere in memory
+    for rel, mf in ws.files.items():
+        fm = front_matter(mf.source.texts)
+        if fm.get("type", "").lower() == "project" and rel not in found.values():
+            typed[rel.rsplit("/", 1)[-1][:-3]] = rel
+    listed = _listed(ws)
+    keys = set(found) | set(typed) | set(listed)
+    for key in _sub_documents(found, keys, prefix):
+        del found[key]
     for key, rel in sorted(found.items()):
         mf = ws.files[rel]
-        title, status, added, aliases = key, None, None, []
-        for _line_no, level, text in mf.headings:
-            if level == 1:
-                title = TITLE_PREFIX_RE.sub("", text.strip()) or key
-                break
-        texts = mf.source.texts
-        at = find_status_line(texts)
-        if at is not None:
-            status = STATUS_LINE_RE.match(texts[at]).group("value")
-        for text in texts:
-            if added is None:
-                m = ADDED_RE.match(text)
-                added = parse_date(m.group(1)[:10]) if m else None
-            m = ALIASES_RE.match(text)
-            if m:
-                aliases.extend(a.strip(" \t`*\"'") for a in re.split(r"[,，、;；|/]", m.group(1)))
-        ref = {
-            "file": rel,
-            "line": 1,
-            "end_line": len(mf.source.lines) or 1,
-            "text": mf.source.lines[0].text if mf.source.lines else "",
-            "anchor": None,
-        }
-        projects[key] = Project(
-            key, title, "file", ref, status, added, file=rel, aliases=tuple(a for a in aliases if a)
-        )
+        title = _title(mf, key)
+        if "/" not in rel[len(prefix) :] and find_status_line(mf.source.texts) is None:
+            if is_reference(rel, f"{key} {title}"):
+                continue  # a reference note beside the projects
+        _add_file_project(projects, key, rel, mf, title, "file")
+    for key, rel in sorted(typed.items()):
+        mf = ws.files[rel]
+        fm = front_matter(mf.source.texts)
+        title = fm.get("title") or fm.get("name") or _title(mf, key)
+        if key not in projects:
+            _add_file_project(projects, key, rel, mf, title, "front-matter", fm)
+    for key, p in sorted(listed.items()):
+        projects.setdefault(key, p)
+    _add_anchors_and_markers(ws, projects)
+    ws.projects = dict(sorted(projects.items()))
+
+
+def _listed(ws: Workspace) -> dict[str, Project]:
+    """Projects kept as list items, table rows and headings of memory files."""
+    out: dict[str, Project] = {}
+    for rel in sorted(ws.files):
+        mf = ws.files[rel]
+        whole = rel.lower() in ("memory/projects.md", "memory/projects/projects.md")
+        if not whole and (is_reference(rel, _title(mf, rel)) or DATED_RE.search(rel)):
+            continue  # a reference note, or a dated report (a digest, a snapshot of a day)
+        for it in file_projects(mf, whole):
+            key = slug(it.name)
+            if not key or key in out:
+                continue
+            lines = mf.source.lines
+            ref = {
+                "file": rel,
+                "line": it.line,
+                "end_line": it.end_line,
+                "text": lines[it.line - 1].text if it.line <= len(lines) else "",
+                "anchor": None,
+            }
+            out[key] = Project(
+                key, it.name, it.kind, ref, it.status, None, file=rel, status_cell=it.status_cell
+            )
+    return out
+
+
+def _add_file_project(
+    projects: dict[str, Project],
+    key: str,
+    rel: str,
+    mf: MemoryFile,
+    title: str,
+    source: str,
+    fm: dict[str, str] | None = None,
+) -> None:
+    status, added, aliases = None, None, []
+    texts = mf.source.texts
+    if fm:
+        added = parse_date((fm.get("created") or fm.get("added") or fm.get("date") or "")[:10])
+    at = find_status_line(texts)
+    if at is not None:
+        status = STATUS_LINE_RE.match(texts[at]).group("value")
+    for text in texts:
+        if added is None:
+            m = ADDED_RE.match(text)
+            added = parse_date(m.group(1)[:10]) if m else None
+        m = ALIASES_RE.match(text)
+        if m:
+            aliases.extend(a.strip(" \t`*\"'") for a in re.split(r"[,，、;；|/]", m.group(1)))
+    ref = {
+        "file": rel,
+        "line": 1,
+        "end_line": len(mf.source.lines) or 1,
+        "text": mf.source.lines[0].text if mf.source.lines else "",
+        "anchor": None,
+    }
+    projects[key] = Project(
+        key, title, source, ref, status, added, file=rel, aliases=tuple(a for a in aliases if a)
+    )
+
+
+def _add_anchors_and_markers(ws: Workspace, projects: dict[str, Project]) -> None:
     for a in ws.all_anchors():
         if a.type != "PROJECT" or a.archived:
             continue
@@ -128,4 +211,3 @@ def collect_projects(ws: Workspace, cfg: Config) -> None:
             for key in e.projects:
                 if key not in projects:
                     projects[key] = Project(key, key, "marker", e.ref(), None, None)
-    ws.projects = dict(sorted(projects.items()))

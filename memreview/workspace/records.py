@@ -6,7 +6,6 @@ Every problem becomes a warning on the workspace; nothing here raises for a brok
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import tempfile
 from datetime import date
@@ -14,6 +13,7 @@ from pathlib import Path
 from sys import intern
 
 from memreview.i18n import N_, Message, Nn_
+from memreview.workspace import jsondoc, sqlite_ro
 from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.model import (
     PROMOTION_VERDICTS,
@@ -42,7 +42,7 @@ def read_dreams(rd: Reader, ws: Workspace, rel: str) -> None:
     with tempfile.TemporaryDirectory(prefix="memreview-db-") as tmp:
         src = _wal_copy(rd, rel, real, Path(tmp)) or real
         try:
-            con = sqlite3.connect(src.as_uri() + "?mode=ro", uri=True)
+            con = sqlite_ro.connect_ro(src)
         except (sqlite3.Error, OSError, RuntimeError) as exc:
             ws.warn(rel, None, N_("cannot open SQLite database: {error}"), error=str(exc))
             return
@@ -78,6 +78,15 @@ def _wal_copy(rd: Reader, rel: str, real: Path, tmp: Path) -> Path | None:
 
 def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
     try:
+        kind = sqlite_ro.table_kind(con, "dreams")
+        if kind is None:
+            ws.warn(rel, None, N_("no 'dreams' table; fragments not read"))
+            return
+        if kind != "table":
+            ws.warn(
+                rel, None, N_("'dreams' is a {kind}, not a table; fragments not read"), kind=kind
+            )
+            return
         cols = {row[1] for row in con.execute("PRAGMA table_info(dreams)")}
         need = {"id", "content", "status", "last_seen"}
         if not cols:
@@ -89,10 +98,10 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
                 rel, None, N_("unexpected schema: table 'dreams' lacks {columns}"), columns=missing
             )
             return
-        extra = [c for c in ("theme", "category", "date") if c in cols]
+        extra = [c for c in ("theme", "category", "date", "mention_count") if c in cols]
         sql = "SELECT id, content, status, last_seen" + "".join(f", {c}" for c in extra)
         frags: list[Fragment] = []
-        for row in con.execute(sql + " FROM dreams"):
+        for row in sqlite_ro.rows(con, sql + " FROM dreams"):
             ext = dict(zip(extra, row[4:], strict=True))
             frags.append(
                 Fragment(
@@ -107,6 +116,7 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
                     theme=_str_or_none(ext.get("theme")),
                     category=_str_or_none(ext.get("category")),
                     date=_str_or_none(ext.get("date")),
+                    mention_count=_int_or_none(ext.get("mention_count")),
                 )
             )
         ws.fragments = frags
@@ -133,6 +143,10 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
         ws.warn(rel, None, N_("cannot read SQLite database: {error}"), error=str(exc))
     finally:
         con.close()
+
+
+def _int_or_none(v) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def _str_or_none(v) -> str | None:
@@ -208,7 +222,7 @@ def _text(v: object) -> str | None:
 
 
 def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
-    """The human's verdicts on judge proposals (DESIGN §1.3), in file order."""
+    """The human's verdicts on judge proposals (docs/design.md §1.3), in file order."""
     rows = rd.jsonl(rel)
     if rows is None:
         return
@@ -235,7 +249,7 @@ def read_skills(rd: Reader, ws: Workspace, rel: str) -> None:
     if data is None:
         return
     try:
-        doc = json.loads(data)
+        doc = jsondoc.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         line = getattr(exc, "lineno", None)
         ws.warn(rel, line, N_("not valid JSON; skill candidates not read"))

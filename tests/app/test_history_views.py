@@ -130,11 +130,48 @@ async def test_a_skipped_skill_shows_with_a_and_z_puts_its_candidate_back(make, 
         assert "⊘ skipped" in screen_text(app)
         while review(app).items.current["id"] != item["id"]:
             await pilot.press("down")
+        cut = candidates.read_bytes()
+        await pilot.press("Z")  # the diff first, asked
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        asked = screen_text(app)
+        assert "memory/skill_candidates.json" in asked and item["theme"] in asked
+        await pilot.press("n")
+        await pilot.pause()
+        assert candidates.read_bytes() == cut  # no: nothing written
         await pilot.press("Z")
+        await pilot.pause()
+        await pilot.press("y")
         await loaded(app, pilot)
         await pilot.pause()
         assert item["id"] in [it["id"] for it in review(app).result.queues["skills"]]
     assert candidates.read_bytes() == before
+
+
+async def test_z_refuses_a_candidates_file_that_does_not_parse_and_writes_nothing(make, ws):
+    from memreview.decisions.state import load_state
+
+    candidates = ws / "memory/skill_candidates.json"
+    result = scan_workspace(ws, today=TODAY)
+    item = result.queues["skills"][0]
+    assert apply(result, [{"item": item["id"], "action": "skip"}]).ok
+    broken = candidates.read_bytes().rstrip().rstrip(b"}").rstrip().rstrip(b"]") + b",]}\n"
+    candidates.write_bytes(broken)
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("3")
+        await pilot.press("A")
+        await pilot.pause()
+        while review(app).items.current["id"] != item["id"]:
+            await pilot.press("down")
+        await pilot.press("Z")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmDialog)
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert any("not valid JSON" in m for m in errors), errors
+    assert candidates.read_bytes() == broken
+    assert item["id"] in load_state(ws).hidden
 
 
 async def test_the_views_read_in_a_worker_say_so_and_keys_stay_live(make, ws):
@@ -180,3 +217,27 @@ async def test_in_chinese_the_hidden_mark_has_room_for_its_wide_characters(make,
         await pilot.press("3", "A")
         await pilot.pause()
         assert "⊘ 已跳过" in screen_text(app)  # 6 cells, not cut at its 4 characters
+
+
+async def test_a_temp_file_a_stopped_write_left_is_removed_and_named_on_start(make, ws):
+    """A finished batch whose temp file is still there (a kill at an instant between steps):
+    the app removes it when it starts, since it holds the batch's version, and says so; a
+    file of that shape memreview never named stays."""
+    import json
+
+    _decide(ws, "supersede", "reject", "new-port supersedes old-port")
+    _decide(ws, "skills", "skip", "")
+    lines = (ws / ".memreview/journal.jsonl").read_text().splitlines()
+    intent = next(json.loads(x) for x in reversed(lines) if '"type": "intent"' in x)
+    f = next(f for f in intent["files"] if f.get("tmp") and f.get("after_copy"))
+    (ws / f["tmp"]).write_bytes((ws / f["after_copy"]).read_bytes())
+    decoy = ws / "memory/.infra.md.0badf00d.tmp"
+    decoy.write_bytes(b"an agent's file\n")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+    assert not (ws / f["tmp"]).exists()
+    assert any(f"removed {f['tmp']}" in m for m in said), said
+    assert decoy.read_bytes() == b"an agent's file\n"

@@ -32,7 +32,8 @@ async def test_flagged_promotions_come_first_with_their_reasons_and_source(make,
         assert first["flags"] and first["promoted"] == "2026-11-29"
         assert not screen.items.in_view()[-1]["flags"]
         text = screen_text(app)
-        assert "never recalled: recalls=0 in its tail" in text
+        assert "shell command or code: reads as a command line" in text
+        assert "never recalled" not in text  # recalls=0 is evidence, never a flag
         assert "sudo apt remove --purge snapd" in text
         assert "source memory/2026-11-27.md:7-7" in text
 

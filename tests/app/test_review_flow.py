@@ -44,7 +44,7 @@ async def test_loading_then_counts_on_the_left(make):
         lines = screen_text(app).splitlines()
         assert lines[0].startswith(" memreview ")
         assert "review date 2026-11-29" in lines[0]
-        left = [line.split("▕")[0].rstrip() for line in lines[2:22:2]]
+        left = [line.split("▕")[0].rstrip() for line in lines[2:24:2]]
         assert left == [
             " 1 Contradictions 1",
             " 2 Supersede 1",
@@ -55,6 +55,7 @@ async def test_loading_then_counts_on_the_left(make):
             " 7 Demotion 5",
             " 8 Promotions 0",
             " 9 Secrets 0",
+            " 0 Dropping 0",
             " h Health",
         ]
 

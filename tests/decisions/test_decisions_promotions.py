@@ -24,6 +24,11 @@ def memory(*section: str) -> str:
     return "# Memory\n\n## Promoted From Short-Term Memory (2026-09-05)\n\n" + "\n".join(section)
 
 
+# a bootstrap window of 100 characters: the promotions below lie in the part the agent never
+# sees at boot, where recalls count (what it sees is never demoted for being unused)
+SMALL_WINDOW = {"memreview.yaml": "alarms:\n  bootstrap_chars: 100\n"}
+
+
 def logs() -> dict[str, str]:
     return {f"memory/2026-09-0{k}.md": "# log\n\n- a\n- b\n- c\n- d\n- e\n" for k in (1, 2, 3)}
 
@@ -67,7 +72,7 @@ def usage(*recalls: dict) -> dict:
 
 def test_demoting_an_unused_promotion_moves_it_with_its_marker_and_keeps_a_tombstone(make_ws):
     root = make_ws(
-        {"MEMORY.md": memory(M1, B1, "", M3, B3, ""), **logs()}
+        {"MEMORY.md": memory(M1, B1, "", M3, B3, ""), **logs(), **SMALL_WINDOW}
         | usage(("2026-11-20T10:00:00Z", {"path": "MEMORY.md", "startLine": 9, "endLine": 9}))
     )
     item = only(scan(root), "demotion")
@@ -82,7 +87,7 @@ def test_demoting_an_unused_promotion_moves_it_with_its_marker_and_keeps_a_tombs
 
 
 def test_pinning_an_unused_promotion_hides_it_for_good_and_writes_nothing(make_ws):
-    files = {"MEMORY.md": memory(M1, B1, ""), **logs()} | usage()
+    files = {"MEMORY.md": memory(M1, B1, ""), **logs(), **SMALL_WINDOW} | usage()
     root = make_ws(files)
     assert decide(root, "demotion", "pin").ok
     assert text(root, "MEMORY.md") == files["MEMORY.md"]
@@ -92,7 +97,9 @@ def test_pinning_an_unused_promotion_hides_it_for_good_and_writes_nothing(make_w
 def test_a_demotion_cut_short_after_demoted_md_was_written_is_not_appended_twice(make_ws):
     demoted = f"# Demoted\n\nDemoted: 2026-11-20 (reviewed)\n{M1}\n{B1}\n"
     root = make_ws(
-        {"MEMORY.md": memory(M1, B1, ""), "memory/archive/demoted.md": demoted, **logs()} | usage()
+        {"MEMORY.md": memory(M1, B1, ""), "memory/archive/demoted.md": demoted, **logs()}
+        | SMALL_WINDOW
+        | usage()
     )
     assert decide(root, "demotion", "approve").ok
     assert text(root, "memory/archive/demoted.md") == demoted

@@ -45,7 +45,10 @@ def test_redact_replaces_the_value_in_place_and_in_every_backup(tmp_path, capsys
     root = write_files(tmp_path / "ws", {"MEMORY.md": memory})
     # an earlier batch's backup of MEMORY.md already holds the key
     (ids,) = [_secret_ids(root, capsys)]
-    assert _apply(root, tmp_path, f'- {{item: {ids[0]}, action: redact, text: "1Password: OR"}}\n') == 0
+    assert (
+        _apply(root, tmp_path, f'- {{item: {ids[0]}, action: redact, text: "1Password: OR"}}\n')
+        == 0
+    )
     capsys.readouterr()
     data = (root / "MEMORY.md").read_bytes()
     assert data == (

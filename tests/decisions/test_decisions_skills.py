@@ -195,7 +195,8 @@ def test_a_decisions_file_may_choose_the_folder(make_ws):
 
 
 @pytest.mark.parametrize(
-    "slug", ["../outside", "a/b", "/etc", "Daily", "daily digest", "-daily", "a--b", "", "x" * 65, 7]
+    "slug",
+    ["../outside", "a/b", "/etc", "Daily", "daily digest", "-daily", "a--b", "", "x" * 65, 7],
 )
 def test_a_folder_name_that_could_leave_the_skills_folder_is_refused(slug):
     raw = {"item": "k-1", "action": "create-skill", "slug": slug}

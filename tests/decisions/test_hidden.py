@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from decisions_helpers import NOW, TODAY, decide, scan
 from test_decisions_anchors import OLD_NEW
 
@@ -192,3 +193,95 @@ def test_a_candidate_holding_a_key_is_journaled_masked_and_still_goes_back_whole
     assert undo(root).ok  # hidden again: the candidate kept whole, from the batch's copy
     assert unhide(root, h.id, today=TODAY, now=NOW).ok
     assert (root / "memory/skill_candidates.json").read_bytes() == before
+
+
+def _skipped(root):
+    assert decide(root, "skills", "skip", {"title": "Daily digest"}).ok
+    [h] = hidden_items(root, TODAY)
+    return h
+
+
+def _unhide_batches(root) -> int:
+    return sum(b.kind == "unhide" for b in batches(root))
+
+
+def test_unhide_refuses_a_candidates_file_it_cant_parse_and_changes_nothing(make_ws):
+    """A trailing comma the agent left: the file is not rewritten as just the candidate
+    (three candidates down to one); the item stays hidden; nothing is journaled."""
+    root = make_ws(SKILLS)
+    h = _skipped(root)
+    cands = root / "memory/skill_candidates.json"
+    broken = cands.read_bytes().replace(b'"count": 3}\n', b'"count": 3},\n  {"theme": "New"},\n')
+    cands.write_bytes(broken)
+    state = (root / ".memreview/state.yaml").read_bytes()
+    out = unhide(root, h.id, today=TODAY, now=NOW)
+    assert not out.ok
+    assert "not valid JSON" in out.message and "memory/skill_candidates.json" in out.message
+    assert cands.read_bytes() == broken
+    assert (root / ".memreview/state.yaml").read_bytes() == state
+    assert [x.id for x in hidden_items(root, TODAY)] == [h.id]
+    assert _unhide_batches(root) == 0
+    # once the agent's file parses again, the candidate goes back among the others
+    fixed = broken.replace(b'{"theme": "New"},\n', b'{"theme": "New"}\n')
+    cands.write_bytes(fixed)
+    assert unhide(root, h.id, today=TODAY, now=NOW).ok
+    import json
+
+    themes = [c["theme"] for c in json.loads(cands.read_bytes())["candidates"]]
+    assert themes == ["Daily digest", "UTF-8 first", "Deadline check", "New"]
+
+
+@pytest.mark.parametrize("target", ["MEMORY.md", "memory/other.json", "../outside.json"])
+def test_unhide_refuses_a_file_state_yaml_names_that_is_not_the_candidates_file(make_ws, target):
+    """state.yaml is writable by the agent: ``removed.file: MEMORY.md`` must not turn the
+    owner's MEMORY.md into a JSON document."""
+    import yaml
+
+    root = make_ws(SKILLS)
+    h = _skipped(root)
+    (root / "memory/other.json").write_text('{"candidates": []}\n')
+    path = root / ".memreview/state.yaml"
+    doc = yaml.safe_load(path.read_text())
+    doc["hidden"][h.id]["removed"]["file"] = target
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True))
+    memory = (root / "MEMORY.md").read_bytes()
+    state = path.read_bytes()
+    out = unhide(root, h.id, today=TODAY, now=NOW)
+    assert (root / "MEMORY.md").read_bytes() == memory
+    assert (root / "memory/other.json").read_text() == '{"candidates": []}\n'
+    assert path.read_bytes() == state
+    assert not (root.parent / "outside.json").exists()
+    assert not out.ok, target
+    assert "only writes the skill candidates file" in out.message
+    assert _unhide_batches(root) == 0
+
+
+def test_unhide_shows_its_diff_and_a_dry_run_writes_nothing(make_ws, capsys):
+    root = make_ws(SKILLS)
+    h = _skipped(root)
+    cands = root / "memory/skill_candidates.json"
+    cut = cands.read_bytes()
+    state = (root / ".memreview/state.yaml").read_bytes()
+    assert main(["unhide", str(root), h.id, "--dry-run", "--today", "2026-11-29"]) == 0
+    shown = capsys.readouterr()
+    assert "+++ b/memory/skill_candidates.json" in shown.out
+    added = [x for x in shown.out.splitlines() if x.startswith("+") and not x.startswith("+++")]
+    assert len(added) == 1 and "Daily digest" in added[0]  # only what unhide puts there
+    assert "would show again" in shown.err
+    assert cands.read_bytes() == cut
+    assert (root / ".memreview/state.yaml").read_bytes() == state
+    assert _unhide_batches(root) == 0
+    assert main(["unhide", str(root), h.id, "--today", "2026-11-29"]) == 0
+    assert "Daily digest" in capsys.readouterr().out  # the diff of what it wrote
+    assert b"Daily digest" in cands.read_bytes()
+
+
+def test_cli_unhide_refusal_is_one_clear_line(make_ws, capsys):
+    root = make_ws(SKILLS)
+    h = _skipped(root)
+    cands = root / "memory/skill_candidates.json"
+    cands.write_bytes(cands.read_bytes().replace(b"]", b",]"))
+    assert main(["unhide", str(root), h.id, "--today", "2026-11-29"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("memreview: nothing unhidden:") and err.count("\n") == 1
+    assert "Traceback" not in err

@@ -60,7 +60,7 @@ def test_log_lists_every_batch_newest_first(three, capsys) -> None:
     heads = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
     assert heads == ids and len(ids) == 3
     assert "supersede approve: pi-billing-api-metered supersedes pi-billing-subscription" in out
-    assert "demotion approve: [FACT:zora-wallet-registered]" in out
+    assert "demotion approve: [FACT:openclaw-dual-install-paths]" in out
     assert "files: memory/archive/superseded.md, memory/review/verdicts.jsonl" in out
     assert out.count("can be undone: memreview undo --batch") == 3
 
@@ -148,20 +148,23 @@ def test_restore_lists_puts_back_and_is_undoable(three, capsys) -> None:
     root, ids = three
     assert main(["restore", str(root)]) == 0
     listed = capsys.readouterr().out
-    assert "demoted" in listed and "## [FACT:zora-wallet-registered]" in listed
-    assert "goes back to MEMORY.md" in listed
+    assert "demoted" in listed and "## [FACT:openclaw-dual-install-paths]" in listed
+    assert "goes back to memory/infra.md" in listed
     assert main(["restore", str(root), "--list", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    item = next(i for i in doc["archived"] if "zora-wallet" in i["title"])
-    assert item["found_by"] == "recorded" and item["origin"] == "MEMORY.md"
+    item = next(i for i in doc["archived"] if "openclaw-dual-install-paths" in i["title"])
+    assert item["found_by"] == "recorded" and item["origin"] == "memory/infra.md"
     archive = (root / "memory/archive/demoted.md").read_bytes()
-    assert main(["restore", str(root), "zora-wallet-registered"]) == 0
+    assert main(["restore", str(root), "openclaw-dual-install-paths"]) == 0
     out, err = capsys.readouterr()
-    assert "+## [FACT:zora-wallet-registered]" in out and "-Demoted: 2026-11-29" in out
-    assert f"restored {item['id']} to MEMORY.md" in err
-    assert "Demoted:" not in (root / "MEMORY.md").read_text().split("zora-wallet-registered")[1]
+    assert "+## [FACT:openclaw-dual-install-paths]" in out and "-Demoted: 2026-11-29" in out
+    assert f"restored {item['id']} to memory/infra.md" in err
+    assert (
+        "Demoted:"
+        not in (root / "memory/infra.md").read_text().split("openclaw-dual-install-paths")[1]
+    )
     assert main(["log", str(root)]) == 0
-    assert "restore\n    archive restore: ## [FACT:zora-wallet-registered]" in (
+    assert "restore\n    archive restore: ## [FACT:openclaw-dual-install-paths]" in (
         capsys.readouterr().out
     )
     assert main(["undo", str(root)]) == 0

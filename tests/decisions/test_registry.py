@@ -27,6 +27,7 @@ QUEUES = (
     "demotion",
     "promotions",
     "secrets",
+    "dropping",
 )
 
 

@@ -27,7 +27,7 @@ ACTION = {
     "dormant": "done",
     "demotion": "approve",
 }
-# Files a decision may create or change besides the entries it names (DESIGN §3, §4).
+# Files a decision may create or change besides the entries it names (docs/design.md §3, §4).
 SIDE_FILES = re.compile(
     r"^(\.memreview(/.*)?|memory/archive(/.*)?|memory/review/verdicts\.jsonl|NOW\.md"
     r"|skills(/.*)?|memory/skill_candidates\.json)$"
@@ -262,15 +262,15 @@ def test_read_only_mount_is_reported_and_every_file_left_intact(tmp_path, monkey
     assert hc.snapshot(ws, outside) == before
 
 
-def test_a_broken_state_file_is_kept_aside_before_it_is_replaced(tmp_path):
+def test_a_broken_state_file_is_kept_as_it_is_and_the_hide_stays_pending(tmp_path):
     ws, _ = hc.build("yaml-state", tmp_path)
     broken = (ws / ".memreview/state.yaml").read_bytes()
     [dup] = scan_ids(ws)["duplicates"]
     run = _apply(tmp_path, ws, [{"item": dup["id"], "action": "not-duplicate"}])
-    assert run.code == 0, run.err
-    copies = list((ws / ".memreview").glob("state.yaml.broken-*"))
-    assert [c.read_bytes() for c in copies] == [broken]
-    assert dup["id"] in (ws / ".memreview/state.yaml").read_text()
+    assert run.code == 1  # never a silent reset: a loud failure, the file left as it is
+    assert "state.yaml can't be read" in run.err
+    assert (ws / ".memreview/state.yaml").read_bytes() == broken
+    assert dup["id"] in (ws / ".memreview/pending.yaml").read_text()
 
 
 def test_a_broken_pending_file_is_kept_aside_before_it_is_replaced(tmp_path):
@@ -484,7 +484,7 @@ def test_undo_with_a_hostile_journal_writes_nothing_outside(tmp_path):
     assert_no_traceback(run)
     assert run.code in (0, 1)
     warning, result = run.err.splitlines()
-    # the garbage line is reported with its number (DESIGN §4), then the one-line result
+    # the garbage line is reported with its number (docs/design.md §4), then the one-line result
     assert warning == "memreview: warning: .memreview/journal.jsonl line 3: not valid JSON; skipped"
     assert result.startswith("memreview: ")
     assert hc.snapshot(ws, outside, skip=(".memreview",)) == before

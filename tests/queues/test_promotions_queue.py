@@ -101,7 +101,6 @@ def test_flagged_first_then_newest_first(tmp_path):
 # -- each flag: true junk flagged, its look-alike not ---------------------------------------
 
 JUNK = [
-    ("never-recalled", "The owner likes dark mode in every editor", {"recalls": 0}),
     ("command", "sudo apt remove --purge snapd", {}),
     ("command", "cmake --build build -j$(nproc) --target firmware", {}),
     ("command", "`git clone https://github.com/acme/radar.git`", {}),
@@ -145,6 +144,14 @@ def test_true_junk_carries_its_flag_with_a_reason(tmp_path, flag, text, kw):
 @pytest.mark.parametrize("text", GOOD, ids=[t[:24] for t in GOOD])
 def test_a_real_lesson_is_not_flagged(tmp_path, text):
     assert _flags_of(tmp_path, text) == set()
+
+
+def test_recalls_0_is_evidence_shown_with_the_item_never_a_flag(tmp_path):
+    """Real tails carry recalls=0 on good entries too: bulk archive of the flagged must not
+    take them."""
+    items = _scan(tmp_path, HEAD + _bullet("The owner likes dark mode in every editor", 3, 0))
+    assert items[0]["flags"] == []
+    assert items[0]["recalls"] == 0
 
 
 def test_a_command_the_owner_saved_under_a_commands_heading_is_not_flagged(tmp_path):

@@ -1,4 +1,4 @@
-"""Same fact or parallel facts: the comparison form and the differing spans (DESIGN §2)."""
+"""Same fact or parallel facts: the comparison form and the differing spans (docs/design.md §2)."""
 
 from __future__ import annotations
 
@@ -54,3 +54,11 @@ def test_tokens_are_whole_words_numbers_and_single_cjk_characters():
     assert tokens("schedule posts now") == ["schedule", "posts", "now"]
     assert tokens("网关重启前要确认") == ["网", "关", "重", "启", "前", "要", "确", "认"]
     assert tokens("limit 145 bpm, 10:05") == ["limit", "145", "bpm", ",", "10", ":", "05"]
+
+
+def test_a_doubled_list_marker_is_dress():
+    # a bullet pasted under a bullet (``- - [x] …``) is the same item as the plain one
+    assert comparison_form("- [x] 主人分享过的长期目标和约束") == comparison_form("主人分享过的长期目标和约束")
+    assert comparison_form("* - keep the gateway on port 18789") == "keep the gateway on port 18789"
+    # a minus sign that starts a number is not a marker
+    assert comparison_form("-5 °c is the alarm threshold") == "-5 °c is the alarm threshold"

@@ -92,6 +92,8 @@ def item_key(queue: str, item: dict) -> str:
         return str(item["theme"])
     if queue == "archived":
         return str(item["fragment"]["id"])
+    if queue == "dropping":
+        return str(item["key"])
     if queue == "demotion":
         a = item.get("anchor") or {}
         if a.get("anchor"):

@@ -20,7 +20,7 @@ BULLET_RE = re.compile(r"^\s*[-*]\s+(?!\[[ xX]\]\s+(?:Revisit\b|回顾 ))(\S.*)$
 # Two moves (a supersede and a demotion), a delete, a todo, a new skill, two verdicts.
 MOVES = [
     {"item": "s-1c4fee6897d5", "action": "approve"},
-    {"item": "m-8b9da6b355cc", "action": "approve"},
+    {"item": "m-0b1eb13a8eef", "action": "approve"},
 ]
 MIXED = MOVES + [
     {"item": "a-5d3185fd20df", "action": "remove"},

@@ -39,12 +39,15 @@ def test_read_private_of_a_missing_file_is_none(ws: Path) -> None:
     assert not (ws / ".memreview").exists()
 
 
-def test_append_line_repairs_a_torn_last_line_before_appending(ws: Path) -> None:
+def test_append_line_sets_a_torn_last_line_aside_before_appending(ws: Path) -> None:
     append_line(ws, "log.jsonl", '{"a": 1}')
     with open(ws / ".memreview/log.jsonl", "ab") as fh:
         fh.write(b'{"torn"')
-    append_line(ws, "log.jsonl", '{"b": 2}\n')
-    assert (ws / ".memreview/log.jsonl").read_bytes() == b'{"a": 1}\n{"torn"\n{"b": 2}\n'
+    kept = append_line(ws, "log.jsonl", '{"b": 2}\n')
+    # the torn line never ends up in the middle of the file, and its bytes are kept
+    assert (ws / ".memreview/log.jsonl").read_bytes() == b'{"a": 1}\n{"b": 2}\n'
+    assert kept and kept.startswith("log.jsonl.torn-")
+    assert (ws / ".memreview" / kept).read_bytes() == b'{"torn"'
 
 
 @pytest.mark.parametrize(

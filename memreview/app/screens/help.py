@@ -73,7 +73,8 @@ def help_markdown(key_for) -> str:
     source = localized if localized.is_file() else folder.joinpath("help.md")
     text = source.read_text(encoding="utf-8")
     last = min(len(queue_names()), QUEUE_KEYS)
-    return text.replace("{{QUEUE_KEYS}}", f"`1`–`{last}`").replace(
+    keys = f"`1`–`{min(last, 9)}`" + (", `0`" if last >= 10 else "")
+    return text.replace("{{QUEUE_KEYS}}", keys).replace(
         "{{KEY_TABLE}}", key_table(key_for)
     )
 

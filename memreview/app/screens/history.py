@@ -95,9 +95,7 @@ class _ListScreen(Screen[None]):
         self.loading_rows = False
         self.show_rows()
         if problem is not None:
-            self.show_detail(
-                _("could not read: {reason}").format(reason=problem)
-            )
+            self.show_detail(_("could not read: {reason}").format(reason=problem))
 
     def show_rows(self) -> None:
         rows = self.query_one("#rows", OptionList)

@@ -61,7 +61,15 @@ class RecoveryDialog(ModalScreen[str | None]):
 
 
 def offer_recovery(app: App, node: DOMNode, backend: Backend) -> None:
-    """If a batch was cut short, ask what to do with it; ``node`` gets the outcome."""
+    """If a batch was cut short, ask what to do with it; ``node`` gets the outcome. The
+    temp files a stopped memreview left are removed first, and named."""
+    removed = getattr(backend, "removed_temps", None)
+    for rel in removed() if removed is not None else []:
+        app.notify(
+            visible(_("removed {file}, a temp file a stopped memreview left").format(file=rel)),
+            severity="warning",
+            markup=False,
+        )
     notice = backend.interrupted()
     if not notice:
         return

@@ -12,8 +12,12 @@ from memreview.app.keys import HEALTH, act_for, queue_names, queue_title
 from memreview.app.messages import QueueChosen
 from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
+from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.widgets.panels import QueueBar, QueueNav
+from memreview.display import one_line, visible
 from memreview.i18n import _, ngettext
+
+UNHIDE_PREVIEW_LINES = 14  # lines of an unhide's diff the question shows
 
 
 class ReviewQueues:
@@ -38,11 +42,41 @@ class ReviewQueues:
             self.notify(_("this item is not hidden"), markup=False, timeout=2)
             return
         try:
-            message = self.backend.unhide(item["id"], self.result.today)
+            preview = self.backend.unhide(item["id"], self.result.today, dry_run=True)
         except Exception as exc:  # a held lock, an unreadable state file: shown, not raised
             self.notify(str(exc), severity="error", markup=False)
             return
-        self.notify(message, title=_("Unhide"), markup=False)
+        if not preview.ok:  # refused (a candidates file that doesn't parse): nothing written
+            self.notify(preview.message, title=_("Unhide"), severity="error", markup=False)
+            return
+        if not preview.diff:  # only memreview's state changes: no question
+            self._unhide(item["id"])
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._unhide(item["id"])
+
+        lines = preview.diff.splitlines()
+        shown = "\n".join(lines[:UNHIDE_PREVIEW_LINES])
+        if len(lines) > UNHIDE_PREVIEW_LINES:
+            shown += "\n" + _("… {count} more line(s) of diff").format(
+                count=len(lines) - UNHIDE_PREVIEW_LINES
+            )
+        question = _("Put {title} back in its file?").format(
+            title=one_line(str(item.get("title") or item["id"]))[:60]
+        )
+        dialog = ConfirmDialog(question, visible(shown), yes=_("Unhide"), no=_("Keep hidden"))
+        self.app.push_screen(dialog, answer)
+
+    def _unhide(self, item_id: str) -> None:
+        try:
+            done = self.backend.unhide(item_id, self.result.today)
+        except Exception as exc:  # a held lock, an unreadable state file: shown, not raised
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        severity = "information" if done.ok else "error"
+        self.notify(done.message, title=_("Unhide"), severity=severity, markup=False)
         self.reload()
 
     def _find_changed(self) -> None:
@@ -101,6 +135,7 @@ class ReviewQueues:
         switcher = self.query_one(ContentSwitcher)
         if queue == HEALTH:
             switcher.current = "health"
+            self.query_one("#health").focus()  # its keys scroll it
             self._sync_bindings()
             return
         switcher.current = "review"

@@ -1,10 +1,11 @@
-"""The health view (DESIGN §7): budgets, stale todos, missing logs, growth."""
+"""The health view (docs/design.md §7): budgets, stale todos, missing logs, growth."""
 
 from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Sparkline, Static
 
@@ -12,7 +13,7 @@ from memreview.app.keys import queue_title
 from memreview.app.widgets import theme_colour
 from memreview.app.wrap import Indented
 from memreview.display import dated, days_ago, one_line
-from memreview.i18n import _
+from memreview.i18n import N_, _, ngettext
 from memreview.report_sections import TOTAL_LABELS, queue_health
 
 BAR_WIDTH = 40
@@ -30,13 +31,18 @@ def bar(value: int, limit: int, ok: str, over: str, width: int = BAR_WIDTH) -> T
     return t
 
 
-class HealthView(VerticalScroll, can_focus=False):
-    """Figures from ``result.health``; everything is read-only here."""
+class HealthView(VerticalScroll, can_focus=True):
+    """Figures from ``result.health``; everything is read-only here. It has the focus while
+    it shows, so the keys scroll it: the arrows, j, page up and down, home and end (k keeps
+    its meaning in every queue)."""
+
+    BINDINGS = [Binding("j", "scroll_down", N_("down"), show=False, id="health.down")]
 
     def compose(self) -> ComposeResult:
         yield Label(_("Health"), classes="pane-title")
         yield Static(id="health-alarms", markup=False)
         yield Static(id="health-budgets", markup=False)
+        yield Static(id="health-boot", markup=False)
         yield Label(_("Entries added per week (last 14 weeks)"), classes="health-heading")
         yield Sparkline([], id="health-growth")
         yield Static(id="health-growth-note", markup=False)
@@ -83,6 +89,11 @@ class HealthView(VerticalScroll, can_focus=False):
             if not found:
                 t.append(("\n" if t.plain else "") + _("no {file}").format(file=name), "dim")
         self.query_one("#health-budgets", Static).update(t)
+        boot = health.get("boot")
+        self.query_one("#health-boot", Static).update(
+            Indented(boot_text(boot, ok, over, BAR_WIDTH // 2)) if boot else Text("")
+        )
+        self.query_one("#health-boot", Static).display = bool(boot)
 
         growth = health.get("growth") or {}
         weeks = growth.get("weeks") or []
@@ -107,6 +118,57 @@ class HealthView(VerticalScroll, can_focus=False):
         alarms = health.get("alarms") or []
         self.query_one("#health-alarms", Static).update(Indented(_alarms(alarms, over)))
         self.query_one("#health-alarms", Static).display = bool(alarms)
+
+
+def boot_text(boot: dict, ok: str, over: str, cells: int) -> Text:
+    """Each bootstrap file against its window, the lines the agent never sees, and the
+    promotion sections OpenClaw's compaction deletes next."""
+    t = Text(end="")
+    t.append("\n" + _("Boot memory: what the agent sees at every session start"), "bold")
+    files = boot.get("files") or []
+    width = max((cell_len(one_line(f["file"])) for f in files), default=0) + 2
+    for f in files:
+        name = one_line(f["file"])
+        t.append("\n  " + name + " " * (width - cell_len(name)), "bold")
+        t.append_text(bar(f["chars"], f["cap"], ok, over, cells))
+        unseen = f.get("unseen")
+        if unseen:
+            t.append("\n      ")
+            t.append(
+                _("not seen at boot: lines {first}–{last} ({size} characters)").format(
+                    first=unseen[0], last=unseen[1], size=f"{f.get('unseen_chars', 0):,}"
+                ),
+                f"bold {over}",
+            )
+            for line, heading in (f.get("sections") or [])[:6]:
+                t.append(f"\n        {line:>5}  {one_line(str(heading))}", "dim")
+            more = len(f.get("sections") or []) - 6
+            if more > 0:
+                t.append("\n        " + _("… and {count} more").format(count=more), "dim")
+    pb = boot.get("promotion_budget")
+    if pb:
+        t.append("\n  ")
+        t.append(
+            _("{file} against OpenClaw's promotion budget").format(file=one_line(pb["file"])),
+            "bold",
+        )
+        t.append("\n  " + " " * width)
+        t.append_text(bar(pb["chars"], pb["budget"], ok, over, cells))
+        gone = pb.get("deletes_next") or []
+        if gone:
+            t.append("\n      ")
+            t.append(_("its compaction deletes next, oldest first:"), f"bold {over}")
+            for s in gone[:6]:
+                entries = ngettext("{count} entry", "{count} entries", s["entries"]).format(
+                    count=s["entries"]
+                )
+                t.append(f"\n        {s['line']:>5}  {one_line(str(s['heading']))}  ")
+                t.append(entries, "dim")
+            if len(gone) > 6:
+                t.append("\n        " + _("… and {count} more").format(count=len(gone) - 6))
+        elif pb["chars"] > pb["budget"]:
+            t.append("\n      " + _("no promotion section it can delete"), "dim")
+    return t
 
 
 def _alarms(alarms: list[dict], alert: str) -> Text:

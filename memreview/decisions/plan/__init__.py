@@ -1,4 +1,4 @@
-"""The vocabulary of an EditPlan: targets, per-file content-addressed operations (DESIGN §3),
+"""The vocabulary of an EditPlan: targets, per-file content-addressed operations (docs/design.md §3),
 and the :class:`PlanBuilder` whose building blocks each queue's plan builder uses
 (``decisions/units/``); ``decisions/planner.py`` runs them.
 
@@ -28,6 +28,7 @@ from memreview.decisions.plan.ops import (
     AddTodo,
     AppendBlock,
     AppendLine,
+    AppendSection,
     CreateFile,
     DeleteEntry,
     InsertRule,
@@ -48,6 +49,7 @@ __all__ = [
     "AddTodo",
     "AppendBlock",
     "AppendLine",
+    "AppendSection",
     "Claim",
     "CreateFile",
     "DeleteEntry",

@@ -97,7 +97,9 @@ def clash(first: Claim, second: Claim, by_first: str, by_second: str) -> str | N
                     other=by_second,
                 )
             if {op, op2} == {"add", "remove"} and value == value2:
-                return _("{target}: {decision} and {other} disagree on [[{ref}]] in {field}").format(
+                return _(
+                    "{target}: {decision} and {other} disagree on [[{ref}]] in {field}"
+                ).format(
                     target=second.target.name,
                     decision=by_first,
                     other=by_second,
@@ -119,6 +121,11 @@ class PlannedDecision:
     hide: Hide | None = None
     ops: list[tuple[str, Op]] = field(default_factory=list)
     kept: list[Target] = field(default_factory=list)  # targets it decides to leave as they are
+    # targets it changes in place without an operation naming them (a redaction's lines)
+    edited: list[Target] = field(default_factory=list)
+    # deleted targets whose text it keeps in an archive, by that archive (a promotion
+    # archived): a move there, for the claims
+    kept_in: dict[Target, str] = field(default_factory=dict)
 
     def claims(self) -> list[Claim]:
         """What the decision does to each target it names, one claim per target."""
@@ -126,6 +133,8 @@ class PlannedDecision:
         edits: dict[Target, set[tuple[str, str, str]]] = {}
         for t in self.kept:
             fates.setdefault(t, ("keep", "", ()))
+        for t in self.edited:
+            fates[t] = ("edit", "", ())
         for _rel, op in self.ops:
             target = getattr(op, "target", None)
             if target is None:
@@ -133,7 +142,10 @@ class PlannedDecision:
             fate = _FATE_OF.get(type(op).__name__)
             if fate is not None:
                 lines = tuple(op.lines) if isinstance(op, ReplaceEntry) else ()
-                fates[target] = (fate, getattr(op, "dest", ""), lines)
+                dest = getattr(op, "dest", "")
+                if fate == "delete" and target in self.kept_in:
+                    fate, dest = "move", self.kept_in[target]
+                fates[target] = (fate, dest, lines)
                 continue
             if fates.get(target, ("keep",))[0] == "keep":
                 fates[target] = ("edit", "", ())

@@ -1,4 +1,4 @@
-"""The per-file, content-addressed operations of an EditPlan (DESIGN §3), and ``Op``.
+"""The per-file, content-addressed operations of an EditPlan (docs/design.md §3), and ``Op``.
 
 Every operation carries ``key``, the decision it belongs to; a file's operations are kept in
 the order of the batch's decisions.
@@ -118,11 +118,18 @@ class AddTodo:
 @dataclass(frozen=True)
 class SetStatus:
     """Replace a project file's first ``Status:`` line, or insert one after its title:
-    ``status`` is ``done`` or ``archived``, dated ``day``, written in the file's language."""
+    ``status`` is ``done`` or ``archived``, dated ``day``, written in the file's language.
+    A project kept in a list (``kind`` item, row or heading) has its own lines ``old`` (found
+    again by their text, nearest to ``line``) rewritten instead; ``cell`` is a row's status
+    column."""
 
     key: str
     status: str
     day: str
+    kind: str = "file"
+    line: int = 0
+    old: tuple[str, ...] = ()
+    cell: int | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +149,16 @@ class RemoveCandidate:
     content: str
     copy: int = 0
     copies: int = 1
+
+
+@dataclass(frozen=True)
+class AppendSection:
+    """Append ``lines`` at the end of a memory file, after a blank line, unless ``marker``
+    (a line that says the section is there) already is: a promotion the owner made."""
+
+    key: str
+    lines: tuple[str, ...]
+    marker: str
 
 
 @dataclass(frozen=True)
@@ -178,5 +195,6 @@ Op = (
     | CreateFile
     | RemoveCandidate
     | AppendLine
+    | AppendSection
     | RedactLines
 )

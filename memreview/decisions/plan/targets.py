@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass
 
 from memreview.i18n import _
+from memreview.secrets import mask_secrets
 from memreview.workspace.model import Anchor, Entry, MemoryFile
 
 
@@ -47,7 +48,7 @@ class Target:
         """How a message names the target: ``anchor <id>`` or ``the entry '…' (file:line)``."""
         if self.kind == "anchor" and self.anchor:
             return _("anchor {anchor}").format(anchor=self.anchor)
-        first = self.first_line.strip()
+        first = mask_secrets(self.first_line.strip())  # a message never shows a credential
         first = first if len(first) <= 40 else first[:39] + "…"
         return _("the entry {text!r} ({file}:{line})").format(
             text=first, file=self.file, line=self.line

@@ -9,11 +9,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memreview import store
+from memreview.decisions.restore.destination import destination_problem
 from memreview.decisions.restore.found import archived_entries, find_archived
 from memreview.decisions.restore.item import MARKER_RE, Archived, read_text
 from memreview.decisions.restore.place import insert_entry, remove_block, with_lines
 from memreview.decisions.state import config_of
 from memreview.i18n import _
+from memreview.workspace import jsondoc
+from memreview.workspace.markdown import SETTLED_STAMP_RE
+from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
 
 
@@ -49,7 +53,7 @@ def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
     stacks: dict[str, list[dict]] = {}
     for text in tf.texts if tf is not None else []:
         try:
-            obj = json.loads(text)
+            obj = jsondoc.loads(text)
         except ValueError:
             continue
         if not isinstance(obj, dict) or not isinstance(obj.get("proposal"), str):
@@ -72,6 +76,16 @@ def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
     return found
 
 
+def _settled_key(item: Archived) -> str | None:
+    """The promotion key of an archived entry Lingxi settled (its ``自动沉淀`` stamp), as the
+    promotions queue names it: the ``restored`` line takes back its ``archived`` verdict."""
+    text = "\n".join(item.restored_lines)
+    found = SETTLED_STAMP_RE.search(text)
+    if found is None or not item.origin:
+        return None
+    return f"lingxi:{item.origin}:{found.group(1)}:{normalize(text, 'bullet')}"
+
+
 def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str:
     """The ``restored`` line: on the judge proposal whose approval archived the entry
     (``approved``, so the judge's report card counts that approval as wrong), else on the
@@ -81,6 +95,8 @@ def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str
     if item.marker:
         m = MARKER_RE.search(item.marker)
         proposal = m.group(1) if m else item.id
+    elif item.kind == "rejected-promotion" and _settled_key(item):
+        relation, proposal = "promotion", _settled_key(item)
     obj = {
         "ts": now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "proposal": proposal,
@@ -208,6 +224,15 @@ def restore(
         )
     now = now or datetime.now().astimezone()
     cfg = config_of(root)
+    refused = destination_problem(root, item.origin, cfg.archive_dir)
+    if refused is not None:  # checked before anything is touched: all or nothing
+        return RestoreOutcome(
+            False,
+            _("nothing restored: refused: {reason}; the archive was left as it was").format(
+                reason=refused
+            ),
+            item=item,
+        )
     key = f"restore:{item.id}"
     origin = item.origin
     jobs = [_Job(origin, lambda cur: insert_entry(item, origin, cur), key)]
@@ -234,6 +259,7 @@ def restore(
         dry_run=dry_run,
         lock_wait=lock_wait,
         kind="restore",
+        all_or_nothing=True,  # a refusal on one file leaves the archive and verdicts alone
     )
     out = RestoreOutcome(result.ok, "", item, result.batch_id if result.journaled else None)
     out.files = list(result.files)

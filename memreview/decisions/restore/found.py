@@ -142,6 +142,8 @@ def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> li
         recorded = [
             (r, d) for d in decisions for r in d.get("removed") or () if isinstance(r, dict)
         ]
+        # a batch journaled since decisions record their deletions says so, even of none
+        recorded_all = any("removed" in d for d in decisions)
         merged = any(d.get("action") == "merge" for d in decisions)
         for jf in b.files:
             if not jf.written or jf.created or jf.file == verdicts:
@@ -151,7 +153,7 @@ def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> li
             was, now = read_text(root, jf.backup), read_text(root, jf.after_copy)
             if was is None or now is None:
                 continue
-            if recorded:
+            if recorded or recorded_all:
                 mine = [(r, d) for r, d in recorded if r.get("file") == jf.file]
                 runs = _recorded_runs(was.texts, mine)
             else:
@@ -181,6 +183,11 @@ def _recorded_runs(texts: list[str], recorded) -> list[tuple[int, int, bool]]:
             for i in range(len(texts) - n + 1)
             if entry_digest("\n".join(texts[i : i + n])) == digest
         ]
+        if not hits and isinstance(line, int) and 0 < line <= len(texts) - n + 1:
+            # a credential redacted since is replaced in the backups too: the entry at its
+            # line, holding the [redacted …] note, is the one deleted
+            if any("[redacted " in t for t in texts[line - 1 : line - 1 + n]):
+                hits = [line - 1]
         if hits:
             at = min(hits, key=lambda i: abs(i + 1 - (line if isinstance(line, int) else 0)))
             out.append((at, at + n, d.get("action") == "merge"))
@@ -257,7 +264,26 @@ def archived_entries(root: Path | str) -> list[Archived]:
             if item.origin is None:
                 _origin_from_journal(root, item, records)
             out.append(item)
-    for item in _removed_entries(root, records, cfg.archive_dir, cfg.verdicts):
+    # an entry put back once is not offered again when a later batch deletes it again:
+    # that batch's own deletion is
+    restored = {
+        d.get("item")
+        for b in records
+        if b.kind == "restore" and b.committed and not b.undone_by
+        for d in b.decisions
+        if isinstance(d, dict)
+    }
+    removed = [
+        it
+        for it in _removed_entries(root, records, cfg.archive_dir, cfg.verdicts)
+        if it.id not in restored
+    ]
+    # an entry put back (by an undo of another batch, a restore) and deleted again is
+    # offered once, as the last batch that deleted it
+    latest = {(it.origin, tuple(it.lines)): it for it in removed}
+    for item in removed:
+        if latest[(item.origin, tuple(item.lines))] is not item:
+            continue
         current = read_text(root, item.origin)
         if current is not None and find_run(current.texts, item.lines) is not None:
             continue  # it is there again

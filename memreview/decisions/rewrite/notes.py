@@ -9,6 +9,9 @@ import re
 
 from memreview.decisions.plan import AddTodo, InsertRule, SetStatus
 from memreview.decisions.rewrite.lines import LineFile
+from memreview.decisions.rewrite.listed import listed_status
+from memreview.decisions.rewrite.result import Conflict
+from memreview.i18n import _
 from memreview.workspace.language import mostly_cjk
 from memreview.workspace.markdown import STATUS_LINE_RE, find_status_line
 
@@ -91,8 +94,11 @@ class NoteEdit(LineFile):
     def _SetStatus(self, op: SetStatus, _imports) -> None:
         """The status line is rewritten in place, in the form the owner wrote it
         (``**Status:** x``, ``状态：x``, front matter ``status: x``…); a file without one gets
-        ``Status: …`` after its title."""
+        ``Status: …`` after its title. A project kept in a list has its own lines set."""
         self.need_file()
+        if op.old:
+            self._set_listed_status(op)
+            return
         i = find_status_line([ln.text for ln in self.lines])
         if i is None:
             title = next((ln for ln, lvl, _t in self.parsed().headings if lvl == 1), 0)
@@ -111,3 +117,27 @@ class NoteEdit(LineFile):
             return
         self._claim(r, op.key, "replace")
         r.replacement = [self.line(text, ln.ending)]
+
+    def _set_listed_status(self, op: SetStatus) -> None:
+        n = len(op.old)
+        texts = [ln.text for ln in self.lines]
+        hits = [i for i in range(len(texts) - n + 1) if tuple(texts[i : i + n]) == op.old]
+        if not hits:
+            raise Conflict(
+                _("{file}:{line}: the project's lines changed or are gone since the scan").format(
+                    file=self.rel, line=op.line
+                )
+            )
+        start = min(hits, key=lambda i: abs(i + 1 - op.line))
+        chinese = mostly_cjk(list(op.old))
+        value = status_value(op.status, op.day, chinese)
+        new = listed_status(list(op.old), op.kind, op.cell, value, chinese)
+        r = self._region(start, start + n - 1, "line")
+        if r.fate == "replace" and [ln.text for ln in r.replacement] == new:
+            return
+        self._claim(r, op.key, "replace")
+        endings = [ln.ending or self.base.default_ending for ln in r.block]
+        if len(new) > n:  # a heading's new status line, right under it
+            endings.insert(1, endings[0])
+        endings[-1] = r.block[-1].ending
+        r.replacement = [self.line(t, endings[k]) for k, t in enumerate(new)]

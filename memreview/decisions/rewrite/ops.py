@@ -15,6 +15,7 @@ from memreview.decisions.plan import (
     AddTodo,
     AppendBlock,
     AppendLine,
+    AppendSection,
     DeleteEntry,
     InsertRule,
     MoveBlock,
@@ -31,6 +32,7 @@ from memreview.decisions.rewrite.meta import MetaEdit
 from memreview.decisions.rewrite.notes import NoteEdit
 from memreview.decisions.rewrite.result import Conflict
 from memreview.i18n import _
+from memreview.workspace import jsondoc
 from memreview.workspace.markdown import PROMOTION_RE
 
 
@@ -144,9 +146,7 @@ class LineEdit(MetaEdit, NoteEdit):
 
     def _AppendBlock(self, op: AppendBlock, imports) -> None:
         if op.move not in imports:
-            raise Conflict(
-                _("the block to move from {file} was not found").format(file=op.source)
-            )
+            raise Conflict(_("the block to move from {file} was not found").format(file=op.source))
         block = imports[op.move]
         if block is None:  # the same block, already carried by another decision's move
             return
@@ -175,15 +175,21 @@ class LineEdit(MetaEdit, NoteEdit):
                     return True
         return False
 
+    def _AppendSection(self, op: AppendSection, _imports) -> None:
+        self.need_file()
+        if any(op.marker in ln.text for ln in self.lines):
+            return  # written once already (docs/design.md §4: a decision applies once)
+        self.tail.append((True, [self.line(text) for text in op.lines]))
+
     def _AppendLine(self, op: AppendLine, _imports) -> None:
         if _verdict_given(op.line, [ln.text for ln in self.lines]):
-            return  # applied once already (DESIGN §4: a decision applies once)
+            return  # applied once already (docs/design.md §4: a decision applies once)
         self.tail.append((False, [self.line(op.line)]))
 
 
 def _verdict_key(text: str) -> tuple | None:
     try:
-        obj = json.loads(text)
+        obj = jsondoc.loads(text)
     except ValueError:
         return None
     if not isinstance(obj, dict) or "proposal" not in obj:
@@ -232,6 +238,7 @@ _HANDLERS = {
     MoveBlock: LineEdit._MoveBlock,
     AppendBlock: LineEdit._AppendBlock,
     AppendLine: LineEdit._AppendLine,
+    AppendSection: LineEdit._AppendSection,
     InsertRule: LineEdit._InsertRule,
     AddTodo: LineEdit._AddTodo,
     SetStatus: LineEdit._SetStatus,

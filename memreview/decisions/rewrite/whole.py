@@ -15,6 +15,7 @@ from memreview.decisions.plan import (
 from memreview.decisions.rewrite.result import FileRewrite, Problem
 from memreview.i18n import _
 from memreview.queues.common import short
+from memreview.workspace import jsondoc
 from memreview.workspace.textfile import EncodeError, TextFile
 
 
@@ -74,7 +75,7 @@ def remove_candidates(rel: str, current: TextFile | None, ops: list[Op]) -> File
         return fail_all(_("{file} no longer exists").format(file=rel))
     text = "".join(ln.text + ln.ending for ln in current.lines)
     try:
-        doc = json.loads(text)
+        doc = jsondoc.loads(text)
     except ValueError:
         return fail_all(_("{file} is not valid JSON now").format(file=rel))
     cands = doc.get("candidates") if isinstance(doc, dict) else None
@@ -138,7 +139,7 @@ def _remove_elements(text: str, indexes: list[int], expected: dict) -> str | Non
                 text = text[: elems[k - 1][1]] + text[elems[k][1] :]
             else:
                 text = text[: elems[0][0]] + text[elems[1][0] :]
-        return text if json.loads(text) == expected else None
+        return text if jsondoc.loads(text) == expected else None
     except (ValueError, IndexError):
         return None
 
@@ -197,7 +198,7 @@ def _candidate_spans(s: str) -> tuple[int, int, list[tuple[int, int]]] | None:
         if s[i] == "}":
             return None
         key_end = _string_end(s, i)
-        key = json.loads(s[i:key_end])
+        key = jsondoc.loads(s[i:key_end])
         i = _skip_ws(s, key_end)
         if s[i] != ":":
             return None
@@ -243,17 +244,17 @@ def _dump_like(original: str, doc: dict, ending: str, escaped: bool = False) -> 
 def insert_candidate(rel: str, current: TextFile | None, index: int, candidate: dict) -> bytes:
     """skill_candidates.json with ``candidate`` back at ``index`` of its "candidates" list
     (the end when the list is shorter), the rest of its text unchanged where that gives the
-    expected document, else written again in the file's style. A file that is missing or
-    isn't a candidates document becomes one holding just the candidate. Raises EncodeError
-    when the file's encoding can't hold the candidate."""
-    text = "".join(ln.text + ln.ending for ln in current.lines) if current is not None else ""
-    try:
-        doc = json.loads(text)
-    except ValueError:
-        doc = None
-    if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
+    expected document, else written again in the file's style. A missing file (None)
+    becomes a document holding just the candidate. Raises ValueError when the file is not
+    a candidates document (it is never written over) and EncodeError when the file's
+    encoding can't hold the candidate."""
+    if current is None:
         new_text = json.dumps({"candidates": [candidate]}, ensure_ascii=False, indent=2) + "\n"
-        return current.encode_text(new_text) if current is not None else new_text.encode()
+        return new_text.encode()
+    text = "".join(ln.text + ln.ending for ln in current.lines)
+    doc = jsondoc.loads(text)  # ValueError: not JSON (or nested past any reason)
+    if not isinstance(doc, dict) or not isinstance(doc.get("candidates"), list):
+        raise ValueError(_('{file} is not an object with a "candidates" list').format(file=rel))
     cands = doc["candidates"]
     index = max(0, min(index, len(cands)))
     expected = dict(doc)
@@ -293,6 +294,6 @@ def _insert_element(text: str, index: int, candidate: dict, expected: dict) -> s
         else:
             at = elems[-1][1]
             text = text[:at] + sep + element + text[at:]
-        return text if json.loads(text) == expected else None
+        return text if jsondoc.loads(text) == expected else None
     except (ValueError, IndexError):
         return None

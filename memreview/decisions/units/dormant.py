@@ -30,6 +30,9 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
             title = " ".join(str(item.get("title") or item.get("project")).split())
             b.plan.add(b.cfg.now, AddTodo(pd.key, title, b.day), pd)
         b.hide(pd, "snoozed" if d.action == "snooze" else "revived", b.cfg.snooze_days)
+        project = b.ws.projects.get(str(item.get("project")))
+        if project is not None and not project.file and project.anchor:
+            b.keep(pd, b.anchor(project.ref))  # the project stays: its anchor is not archived
         return
     status = "archived" if d.action == "archive" else "done"
     project = b.ws.projects.get(str(item.get("project")))
@@ -39,7 +42,13 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
                 project=item.get("project")
             )
         )
-    if project.file:
+    if project.file and project.source in ("item", "row", "heading"):
+        lines = b.ws.files[project.file].source.texts
+        first, last = project.ref["line"], project.ref["end_line"]
+        old = tuple(lines[first - 1 : last])
+        op = SetStatus(pd.key, status, b.day, project.source, first, old, project.status_cell)
+        b.plan.add(project.file, op, pd)
+    elif project.file:
         b.plan.add(project.file, SetStatus(pd.key, status, b.day), pd)
     elif project.anchor:
         target = b.anchor(project.ref)
@@ -69,6 +78,10 @@ def check(item: dict, d: Decision) -> None:
 # Where a project is known from, in words (the scan's ``source``).
 KNOWN_FROM = {
     "file": N_("its page in the projects folder"),
+    "front-matter": N_("a note whose front matter says type: project"),
+    "item": N_("an item of a projects list in a memory file"),
+    "row": N_("a row of a projects table in a memory file"),
+    "heading": N_("a heading of a projects list in a memory file"),
     "anchor": N_("a PROJECT anchor in memory"),
     "marker": N_("<!-- project: … --> markers in entries only"),
 }

@@ -22,8 +22,9 @@ def check(item: dict, d: Decision) -> None:
     keep = d.keep if d.keep is not None else 1
     if not 1 <= keep <= len(refs):
         raise DecisionError(
-            _("{item}: keep {keep} is out of range; this group has {count} entries (1-{count})")
-            .format(item=d.item, keep=keep, count=len(refs))
+            _(
+                "{item}: keep {keep} is out of range; this group has {count} entries (1-{count})"
+            ).format(item=d.item, keep=keep, count=len(refs))
         )
     if d.action == "merge":
         text = d.text if d.text is not None else item.get("merged")

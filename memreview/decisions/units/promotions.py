@@ -71,7 +71,7 @@ def check(item: dict, d: Decision) -> None:
 
 
 def verdict_line(b: PlanBuilder, item: dict, verdict: str) -> str:
-    """The verdict line of a promotion (DESIGN §1.3)."""
+    """The verdict line of a promotion (docs/design.md §1.3)."""
     obj = {
         "ts": b.ts,
         "proposal": item.get("key"),
@@ -108,6 +108,7 @@ def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
     for line in lines:
         b.plan.add(REJECTED_FILE, AppendLine(pd.key, line), pd)
     b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
+    pd.kept_in[target] = REJECTED_FILE
 
 
 def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
@@ -116,7 +117,9 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     if d.action == "defer":
         return
     target = b.entry(item["ref"])
-    if d.action == "archive":
+    if d.action == "keep":
+        b.keep(pd, target)
+    elif d.action == "archive":
         archive(b, pd, item, target)
     elif d.action in ("edit", "strip"):
         text = d.text if d.action == "edit" else stripped_body(str(item.get("text") or ""))
@@ -130,6 +133,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 WRITTEN_BY = {
     "openclaw": N_("OpenClaw's nightly promotion (a Promoted From Short-Term Memory section)"),
     "consolidated": N_("OpenClaw's consolidation (a Consolidated Memory section)"),
+    "owner": N_("promoted by you from the candidates about to be dropped"),
     "lingxi": N_("Lingxi's settling of a fragment (自动沉淀)"),
 }
 
@@ -144,6 +148,7 @@ def evidence(item: dict) -> list:
                 (_("group"), item.get("group")),
                 (_("score"), item.get("score")),
                 (_("recalls"), item.get("recalls")),
+                (_("recalled since promotion"), item.get("recalled_since")),
                 (_("signals"), item.get("signals")),
                 (_("importance"), item.get("importance")),
             )

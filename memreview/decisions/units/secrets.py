@@ -1,4 +1,8 @@
-"""The secrets queue: a credential sitting in a memory file; redact it, or keep it.
+"""The secrets queue: a credential sitting in a file memreview reads; redact it, or keep it.
+
+Redact writes memory files and daily logs only (in a log it is the one edit memreview makes,
+because the owner decided it); an item elsewhere (the recall store, ``DREAMS.md``, a dreaming
+file) is reported, and its redact is refused with the item's reason.
 
 ``redact`` replaces each value on the item's lines with ``[redacted <kind> DATE]`` (plus the
 owner's note of where the secret lives now, given as the decision's ``text``). The lines are
@@ -11,10 +15,20 @@ so undo cannot bring it back: undo restores everything else and keeps the redact
 from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError
-from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines
-from memreview.decisions.unit import DEFER, Act, Caption, Facts, Passage, QueueUnit, RefBlock
+from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines, Target
+from memreview.decisions.unit import (
+    DEFER,
+    Act,
+    Caption,
+    Facts,
+    Passage,
+    QueueUnit,
+    RefBlock,
+    in_words,
+)
 from memreview.i18n import N_, _
-from memreview.queues.secrets import secrets
+from memreview.queues.secrets import NOT_WRITTEN, secrets
+from memreview.queues.secrets_sources import LOG, NOTES, daily_log, log_lines
 from memreview.secrets import find_secrets, kinds_shown, redact_secrets
 
 
@@ -22,16 +36,24 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     """redact rewrites the item's lines with the values replaced; keep hides the item."""
     if d.action == "defer":
         return
-    if d.action == "keep":
-        b.hide(pd, "kept")
-        return
     ref = item.get("ref") or {}
     rel = str(ref.get("file"))
-    mf = b.memory_file(rel)
     first, last = ref.get("line"), ref.get("end_line")
-    if mf is None or not isinstance(first, int) or not isinstance(last, int):
+    texts = _texts(b, rel, item.get("source"))
+    if d.action == "keep" and (texts is None or not isinstance(first, int)):
+        b.hide(pd, "kept")  # a line memreview never writes (the recall store): hidden alone
+        return
+    if texts is None or not isinstance(first, int) or not isinstance(last, int):
         raise DecisionError(_("{file} is not in the loaded workspace").format(file=rel))
-    old = tuple(mf.source.texts[first - 1 : last])
+    old = tuple(texts[first - 1 : last])
+    # the lines themselves, for the claims: no other decision may delete, move or rewrite
+    # what this one keeps or redacts
+    lines = Target(rel, "lines", "\n".join(old), first)
+    if d.action == "keep":
+        b.keep(pd, lines)
+        b.hide(pd, "kept")
+        return
+    pd.edited.append(lines)
     if not old or not find_secrets("\n".join(old)):
         raise DecisionError(
             _("{file}:{line} no longer holds the credential").format(file=rel, line=first)
@@ -40,8 +62,26 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     b.plan.add(rel, RedactLines(pd.key, first, old, new), pd)
 
 
+def _texts(b: PlanBuilder, rel: str, source) -> list[str] | None:
+    """The loaded lines of the memory file or daily log at ``rel``."""
+    if source == LOG:
+        log = daily_log(b.ws, rel)
+        return None if log is None else log_lines(log)
+    mf = b.memory_file(rel)
+    return None if mf is None else mf.source.texts
+
+
+def _not_written(item: dict) -> str:
+    """Why memreview does not write the item's file, in the interface's language."""
+    source = item.get("source")
+    return in_words(NOT_WRITTEN, source if source in NOT_WRITTEN else NOTES) or ""
+
+
 def check(item: dict, d: Decision) -> None:
-    """A redaction note is one short line."""
+    """Redact only where memreview may write; a redaction note is one short line."""
+    if d.action == "redact" and item.get("writable") is False:
+        reason = _not_written(item)
+        raise DecisionError(_("{item}: not redacted: {reason}").format(item=d.item, reason=reason))
     if d.text is not None and ("\n" in d.text or "\r" in d.text or len(d.text) > 200):
         raise DecisionError(
             _("{item}: a redaction note is one line of at most {count} characters").format(
@@ -55,14 +95,27 @@ def check(item: dict, d: Decision) -> None:
 
 
 def evidence(item: dict) -> list:
-    """What kind of credential, masked, then the line in its file (masked on screen)."""
+    """What kind of credential, masked, then the line in its file (masked on screen); for a
+    file memreview does not write, why redact is not offered."""
+    facts = Facts(
+        (
+            (_("kind"), kinds_shown(item.get("kinds") or ())),
+            (_("masked"), ", ".join(item.get("masked") or ())),
+        )
+    )
+    if item.get("writable") is False:
+        ref = item.get("ref") or {}
+        blocks: list = [facts, Passage(_("masked"), str(item.get("text", "")))]
+        if isinstance(ref.get("line"), int):
+            blocks.append(RefBlock(ref, _("in"), before=2))
+        else:
+            blocks.append(Caption(_("in {file}").format(file=ref.get("file"))))
+        blocks.append(
+            Caption(_("redact is not offered: {reason}").format(reason=_not_written(item)))
+        )
+        return blocks
     return [
-        Facts(
-            (
-                (_("kind"), kinds_shown(item.get("kinds") or ())),
-                (_("masked"), ", ".join(item.get("masked") or ())),
-            )
-        ),
+        facts,
         Passage(_("the line, masked"), str(item.get("text", ""))),
         RefBlock(item.get("ref") or {}, _("in"), before=2),
         Caption(
@@ -75,12 +128,17 @@ def evidence(item: dict) -> list:
 
 
 def note(item: dict) -> str:
-    """The kind of credential."""
-    return f" — {kinds_shown(item.get('kinds') or ())}"
+    """The kind of credential (and, where memreview does not write, that it is reported only)."""
+    kinds = kinds_shown(item.get("kinds") or ())
+    if item.get("writable") is False:
+        return _(" — {kinds}, reported only: memreview does not write this file").format(
+            kinds=kinds
+        )
+    return f" — {kinds}"
 
 
 def secret_files(items: list[dict]) -> set[str]:
-    """The memory files holding the credentials found."""
+    """The workspace files holding the credentials found (the recall store's too)."""
     return {it["ref"]["file"] for it in items}
 
 
@@ -99,6 +157,7 @@ UNIT = QueueUnit(
                 "and in memreview's backups"
             ),
             takes=("text",),
+            lasting=True,
         ),
         Act(
             "keep",

@@ -22,6 +22,7 @@ from memreview.decisions.plan import (
 from memreview.decisions.unit import DEFER, MERGE, Act, Facts, Passage, QueueUnit, judge_note
 from memreview.i18n import N_, _, ngettext
 from memreview.queues.skills import skill_slug, skills
+from memreview.workspace import jsondoc
 from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
 
@@ -87,7 +88,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
 def _raw_candidate(b: PlanBuilder, index: int, theme: str, item: dict) -> dict:
     """The candidate as skill_candidates.json holds it (every field kept), else as read."""
     try:
-        doc = json.loads(store.safe_read_bytes(b.ws.root, b.cfg.skill_candidates))
+        doc = jsondoc.loads(store.safe_read_bytes(b.ws.root, b.cfg.skill_candidates))
         raw = doc["candidates"][index]
     except (OSError, store.PathEscape, ValueError, KeyError, IndexError, TypeError):
         raw = None

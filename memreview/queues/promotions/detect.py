@@ -28,6 +28,12 @@ from memreview.queues.promotions.found import (
     split_tail,
     strip_bullet,
 )
+from memreview.queues.promotions.shapes import (
+    flag_dream,
+    flag_metadata,
+    flag_moment,
+    flag_transcript,
+)
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE
@@ -176,20 +182,6 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
     ws = ctx.ws
     flags: list[tuple[str, str]] = []
     lines = _source_lines(ws, p.source[0]) if p.source else None
-    if p.recalls == 0:
-        flags.append(("never-recalled", _("recalls=0 in its tail: promoted without one recall")))
-    else:
-        n = _recalled_since(ws, p)
-        if n == 0 and p.day is not None and (ctx.today - p.day).days >= 7:
-            flags.append(
-                (
-                    "never-recalled",
-                    _(
-                        "no recall of it in OpenClaw's recall events or store since its "
-                        "promotion on {day}"
-                    ).format(day=p.day.isoformat()),
-                )
-            )
     for name, fn in (
         (
             "command",
@@ -199,9 +191,13 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
         ("flattened", lambda: flag_flattened(p)),
         ("status-snapshot", lambda: flag_snapshot(p)),
         ("scaffolding", lambda: flag_scaffolding(p)),
+        ("status-snapshot", lambda: flag_moment(p.body)),
+        ("metadata", lambda: flag_metadata(p.body)),
+        ("transcript", lambda: flag_transcript(p.body)),
+        ("dream", lambda: flag_dream(p.body)),
     ):
         why = fn()
-        if why:
+        if why and all(f != name for f, _r in flags):  # one reason a flag
             flags.append((name, why))
     if p.key in seen_keys:
         why = _("the same key was promoted before, at {where}").format(where=seen_keys[p.key])
@@ -307,6 +303,8 @@ def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
         "trigger": p.trigger,
         "source": source,
         "store": store,
+        # evidence, never a flag: real tails carry recalls=0 on good entries too
+        "recalled_since": _recalled_since(ws, p),
         "flags": flags,
     }
 

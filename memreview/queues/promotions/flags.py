@@ -8,14 +8,17 @@ import re
 from memreview.i18n import N_, _
 from memreview.queues.common import short
 from memreview.queues.promotions.found import ANY_TAIL_RE, Promoted
+from memreview.queues.promotions.shapes import PROSE_LINK
 
 FLAGS: dict[str, str] = {
-    "never-recalled": N_("never recalled"),
     "command": N_("shell command or code"),
     "half-sentence": N_("half sentence"),
     "flattened": N_("flattened document"),
     "status-snapshot": N_("status snapshot"),
     "scaffolding": N_("pipeline scaffolding leaked"),
+    "metadata": N_("metadata, not a fact"),
+    "transcript": N_("a conversation's line"),
+    "dream": N_("dream narration"),
     "duplicate": N_("duplicate"),
     "came-back": N_("came back"),
     "dangling-source": N_("dangling source"),
@@ -29,14 +32,11 @@ COMMAND_WORDS = frozenset(
     "dnf yum pacman snap flatpak gh helm terraform ansible".split()
 )
 _ARGISH = re.compile(r"^(?:-{1,2}\S|[~./$]|\S*[/=]\S*|\$\(|\S+\.\S+$|[a-z][a-z0-9_-]*$)")
-_PROSE_LINK = re.compile(
-    r"\b(because|so that|to avoid|otherwise|instead|unless|when|whenever|after|before|"
-    r"never|always|only|must|should|works|fails|breaks|needs?)\b|因为|否则|以免|避免|如果|之前|之后|"
-    r"必须|不要|才能|就会|会导致",
-    re.I,
-)
 COMMAND_HEADINGS = re.compile(r"command|cheat ?sheet|snippet|shell|命令|指令|脚本", re.I)
 _HEADING_IN_TEXT = re.compile(r"(?:^|\s)#{1,6}\s+\S")
+_INNER_HEADING = re.compile(r"\S\s+#{2,6}\s+\S")
+# a bullet of the source inside the text: `` - `` before bold, a capital, CJK, or at a line start
+_INNER_BULLET = re.compile(r"(?:(?<=\S)[ \t]+|\n[ \t]*)[-*•]\s+(?=\*\*|[A-Z\u4e00-\u9fff])")
 _TABLE_SEP = re.compile(r"\|\s*:?-{3,}:?\s*\|")
 _BOLD_LABEL_ONLY = re.compile(r"^\*\*[^*]+\*\*\s*[:：]?\s*$|^\*\*[^*]+[:：]\s*\*\*\s*$")
 _SNAPSHOT_STRONG = re.compile(
@@ -54,6 +54,11 @@ _RESOURCE = re.compile(
 )
 _SCAFFOLD = (
     (re.compile(r"(?:^|\n)\s*(?:-\s*)?Candidate:\s", re.I), N_("a light-sleep 'Candidate:' line")),
+    (
+        re.compile(r"\[(?:confidence|evidence)=[^\]]*\]", re.I),
+        N_("a nested [confidence= evidence=] tail"),
+    ),
+    (re.compile(r"^[-*•]\s"), N_("a bullet of bullets ('- - ')")),
     (
         re.compile(r"(?:^|\n|\s)(?:-\s*)?(?:confidence:\s*[\d.]+|evidence:\s*\S+\.\w+:\d+)", re.I),
         N_("a candidate's confidence/evidence line"),
@@ -91,7 +96,7 @@ def flag_command(p: Promoted, source_headings: tuple[str, ...] = ()) -> str | No
     words = plain.split()
     if words and words[0].lower() in COMMAND_WORDS:
         if len(words) == 1 or _ARGISH.match(words[1]):
-            if not _PROSE_LINK.search(plain):
+            if not PROSE_LINK.search(plain):
                 return _("reads as a command line ({text!r})").format(text=short(plain, 50))
     if (plain.startswith("{") and plain.endswith("}") and '":' in plain) or (
         "=" in plain and _ASSIGNMENTS.fullmatch(plain)
@@ -108,21 +113,31 @@ def flag_half_sentence(p: Promoted) -> str | None:
     body = p.body.strip()
     if not body:
         return _("empty bullet")
-    if body[:1] == "#" and re.match(r"^#{1,6}\s", body) and len(_HEADING_IN_TEXT.findall(body)) == 1:
+    if (
+        body[:1] == "#"
+        and re.match(r"^#{1,6}\s", body)
+        and len(_HEADING_IN_TEXT.findall(body)) == 1
+    ):
         return _("a heading turned into a bullet, with no body")
     if _BOLD_LABEL_ONLY.match(body):
         return _("a bold label with nothing after it")
-    if body.endswith((":", "：")):
+    if body.rstrip("*_ ").endswith((":", "：")):
         return _("ends with a colon: the rest of the sentence was left behind")
     return None
 
 
 def flag_flattened(p: Promoted) -> str | None:
-    """Several headings, or a whole table, squeezed into one bullet."""
+    """A whole log or document squeezed into one bullet: several headings, a heading after
+    text, several bullets inside, or a table."""
     body = p.body
     heads = len(_HEADING_IN_TEXT.findall(body))
     if heads >= 2:
         return _("{count} headings squeezed into one bullet").format(count=heads)
+    if _INNER_HEADING.search(body):
+        return _("a heading inside the text: a log's sections squeezed into one bullet")
+    bullets = len(_INNER_BULLET.findall(body))
+    if bullets >= 2:
+        return _("{count} bullets squeezed into one bullet").format(count=bullets + 1)
     if _TABLE_SEP.search(body) or body.count("|") >= 6:
         return _("a table squeezed into one bullet")
     return None

@@ -25,6 +25,7 @@ ANY_TAIL_RE = re.compile(r"\[score=[^\]]*\]")
 TRAILING_COMMENTS_RE = re.compile(r"(?:\s*<!--.*?-->)+\s*$")
 CONSOLIDATED_SOURCE_RE = re.compile(r"Source:\s*(?P<path>[^\s#]+)#L(?P<a>\d+)(?:-L?(?P<b>\d+))?")
 IMPORTANCE_RE = re.compile(r"<!--\s*importance:\s*(\d+)\s*-->")
+OWNER_RE = re.compile(r"<!--\s*promoted-by:\s*owner\b")
 TRIGGER_RE = re.compile(r"<!--\s*trigger:\s*(.*?)\s*-->")
 
 
@@ -33,7 +34,7 @@ class Promoted:
     """One promoted entry as found in a memory file."""
 
     entry: Entry
-    origin: str  # openclaw | consolidated | lingxi
+    origin: str  # openclaw | consolidated | lingxi | owner
     key: str
     day: date | None
     body: str  # the text without bullet, tail and trailing comments
@@ -161,8 +162,10 @@ def _promoted(mf: MemoryFile, e: Entry) -> Promoted | None:
     body = strip_bullet(text)
     if len(e.text.split("\n")) > 1:
         body = "\n".join([body, *e.text.split("\n")[1:]])
+    if origin == "openclaw" and OWNER_RE.search(tail):
+        origin = "owner"  # promoted anyway by the owner (the dropping queue)
     p = Promoted(e, origin, "", day, body, tail, None, group)
-    if origin == "openclaw":
+    if origin in ("openclaw", "owner"):
         found = _marker_above(mf, e.line, MARKER_KEY_RE)
         tm = TAIL_RE.search(tail) if tail else None
         if tm:
