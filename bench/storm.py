@@ -1,5 +1,5 @@
 """Kill storm: N random SIGKILLs of ``memreview apply`` and ``memreview undo`` on copies of
-the sample workspace, and what each kill left behind (DESIGN §4, issue 18).
+the sample workspace, and what each kill left behind (docs/design.md §4, issue 18).
 
     python bench/storm.py N [--seed S] [--json]
 

@@ -1,4 +1,4 @@
-"""Showing untrusted text (DESIGN §5).
+"""Showing untrusted text (docs/design.md §5).
 
 Memory files are written by agents and may hold anything: markup-looking brackets, terminal
 escape sequences, bidi overrides. Everything read from the workspace goes through

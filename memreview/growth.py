@@ -29,7 +29,7 @@ _TABLE_SEP_RE = re.compile(r"^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
 def is_memory_path(rel: str, cfg: Config | None = None) -> bool:
-    """Whether a workspace-relative path names a memory file (DESIGN §1.1)."""
+    """Whether a workspace-relative path names a memory file (docs/design.md §1.1)."""
     cfg = cfg or Config()
     parts = rel.split("/")
     if len(parts) == 1:

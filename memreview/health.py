@@ -1,4 +1,4 @@
-"""The health figures (DESIGN §7): budgets, stale todos, missing logs, growth."""
+"""The health figures (docs/design.md §7): budgets, stale todos, missing logs, growth."""
 
 from __future__ import annotations
 

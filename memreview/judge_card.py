@@ -1,6 +1,6 @@
 """The judge's report card: was the small-model judge confidently wrong? (seed 003)
 
-The human's own verdicts (``verdicts.jsonl``, DESIGN §1.3, read by the loader) are joined
+The human's own verdicts (``verdicts.jsonl``, docs/design.md §1.3, read by the loader) are joined
 with the judge's proposals by proposal id, and counted per relation and confidence band:
 how often the human approved, and whether higher confidence meant more approvals.
 Pure figures, on the floor of :mod:`memreview.health`; the report renders them.

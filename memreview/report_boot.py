@@ -1,4 +1,4 @@
-"""The weekly report's boot memory lines (DESIGN §2 "Boot memory"): each bootstrap file
+"""The weekly report's boot memory lines (docs/design.md §2 "Boot memory"): each bootstrap file
 against its window, the lines the agent never sees, and the promotion sections OpenClaw's
 compaction deletes next."""
 

@@ -2,7 +2,7 @@
 (:mod:`memreview.report_sections`) and the report itself (:mod:`memreview.report`).
 
 Everything a report shows of a workspace is memory text written by agents: :func:`md_text`
-escapes it twice, once so that no control or bidi character reaches a terminal (DESIGN §5)
+escapes it twice, once so that no control or bidi character reaches a terminal (docs/design.md §5)
 and once so that it cannot become Markdown structure, a link or HTML.
 """
 

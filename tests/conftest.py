@@ -28,6 +28,19 @@ def pytest_xdist_auto_num_workers(config):
     return n if n > 1 else 0
 
 
+# Folders whose tests drive the app through Pilot or run memreview as a process: the `slow`
+# lane. `python -m pytest -m "not slow"` is the edit loop's fast lane; CI runs everything.
+SLOW_FOLDERS = ("app", "hostile", "reliability")
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        parts = Path(str(item.fspath)).resolve().relative_to(tests).parts
+        if parts and parts[0] in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _english_interface(monkeypatch):
     """Every test starts in English whatever the machine's locale says (a test in Chinese

@@ -1,4 +1,4 @@
-"""The floors of STYLE.md hold: lower floors never import higher ones, nothing below the app
+"""The floors of docs/architecture.md hold: lower floors never import higher ones, nothing below the app
 loads Textual or Rich, the store is used through its interface, no module imports itself
 back, and every module of the package is on a floor (else its imports go unchecked). The contracts are in pyproject.toml ([tool.importlinter]); `lint-imports` checks them.
 """

@@ -1,4 +1,4 @@
-"""`memreview scan`: the JSON schema of DESIGN §6, exit statuses, stable ids, the table."""
+"""`memreview scan`: the JSON schema of docs/design.md §6, exit statuses, stable ids, the table."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def _text(path: Path) -> str:
 
 
 def _memory_files(root: Path) -> dict[str, str]:
-    """Memory files (DESIGN §1.1) as text; the one GBK file decoded as GBK."""
+    """Memory files (docs/design.md §1.1) as text; the one GBK file decoded as GBK."""
     out = {}
     for p in [root / "MEMORY.md", *sorted((root / "memory").rglob("*.md"))]:
         rel = p.relative_to(root).as_posix()

@@ -1,4 +1,4 @@
-"""The Textual app (DESIGN §7). Only this package imports Textual."""
+"""The Textual app (docs/design.md §7). Only this package imports Textual."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The user's own settings: theme, keymap, editor (DESIGN §7).
+"""The user's own settings: theme, keymap, editor (docs/design.md §7).
 
 ``<user config dir>/memreview/config.yaml`` (platformdirs), or the file named by
 ``$MEMREVIEW_CONFIG``. Read and written with ruamel.yaml so the user's comments survive.

@@ -1,4 +1,4 @@
-"""The keys: one key per verb, and what each verb means in each queue (DESIGN §2, §7).
+"""The keys: one key per verb, and what each verb means in each queue (docs/design.md §2, §7).
 
 What each queue offers is declared by its unit (``decisions/units/``) and read here from the
 one table, ``decisions/registry.py``, every time it is asked: this module turns it into

@@ -1,4 +1,4 @@
-"""Themes: YAML files in ``themes/`` turned into Textual ``Theme`` objects (DESIGN §7)."""
+"""Themes: YAML files in ``themes/`` turned into Textual ``Theme`` objects (docs/design.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command line (DESIGN §6): ``main()`` reads the arguments and runs one command.
+"""The command line (docs/design.md §6): ``main()`` reads the arguments and runs one command.
 
 One module per command or group, each importing what it uses when it runs, so ``--help`` and
 ``--version`` load neither the scan (numpy, rapidfuzz) nor the app (Textual):

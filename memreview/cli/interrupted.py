@@ -1,5 +1,5 @@
 """What every command that reads a workspace's journal says first: the temp files of batches
-cut short, removed, and those batches named (DESIGN §4). Shared by scan, apply, undo and
+cut short, removed, and those batches named (docs/design.md §4). Shared by scan, apply, undo and
 recover."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from memreview.i18n import _
 
 
 def report_interrupted(root: Path, *, quiet: bool = False, change: bool | None = None) -> int:
-    """Remove the temp files of batches cut short, and name those batches (DESIGN §4).
+    """Remove the temp files of batches cut short, and name those batches (docs/design.md §4).
 
     Returns how many interrupted batches there are. ``quiet``: say nothing when the journal
     can't be read (a scan reads, it doesn't need the journal). ``change`` (default: not

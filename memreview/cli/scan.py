@@ -66,7 +66,7 @@ def cmd_scan(args) -> int:
 
 # Written as \uXXXX escapes in JSON output: lone surrogates (bytes of a file that is not valid
 # UTF-8: raw they are not UTF-8 at all), DEL, the C1 controls and the bidi controls (JSON
-# allows them raw, and a terminal that is shown the output obeys them; DESIGN §5).
+# allows them raw, and a terminal that is shown the output obeys them; docs/design.md §5).
 _JSON_ESCAPE_RE = re.compile("[\ud800-\udfff\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 

@@ -1,4 +1,4 @@
-"""Preview, apply and undo a batch of decisions (DESIGN §4).
+"""Preview, apply and undo a batch of decisions (docs/design.md §4).
 
 ``apply`` plans the decisions, hands one job per file to the store (which re-reads each file
 under the locks, backs it up, rewrites it atomically and journals it), then records the

@@ -22,7 +22,7 @@ class PlanJob:
         self.run = run
         self.rel = rel
         self.decisions = list(dict.fromkeys(op.key for op in run.plan.files[rel]))
-        # written after the files that receive text (DESIGN §4, "Order and repeat")
+        # written after the files that receive text (docs/design.md §4, "Order and repeat")
         self.loses_text = any(isinstance(op, _LOSING) for op in run.plan.files[rel])
 
     def compute(self, current: TextFile | None) -> store.FileOutcome:

@@ -1,4 +1,4 @@
-"""A human's decision on one queue item, and the checks of a merge text (DESIGN §2, §6).
+"""A human's decision on one queue item, and the checks of a merge text (docs/design.md §2, §6).
 
 Which actions a queue offers is declared by its unit (``decisions/units/``); the planner
 (``decisions/planner.check_decision``) checks a decision against it.

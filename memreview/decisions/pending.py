@@ -1,4 +1,4 @@
-"""Staged decisions: ``.memreview/pending.yaml`` (DESIGN §4).
+"""Staged decisions: ``.memreview/pending.yaml`` (docs/design.md §4).
 
 Decisions are saved as soon as they are staged, so a crash or a quit loses none of the
 human's work. The file has the shape of an ``apply --decisions`` file (a list of

@@ -1,5 +1,5 @@
 """Decisions → an EditPlan: each decision checked against its queue's unit, then planned by
-the unit's own builder (DESIGN §3).
+the unit's own builder (docs/design.md §3).
 
 Pure: nothing here reads or writes the disk. The queues, their actions and their builders
 come from ``registry.py``; the operations and building blocks from the ``plan`` package.
@@ -178,7 +178,7 @@ def seen_now(result: ScannedWorkspace, d: Decision) -> str | None:
 
 
 def check_decisions(entries: Sequence, items: Mapping[str, tuple[str, dict]]) -> list[str]:
-    """Every problem of a whole decisions file, before anything is written (DESIGN §4).
+    """Every problem of a whole decisions file, before anything is written (docs/design.md §4).
 
     ``items`` maps item id -> (queue, item) for the scanned workspace. Each problem names the
     entry (``item 2``, 1-based) and says why: not a decision, a wrong type, an action the

@@ -1,4 +1,4 @@
-"""The decisions staged during a review and not written yet (DESIGN §4).
+"""The decisions staged during a review and not written yet (docs/design.md §4).
 
 A :class:`Staging` holds at most one decision per item, in the order they were staged (a
 re-staged item moves to the end), keeps a count per queue, and saves the whole list after

@@ -1,4 +1,4 @@
-"""memreview's own state: ``.memreview/state.yaml`` (hidden items and snoozes, DESIGN §4)."""
+"""memreview's own state: ``.memreview/state.yaml`` (hidden items and snoozes, docs/design.md §4)."""
 
 from __future__ import annotations
 

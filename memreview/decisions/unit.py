@@ -187,7 +187,7 @@ Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict], None]
 class QueueUnit:
     """One queue: everything the scan, the planner, the app and the report know of it.
 
-    - ``detect(workspace, today)`` lists the items (DESIGN §6's JSON shape);
+    - ``detect(workspace, today)`` lists the items (docs/design.md §6's JSON shape);
     - ``acts`` are the actions offered, in the app's order, each bound to a verb;
     - ``plan(builder, planned, decision, item)`` adds the decision's edit operations;
     - ``evidence(item)`` the blocks the app shows, ``note(item)`` the report's one-liner;

@@ -1,4 +1,4 @@
-"""Archived fragments whose content still sits in a memory file (DESIGN §2)."""
+"""Archived fragments whose content still sits in a memory file (docs/design.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contradictions: CONFLICTS-WITH markers and judge ``contradicts`` proposals (DESIGN §2).
+"""Contradictions: CONFLICTS-WITH markers and judge ``contradicts`` proposals (docs/design.md §2).
 
 Two anchors in conflict are one pair item. An anchor in more than :data:`HANDFUL` conflicts
 is not shown as that many pairs: the conflicts around it become one *group* item ("x conflicts

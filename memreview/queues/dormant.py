@@ -1,4 +1,4 @@
-"""Dormant projects: open projects nobody mentioned for four weeks (DESIGN §2, seed 003)."""
+"""Dormant projects: open projects nobody mentioned for four weeks (docs/design.md §2, seed 003)."""
 
 from __future__ import annotations
 

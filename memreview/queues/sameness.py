@@ -1,4 +1,4 @@
-"""When two texts say the same thing: the comparison form and the differing spans (DESIGN §2).
+"""When two texts say the same thing: the comparison form and the differing spans (docs/design.md §2).
 
 Parallel facts differ in the one token that matters (``<145`` vs ``<148``, ``一期`` vs
 ``二期``, ``posts`` vs ``pins``), so a high similarity ratio alone does not make two entries

@@ -1,4 +1,4 @@
-"""Secrets: lines of any file memreview reads that hold a credential (DESIGN §2; the finding
+"""Secrets: lines of any file memreview reads that hold a credential (docs/design.md §2; the finding
 rules are in ``memreview.secrets``, the places looked in are in ``secrets_sources``).
 
 One item per line holding one or more credential values (a PEM block is one item spanning its

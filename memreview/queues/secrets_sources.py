@@ -1,4 +1,4 @@
-"""Where the secrets queue looks besides the memory files (DESIGN §2, secrets): the daily
+"""Where the secrets queue looks besides the memory files (docs/design.md §2, secrets): the daily
 logs, ``DREAMS.md`` and the other root notes, the files dreaming runs leave, and the recall
 store's snippets (OpenClaw's legacy ``short-term-recall.json`` and its state database).
 

@@ -1,4 +1,4 @@
-"""Skill candidates from the dreaming pipeline (DESIGN §2)."""
+"""Skill candidates from the dreaming pipeline (docs/design.md §2)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ _RUNS = re.compile(r"[A-Za-z0-9]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
 def skill_slug(theme: str) -> str:
-    """A readable ASCII folder name for a skill (``[a-z0-9-]``, DESIGN §4): the theme's ASCII
+    """A readable ASCII folder name for a skill (``[a-z0-9-]``, docs/design.md §4): the theme's ASCII
     words lower-cased and its Chinese words in pinyin, joined by ``-`` (``每日日报推送`` →
     ``meiri-ribao-tuisong``, ``Windows UTF-8 启动`` → ``windows-utf-8-qidong``), at most
     64 characters; a theme with neither gets ``skill-`` and 8 hex digits of its sha256."""

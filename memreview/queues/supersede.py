@@ -1,4 +1,4 @@
-"""Supersede: judge ``supersedes`` proposals on two live anchors (DESIGN §2)."""
+"""Supersede: judge ``supersedes`` proposals on two live anchors (docs/design.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The only code that writes workspace files (DESIGN §4): atomic whole-file rewrites with
+"""The only code that writes workspace files (docs/design.md §4): atomic whole-file rewrites with
 backups, an append-only journal, locks, undo, and memreview's own files under .memreview/.
 
 What is exported here is the store's interface; the floors above import ``memreview.store``,

@@ -1,5 +1,5 @@
 """The one atomic whole-file write: temp file next to the target, fsync, rename, fsync the
-directory (DESIGN §4, step 4).
+directory (docs/design.md §4, step 4).
 
 Every file memreview replaces — memory files, its own ``.memreview/`` files, the weekly
 report's ``--out`` file, the user's config — goes through :func:`atomic_write`, so a crash

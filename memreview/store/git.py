@@ -1,5 +1,5 @@
 """git for the workspace's repository: the one runner (commits here, the growth history in
-:mod:`memreview.growth`) and committing an applied batch (DESIGN §4).
+:mod:`memreview.growth`) and committing an applied batch (docs/design.md §4).
 
 Only the files the batch wrote (and memreview's journal and ``.gitignore``) are staged and
 committed: whatever else the owner has staged or changed stays out of the commit. memreview

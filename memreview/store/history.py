@@ -1,5 +1,5 @@
 """The journal as history you can walk back: every batch, newest first, with whether it can
-still be undone, and undo of any batch, not only the last (DESIGN §4, "Undo").
+still be undone, and undo of any batch, not only the last (docs/design.md §4, "Undo").
 
 A batch can be undone, even with later batches on top of it, when every file it changed
 still holds the lines it left there: the same per-file rules as undo of the last batch

@@ -1,4 +1,4 @@
-"""Advisory locks around a write (DESIGN §4).
+"""Advisory locks around a write (docs/design.md §4).
 
 memreview takes an exclusive ``flock`` on ``.memreview/lock`` and on each lock file of the
 agent's own pipelines that exists, only for the few milliseconds of a write. Memory files

@@ -1,4 +1,4 @@
-"""OpenClaw 2026.9's promotion lock: a row in its state database (DESIGN §4, "Paths").
+"""OpenClaw 2026.9's promotion lock: a row in its state database (docs/design.md §4, "Paths").
 
 Since 2026.9 memory-core takes its short-term promotion lock as a row of
 ``plugin_state_entries`` (``namespace = 'short-term-locks'``) of its state database, which a

@@ -1,4 +1,4 @@
-"""Keeping every write inside the workspace (DESIGN §4, "Paths").
+"""Keeping every write inside the workspace (docs/design.md §4, "Paths").
 
 Reads are checked by :mod:`memreview.workspace.paths` (re-exported here for the store's
 own modules); this module adds what writing needs: creating directories inside the root,

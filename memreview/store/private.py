@@ -1,4 +1,4 @@
-"""memreview's own files under ``.memreview/`` (DESIGN §4, last paragraphs).
+"""memreview's own files under ``.memreview/`` (docs/design.md §4, last paragraphs).
 
 ``state.yaml`` and ``pending.yaml`` are rewritten whole (temp file, fsync, rename; no
 backup: they are ours); ``journal.jsonl`` is only ever appended to, one fsynced line at a

@@ -1,4 +1,4 @@
-"""After a kill: the temp files a batch left and finishing a batch cut short (DESIGN §4).
+"""After a kill: the temp files a batch left and finishing a batch cut short (docs/design.md §4).
 
 Every batch journals, before it writes anything, the temp file name of each file and where
 copies of the file's old and new bytes are (both written and fsynced before the intent

@@ -1,4 +1,4 @@
-"""The one writer of workspace files: a batch of whole-file rewrites (DESIGN §4).
+"""The one writer of workspace files: a batch of whole-file rewrites (docs/design.md §4).
 
 Decision code hands over one ``FileJob`` per file. A job doesn't carry line numbers: under
 the locks, the writer re-reads the file and calls ``job.compute(current)`` with its *current*
@@ -182,7 +182,7 @@ def apply_batch(
     kind: str = "apply",
     all_or_nothing: bool = False,
 ) -> BatchResult:
-    """Apply a batch of decisions, one whole-file rewrite per changed file (DESIGN §4).
+    """Apply a batch of decisions, one whole-file rewrite per changed file (docs/design.md §4).
 
     ``decisions`` are recorded in the journal as given (JSON). Files are independent: a
     conflict or a failure in one leaves it untouched and the others still apply. With

@@ -1,4 +1,4 @@
-"""Taking a redacted secret out of memreview's own copies (DESIGN §4, secrets).
+"""Taking a redacted secret out of memreview's own copies (docs/design.md §4, secrets).
 
 A redaction replaces a credential in a memory file; every backup memreview made of that file
 (``.memreview/backups/``, the before-copies of each batch) still holds it. :func:`scrub_backups`
@@ -21,7 +21,7 @@ from memreview.workspace.jsonl import parse_jsonl
 
 SCRUBBED = "scrubbed.jsonl"
 BACKUPS_REL = ".memreview/backups"
-# the encodings memory files come in (DESIGN §4): a value is searched in each of them
+# the encodings memory files come in (docs/design.md §4): a value is searched in each of them
 _ENCODINGS = ("utf-8", "gb18030", "utf-16-le", "utf-16-be")
 
 

@@ -1,5 +1,5 @@
 """The temp files a killed memreview left, removed by the next run — only those it can prove
-it made (DESIGN §4).
+it made (docs/design.md §4).
 
 A memory file is replaced through a temp file beside it, ``.<name>.<8 hex>.tmp``, whose name
 the journal records (intent and replan lines) before it is created, and whose bytes are the

@@ -1,4 +1,4 @@
-"""Taking back the last applied batch (DESIGN §4, "Undo").
+"""Taking back the last applied batch (docs/design.md §4, "Undo").
 
 Per file of the batch, looking at the file as it is *now*:
 

@@ -1,6 +1,6 @@
 """The write phase of a batch, under the locks: for each changed file a backup, a temp file,
 fsync, a rename over the real path and an fsync of its directory, with the journal's lines
-between (DESIGN §4). ``BatchWriter`` holds the directory descriptors and the old files'
+between (docs/design.md §4). ``BatchWriter`` holds the directory descriptors and the old files'
 handles while it works; ``safewrite.run_batch`` drives it."""
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""Synthetic workspaces for tests and benchmarks (DESIGN §8).
+"""Synthetic workspaces for tests and benchmarks (docs/design.md §8).
 
     python -m memreview.synth OUT --scale N [--seed S] [--manifest FILE.json]
 
-Scale 1.0 is the top scale of DESIGN §8: about 25,000 memory entries and anchors, 90 daily
+Scale 1.0 is the top scale of docs/design.md §8: about 25,000 memory entries and anchors, 90 daily
 logs of 2,000 lines, 20,000 fragments in ``dreams.db`` and 50,000 recall-log lines. Every
-dialect of DESIGN §1 is written, and every queue of §2 gets planted work at any scale
+dialect of docs/design.md §1 is written, and every queue of §2 gets planted work at any scale
 (``generate`` returns a manifest of what was planted). The output depends only on
 ``scale`` and ``seed``.
 

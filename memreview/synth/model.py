@@ -38,7 +38,7 @@ ANCHORS_PER_FILE = 250
 
 @dataclass
 class AnchorSpec:
-    """One anchor block (DESIGN §1.2) as it will be written."""
+    """One anchor block (docs/design.md §1.2) as it will be written."""
 
     type: str
     id: str

@@ -1,4 +1,4 @@
-"""Boot memory (DESIGN §2): what the agent sees at the start of every session. In OpenClaw the
+"""Boot memory (docs/design.md §2): what the agent sees at the start of every session. In OpenClaw the
 bootstrap files at the workspace root, each within its window (20,000 characters, USER.md
 4,000, 60,000 in all; of a longer file the first 75 % and the last 25 % of its window), and
 the promotion sections OpenClaw's budget compaction deletes next (shared/OPENCLAW.md)."""

@@ -42,7 +42,7 @@ def check_anchors(ws: Workspace) -> None:
         first = index[a.id]
         if first is not a and first.file != a.file:  # the parser warns within one file
             if a.archived and not first.archived:
-                # archive written, source not yet: a move cut short (DESIGN §4)
+                # archive written, source not yet: a move cut short (docs/design.md §4)
                 ws.warn(
                     a.file,
                     a.line,

@@ -1,4 +1,4 @@
-"""``memreview.yaml``: every path, section name and threshold, with defaults (DESIGN §1)."""
+"""``memreview.yaml``: every path, section name and threshold, with defaults (docs/design.md §1)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class Config:
     archived_partial_ratio: float = 90.0
     min_match_chars: int = 8
     near_ratio: float = 90.0
-    # duplicates (DESIGN §2); also written as ``duplicates: {scope: all, min_width: 20, …}``
+    # duplicates (docs/design.md §2); also written as ``duplicates: {scope: all, min_width: 20, …}``
     duplicates_scope: str = "curated"  # curated: one side in a curated file; all: any files
     duplicates_min_width: int = 20  # near and fingerprint pairs: display width, CJK counts 2
     duplicates_confirm_beyond: int = 60  # longer fingerprint groups must agree beyond it

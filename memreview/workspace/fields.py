@@ -1,4 +1,4 @@
-"""Field lines, records and tables of a memory file (DESIGN §1.1).
+"""Field lines, records and tables of a memory file (docs/design.md §1.1).
 
 A *label line* is a bullet of the form ``key: value``, ``**key:** value`` or ``**key**:
 value`` (``：`` too) with a short label. It is a *field line* of a record when its label

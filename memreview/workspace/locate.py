@@ -1,4 +1,4 @@
-"""Where the workspace is when no path is given: OpenClaw's own order (DESIGN §1).
+"""Where the workspace is when no path is given: OpenClaw's own order (docs/design.md §1).
 
 OpenClaw has no ``--workspace`` flag; it takes ``$OPENCLAW_WORKSPACE_DIR``, else the
 ``workspace`` directory of its state directory — ``$OPENCLAW_STATE_DIR``, else

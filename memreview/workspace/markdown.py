@@ -1,4 +1,4 @@
-"""Memory files → entries, anchors and the chronicle (DESIGN §1.1, §1.2)."""
+"""Memory files → entries, anchors and the chronicle (docs/design.md §1.1, §1.2)."""
 
 from __future__ import annotations
 

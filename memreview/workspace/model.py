@@ -114,7 +114,7 @@ class Entry:
 
 @dataclass
 class Anchor:
-    """A ``## [TYPE:id]`` block (DESIGN §1.2)."""
+    """A ``## [TYPE:id]`` block (docs/design.md §1.2)."""
 
     type: str
     id: str

@@ -1,4 +1,4 @@
-"""Normalization and fingerprints (DESIGN §1.5, after seed 002)."""
+"""Normalization and fingerprints (docs/design.md §1.5, after seed 002)."""
 
 from __future__ import annotations
 

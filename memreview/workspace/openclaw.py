@@ -1,4 +1,4 @@
-"""OpenClaw's usage data: recall events and the short-term recall store (DESIGN §1.3, §1.6).
+"""OpenClaw's usage data: recall events and the short-term recall store (docs/design.md §1.3, §1.6).
 
 OpenClaw records what its memory search returned as line ranges of workspace files, not as
 anchor ids: ``memory/.dreams/events.jsonl`` (``memory.recall.recorded`` events) and the

@@ -1,6 +1,6 @@
 """OpenClaw's state database (``state/openclaw.sqlite``), read-only: this workspace's rows of
 the short-term recall store, of its meta rows, and of the promotion locks memory-core takes
-on a workspace (DESIGN §1.3, §1.6). One database serves every workspace of the machine, so
+on a workspace (docs/design.md §1.3, §1.6). One database serves every workspace of the machine, so
 rows of other workspaces are skipped. Where the database is: ``openclaw.find_state_db``.
 """
 

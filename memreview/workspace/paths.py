@@ -1,4 +1,4 @@
-"""Keeping every read inside the workspace (DESIGN §4, "Paths"): the one place paths are
+"""Keeping every read inside the workspace (docs/design.md §4, "Paths"): the one place paths are
 checked and files are opened for reading, used by the loader and by the store.
 
 Workspace files are named by paths relative to the workspace root, with ``/``. Before a

@@ -1,4 +1,4 @@
-"""Projects kept where owners keep them without folders (DESIGN §2): the list items, table
+"""Projects kept where owners keep them without folders (docs/design.md §2): the list items, table
 rows and sub-headings of a memory file's projects section (``## Projects``, ``## Key
 Projects``, ``## 进行中的项目``…), the headings of a single ``projects.md``, and a file whose front
 matter says ``type: project``. Each needs a name and a status (a ``Status``/``状态`` cell or

@@ -222,7 +222,7 @@ def _text(v: object) -> str | None:
 
 
 def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
-    """The human's verdicts on judge proposals (DESIGN §1.3), in file order."""
+    """The human's verdicts on judge proposals (docs/design.md §1.3), in file order."""
     rows = rd.jsonl(rel)
     if rows is None:
         return

@@ -2,7 +2,7 @@
 
 A memory file is decoded once and kept as a list of lines, each with the exact bytes it came
 from and its own line ending, so that a file can be written back with every untouched byte
-identical (DESIGN §4.2). Only ``\\n`` and ``\\r\\n`` end a line: ``str.splitlines`` is never used
+identical (docs/design.md §4.2). Only ``\\n`` and ``\\r\\n`` end a line: ``str.splitlines`` is never used
 because it also splits on form feeds, ``\\x85``, ``\\u2028`` and friends.
 """
 

@@ -1,4 +1,4 @@
-"""Every YAML input is read through here, with caps (DESIGN §4, last paragraph).
+"""Every YAML input is read through here, with caps (docs/design.md §4, last paragraph).
 
 Decisions, ``.memreview/pending.yaml`` and ``state.yaml``, ``memreview.yaml``, the user
 config and the theme files are written by people and by other programs, so they are

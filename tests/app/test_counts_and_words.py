@@ -124,8 +124,8 @@ def test_health_lists_ages_in_words_with_the_plural_right():
     assert "1 days" not in text and "5d" not in text
 
 
-def test_the_readme_lists_every_action_by_the_name_the_app_and_files_use():
-    readme = (SAMPLE.parent / "README.md").read_text()
+def test_the_guide_lists_every_action_by_the_name_the_app_and_files_use():
+    readme = (SAMPLE.parent / "docs" / "guide.md").read_text()
     for unit in registry.units():
         row = re.search(rf"^\| {unit.title} \| (.*)$", readme, re.M)
         assert row, unit.title

@@ -1,4 +1,4 @@
-"""Text from memory files is shown literally and harmlessly (DESIGN §5)."""
+"""Text from memory files is shown literally and harmlessly (docs/design.md §5)."""
 
 from __future__ import annotations
 

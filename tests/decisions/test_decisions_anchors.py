@@ -1,4 +1,4 @@
-"""What contradiction, supersede and demotion decisions write, byte for byte (DESIGN §3)."""
+"""What contradiction, supersede and demotion decisions write, byte for byte (docs/design.md §3)."""
 
 from __future__ import annotations
 

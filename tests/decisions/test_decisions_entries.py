@@ -1,4 +1,4 @@
-"""Archived, duplicates and dormant decisions, byte for byte (DESIGN §3)."""
+"""Archived, duplicates and dormant decisions, byte for byte (docs/design.md §3)."""
 
 from __future__ import annotations
 

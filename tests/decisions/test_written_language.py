@@ -1,4 +1,4 @@
-"""Text memreview writes follows the file's language, and the scan reads it back (DESIGN §1.4)."""
+"""Text memreview writes follows the file's language, and the scan reads it back (docs/design.md §1.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A corpus of broken and hostile workspaces (DESIGN §9, "a hostile workspace").
+"""A corpus of broken and hostile workspaces (docs/design.md §9, "a hostile workspace").
 
 Every case is built from code in a temporary directory: no binary blob is committed. A case
 writes a small, otherwise ordinary workspace (so the queues have work in them) plus the one

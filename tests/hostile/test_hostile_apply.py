@@ -27,7 +27,7 @@ ACTION = {
     "dormant": "done",
     "demotion": "approve",
 }
-# Files a decision may create or change besides the entries it names (DESIGN §3, §4).
+# Files a decision may create or change besides the entries it names (docs/design.md §3, §4).
 SIDE_FILES = re.compile(
     r"^(\.memreview(/.*)?|memory/archive(/.*)?|memory/review/verdicts\.jsonl|NOW\.md"
     r"|skills(/.*)?|memory/skill_candidates\.json)$"
@@ -484,7 +484,7 @@ def test_undo_with_a_hostile_journal_writes_nothing_outside(tmp_path):
     assert_no_traceback(run)
     assert run.code in (0, 1)
     warning, result = run.err.splitlines()
-    # the garbage line is reported with its number (DESIGN §4), then the one-line result
+    # the garbage line is reported with its number (docs/design.md §4), then the one-line result
     assert warning == "memreview: warning: .memreview/journal.jsonl line 3: not valid JSON; skipped"
     assert result.startswith("memreview: ")
     assert hc.snapshot(ws, outside, skip=(".memreview",)) == before

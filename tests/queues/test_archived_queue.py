@@ -1,4 +1,4 @@
-"""Archived fragments whose content is still in a memory file (DESIGN §1.4, §2)."""
+"""Archived fragments whose content is still in a memory file (docs/design.md §1.4, §2)."""
 
 from __future__ import annotations
 

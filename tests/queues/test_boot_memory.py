@@ -1,4 +1,4 @@
-"""Boot memory (DESIGN §2, issue 28): what the agent sees at every session start is never a
+"""Boot memory (docs/design.md §2, issue 28): what the agent sees at every session start is never a
 demotion candidate for being unused; what lies outside the bootstrap window is judged by its
 recalls. The window, and what OpenClaw's promotion-budget compaction deletes next."""
 

@@ -1,4 +1,4 @@
-"""Contradictions: CONFLICTS-WITH markers and judge proposals, one item per pair (DESIGN §2)."""
+"""Contradictions: CONFLICTS-WITH markers and judge proposals, one item per pair (docs/design.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Demotion: anchors that are not important and rarely used (DESIGN §2, seed 003)."""
+"""Demotion: anchors that are not important and rarely used (docs/design.md §2, seed 003)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dormant projects (DESIGN §1.4, §2)."""
+"""Dormant projects (docs/design.md §1.4, §2)."""
 
 from __future__ import annotations
 

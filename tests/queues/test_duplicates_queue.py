@@ -1,4 +1,4 @@
-"""Duplicates: chronicle dates, fingerprint groups, near duplicates (DESIGN §1.5, §2)."""
+"""Duplicates: chronicle dates, fingerprint groups, near duplicates (docs/design.md §1.5, §2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Issue 12's duplicates rules, each on both sides: what is one fact stored twice, and the
-look-alikes from real workspaces that are not (DESIGN §2)."""
+look-alikes from real workspaces that are not (docs/design.md §2)."""
 
 from __future__ import annotations
 

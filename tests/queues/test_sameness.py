@@ -1,4 +1,4 @@
-"""Same fact or parallel facts: the comparison form and the differing spans (DESIGN §2)."""
+"""Same fact or parallel facts: the comparison form and the differing spans (docs/design.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Supersede proposals and skill candidates (DESIGN §1.3, §1.4, §2)."""
+"""Supersede proposals and skill candidates (docs/design.md §1.3, §1.4, §2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Each setting of memreview.yaml and of the user config has a type and a range: a bad value is
-warned about by name and its default used, and no command crashes (DESIGN §4)."""
+warned about by name and its default used, and no command crashes (docs/design.md §4)."""
 
 from __future__ import annotations
 

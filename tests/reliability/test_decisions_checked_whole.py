@@ -1,4 +1,4 @@
-"""A decisions file is read and checked whole before anything is written (DESIGN §4): one bad
+"""A decisions file is read and checked whole before anything is written (docs/design.md §4): one bad
 item -> exit 2, one line naming the file, the item and the reason, and not one byte written."""
 
 from __future__ import annotations

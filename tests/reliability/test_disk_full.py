@@ -1,4 +1,4 @@
-"""A full disk or a file-size limit in the middle of a batch (DESIGN §4): the journal keeps no
+"""A full disk or a file-size limit in the middle of a batch (docs/design.md §4): the journal keeps no
 half line, a torn last line is treated as not written (its bytes kept aside), undo and
 ``recover --rollback`` still work, and every message says what was written — never that a
 file was left as it was when it changed, never "left pending" when pending.yaml failed."""

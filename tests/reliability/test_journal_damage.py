@@ -1,5 +1,5 @@
 """A damaged journal line is reported with its line number and skipped; undo refuses only the
-batch the line belongs to (DESIGN §4)."""
+batch the line belongs to (docs/design.md §4)."""
 
 from __future__ import annotations
 

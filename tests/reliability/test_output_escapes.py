@@ -1,6 +1,6 @@
 """Untrusted text in machine output: ``scan --json`` writes C1 and bidi controls from memory
 text as ``\\uXXXX`` escapes, and the fleet view shows agent directory names made visible like
-any other text (DESIGN §5)."""
+any other text (docs/design.md §5)."""
 
 from __future__ import annotations
 

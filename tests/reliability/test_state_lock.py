@@ -1,4 +1,4 @@
-"""Two applies at once (DESIGN §4, locks): state.yaml and pending.yaml are read, changed and
+"""Two applies at once (docs/design.md §4, locks): state.yaml and pending.yaml are read, changed and
 written under memreview's own lock, so neither loses the other's hides."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""state.yaml is never silently reset (DESIGN §4): one memreview can't read is kept as it is
+"""state.yaml is never silently reset (docs/design.md §4): one memreview can't read is kept as it is
 and the batch's hides stay pending; one it could not read back is never written."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every YAML input goes through one capped loader (DESIGN §4): an alias bomb, a document
+"""Every YAML input goes through one capped loader (docs/design.md §4): an alias bomb, a document
 nested too deep or referring to itself, or one over its size cap is refused with a one-line
 reason; ``!!python`` tags stay inert."""
 

@@ -1,4 +1,4 @@
-"""Whole-file rewrites keep every byte a decision doesn't touch (DESIGN §4.2, §9)."""
+"""Whole-file rewrites keep every byte a decision doesn't touch (docs/design.md §4.2, §9)."""
 
 from __future__ import annotations
 

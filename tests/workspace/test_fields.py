@@ -1,4 +1,4 @@
-"""Label lines, field lines, records and tables (DESIGN §1.1)."""
+"""Label lines, field lines, records and tables (docs/design.md §1.1)."""
 
 from __future__ import annotations
 

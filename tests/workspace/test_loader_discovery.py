@@ -1,4 +1,4 @@
-"""Which files are memory files, daily logs and side files; JSON/SQLite inputs (DESIGN §1)."""
+"""Which files are memory files, daily logs and side files; JSON/SQLite inputs (docs/design.md §1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """OpenClaw usage data where there is no recall log: recall events, the short-term store as
-JSON and in OpenClaw's state database; promotion sources (DESIGN §1.3, §1.6)."""
+JSON and in OpenClaw's state database; promotion sources (docs/design.md §1.3, §1.6)."""
 
 from __future__ import annotations
 

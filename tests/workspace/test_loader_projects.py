@@ -1,4 +1,4 @@
-"""Projects as owners keep them: files, folders, statuses in their common forms (DESIGN §1.4)."""
+"""Projects as owners keep them: files, folders, statuses in their common forms (docs/design.md §1.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Entries, anchors, promotions, sections and the chronicle (DESIGN §1.1, §1.2, §1.6)."""
+"""Entries, anchors, promotions, sections and the chronicle (docs/design.md §1.1, §1.2, §1.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Normalization, fingerprints and confirmation (DESIGN §1.5)."""
+"""Normalization, fingerprints and confirmation (docs/design.md §1.5)."""
 
 from __future__ import annotations
 

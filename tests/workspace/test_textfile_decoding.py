@@ -1,4 +1,4 @@
-"""Decoding memory files byte for byte (DESIGN §1, §4.2)."""
+"""Decoding memory files byte for byte (docs/design.md §1, §4.2)."""
 
 from __future__ import annotations
 

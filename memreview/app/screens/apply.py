@@ -1,4 +1,4 @@
-"""Review the pending diff, then write it (DESIGN §4): conflicts are listed and stay pending."""
+"""Review the pending diff, then write it (docs/design.md §4): conflicts are listed and stay pending."""
 
 from __future__ import annotations
 

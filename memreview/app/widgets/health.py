@@ -1,4 +1,4 @@
-"""The health view (DESIGN §7): budgets, stale todos, missing logs, growth."""
+"""The health view (docs/design.md §7): budgets, stale todos, missing logs, growth."""
 
 from __future__ import annotations
 

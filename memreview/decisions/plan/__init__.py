@@ -1,4 +1,4 @@
-"""The vocabulary of an EditPlan: targets, per-file content-addressed operations (DESIGN §3),
+"""The vocabulary of an EditPlan: targets, per-file content-addressed operations (docs/design.md §3),
 and the :class:`PlanBuilder` whose building blocks each queue's plan builder uses
 (``decisions/units/``); ``decisions/planner.py`` runs them.
 

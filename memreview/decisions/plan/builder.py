@@ -27,7 +27,7 @@ SUPERSEDED_TITLE = "# Superseded"
 
 
 def verdict_line(ts: str, proposal, verdict: str, kept: str | None = None) -> str:
-    """One line of verdicts.jsonl (DESIGN §1.3)."""
+    """One line of verdicts.jsonl (docs/design.md §1.3)."""
     obj = {
         "ts": ts,
         "proposal": proposal.id,

@@ -1,4 +1,4 @@
-"""The per-file, content-addressed operations of an EditPlan (DESIGN §3), and ``Op``.
+"""The per-file, content-addressed operations of an EditPlan (docs/design.md §3), and ``Op``.
 
 Every operation carries ``key``, the decision it belongs to; a file's operations are kept in
 the order of the batch's decisions.

@@ -1,4 +1,4 @@
-"""Carry out one file's operations on its *current* content (DESIGN §3, §4 steps 1–2).
+"""Carry out one file's operations on its *current* content (docs/design.md §3, §4 steps 1–2).
 
 Pure: bytes in, bytes out. Targets are found again by content in the file as it is now (an
 agent may have written it since the scan); a target that is gone or ambiguous makes its

@@ -1,4 +1,4 @@
-"""A status set on a project kept in a list (DESIGN §3, dormant ``archive``/``done``): the
+"""A status set on a project kept in a list (docs/design.md §3, dormant ``archive``/``done``): the
 project's own lines change, the rest of the file keeps its bytes. A table row gets the value
 in its status cell; a list item in its ``Status:``/``状态：`` value, else the value appended to
 its first line; a heading's section in its status line, else a new one under the heading."""

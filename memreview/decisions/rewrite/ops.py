@@ -183,7 +183,7 @@ class LineEdit(MetaEdit, NoteEdit):
 
     def _AppendLine(self, op: AppendLine, _imports) -> None:
         if _verdict_given(op.line, [ln.text for ln in self.lines]):
-            return  # applied once already (DESIGN §4: a decision applies once)
+            return  # applied once already (docs/design.md §4: a decision applies once)
         self.tail.append((False, [self.line(op.line)]))
 
 

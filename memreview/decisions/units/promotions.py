@@ -71,7 +71,7 @@ def check(item: dict, d: Decision) -> None:
 
 
 def verdict_line(b: PlanBuilder, item: dict, verdict: str) -> str:
-    """The verdict line of a promotion (DESIGN §1.3)."""
+    """The verdict line of a promotion (docs/design.md §1.3)."""
     obj = {
         "ts": b.ts,
         "proposal": item.get("key"),

@@ -1,4 +1,4 @@
-"""Duplicates: chronicle dates, fingerprint groups, near duplicates, copies (DESIGN §1.5, §2).
+"""Duplicates: chronicle dates, fingerprint groups, near duplicates, copies (docs/design.md §1.5, §2).
 
 What an owner merges is one fact stored twice; what real workspaces are full of is parallel
 records and parallel facts. So, besides the chronicle and seed 002's fingerprint groups:

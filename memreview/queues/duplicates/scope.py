@@ -1,4 +1,4 @@
-"""Which entries are compared, and where a duplicate matters (DESIGN §1.5).
+"""Which entries are compared, and where a duplicate matters (docs/design.md §1.5).
 
 Only entries that are facts on their own take part (``comparable``); a duplicate matters
 when one side is in a curated file (``curated_files``: ``MEMORY.md``, an anchor file, a

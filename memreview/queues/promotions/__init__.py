@@ -1,5 +1,5 @@
 """Promotions: entries a nightly pipeline put into a memory file, and the junk among them
-(DESIGN §2, issue 13).
+(docs/design.md §2, issue 13).
 
 An item is one promoted entry the owner has not reviewed yet:
 - OpenClaw: the bullet under an ``<!-- openclaw-memory-promotion:KEY -->`` marker in a

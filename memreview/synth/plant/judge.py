@@ -1,4 +1,4 @@
-"""The judge's proposals file (DESIGN §1.3) and the anchor pairs it talks about; also the
+"""The judge's proposals file (docs/design.md §1.3) and the anchor pairs it talks about; also the
 judge's other output (complements, duplicate), which no queue shows."""
 
 from __future__ import annotations

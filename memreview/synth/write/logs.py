@@ -1,4 +1,4 @@
-"""Daily logs (DESIGN §1.6): timed headings in two styles with bullets, the planted project
+"""Daily logs (docs/design.md §1.6): timed headings in two styles with bullets, the planted project
 mentions, now and then an OpenClaw light-sleep block; one empty log; two reflection-prep
 files (dated logs with a slug)."""
 

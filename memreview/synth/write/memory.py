@@ -1,4 +1,4 @@
-"""Memory files, one writer per dialect (DESIGN §1.1, §1.2, §1.6): the OpenClaw root
+"""Memory files, one writer per dialect (docs/design.md §1.1, §1.2, §1.6): the OpenClaw root
 MEMORY.md, the Lingxi memory/MEMORY.md, knowledge files (one in GBK with CRLF), project
 files, agents' anchor files, the archive of superseded anchors, and the *.boot.md lists."""
 

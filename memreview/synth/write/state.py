@@ -1,5 +1,5 @@
 """Usage and dreaming state: the recall log, dreams.db, the judge's proposals, the skill
-candidates and OpenClaw's short-term recall store (DESIGN §1.3, §1.4)."""
+candidates and OpenClaw's short-term recall store (docs/design.md §1.3, §1.4)."""
 
 from __future__ import annotations
 
