@@ -215,7 +215,7 @@ def _seed_in_run(text: str, run: list[re.Match[str]], m) -> Secret | None:
     return Secret(N_("seed phrase"), start, end, text[start:end])
 
 
-def find_secrets(text: str) -> list[Secret]:
+def find_secrets(text: str) -> list[Secret]:  # noqa: C901
     """Every credential value in ``text``, in order, overlapping finds merged (the first kind
     found for a span wins: provider, private key, seed phrase, labelled value, assignment)."""
     found: list[Secret] = []

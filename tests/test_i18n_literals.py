@@ -172,7 +172,7 @@ def _name(func: ast.AST) -> str | None:
     return None
 
 
-def _texts(node: ast.AST):
+def _texts(node: ast.AST):  # noqa: C901
     """The literals reaching a sink through `node`, not through a marker."""
     if node is None:
         return
@@ -217,7 +217,7 @@ def _texts(node: ast.AST):
             yield from _texts(v)
 
 
-def _sinks(tree: ast.AST):
+def _sinks(tree: ast.AST):  # noqa: C901
     """(expression, what it is) for each place whose text reaches the owner."""
     reprs = {
         id(n)

@@ -34,7 +34,7 @@ DEEP_BLOCK_RE = re.compile(
 _DEEP_READ_CAP = 1 << 20  # a deep report is a few lines; never read more than this
 
 
-def dreaming_dates(ws: Workspace, today: date) -> list[date]:
+def dreaming_dates(ws: Workspace, today: date) -> list[date]:  # noqa: C901
     """Every date a dreaming run left a trace: DREAMS.md, managed blocks in daily logs,
     promotion sections, dream-diary/ and memory/dreaming/ files."""
     found: set[date] = set()

@@ -72,7 +72,7 @@ class UserConfig:
         return None
 
 
-def load_user_config(path: Path | None = None) -> UserConfig:
+def load_user_config(path: Path | None = None) -> UserConfig:  # noqa: C901
     """The user config; a missing file is an empty config, a broken one is reported."""
     path = Path(path) if path is not None else default_config_path()
     cfg = UserConfig(path=path)

@@ -68,7 +68,7 @@ class Spans(NamedTuple):
     hi: np.ndarray
 
 
-def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, Spans]:
+def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, Spans]:  # noqa: PLR0915
     """For each pattern index with any, the texts that may hold a window within
     ``D = floor(share * len(pattern))`` insertions/deletions of it, each with the stretch
     of the text where such a window must lie.

@@ -213,7 +213,7 @@ def _log_hits(log: DailyLog, patterns: tuple[str, ...]) -> list[tuple[int, int]]
     return find_patterns(dashed, list(patterns))
 
 
-def last_mentions(ws: Workspace, today: date) -> dict[str, date]:
+def last_mentions(ws: Workspace, today: date) -> dict[str, date]:  # noqa: C901
     """The latest mention of each project up to the review date: in the daily logs (newest
     first) and in non-hook recalls.
 

@@ -77,7 +77,7 @@ def batches(root: Path | str) -> list[BatchRecord]:
     return build_batches(*check_lines(read_private(root, JOURNAL)))
 
 
-def build_batches(
+def build_batches(  # noqa: C901
     rows: list[tuple[int, dict]], problems: list[JournalProblem] = ()
 ) -> list[BatchRecord]:
     by_id: dict[str, BatchRecord] = {}

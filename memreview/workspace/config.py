@@ -159,7 +159,7 @@ class _DatesAsText(RoundTripConstructor):
 _DatesAsText.add_constructor("tag:yaml.org,2002:timestamp", _DatesAsText.construct_yaml_str)
 
 
-def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Message]]]:
+def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Message]]]:  # noqa: C901, PLR0915
     """Parse ``memreview.yaml``; problems come back as (line, message), defaults kept."""
     cfg = Config()
     problems: list[tuple[int | None, Message]] = []

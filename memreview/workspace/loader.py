@@ -117,7 +117,7 @@ def _walk_md(root: Path, top: Path, ws: Workspace) -> list[Path]:
     return out
 
 
-def load_workspace(
+def load_workspace(  # noqa: C901, PLR0915
     root: Path,
     *,
     progress: Progress | None = None,

@@ -77,7 +77,7 @@ def split_cells(row: str) -> list[str]:
     return [c.strip() for c in s.split("|")]
 
 
-def parse_memory_file(
+def parse_memory_file(  # noqa: C901, PLR0915
     source: TextFile, *, archived: bool = False, chronicle_words=("编年史", "chronicle")
 ) -> tuple[MemoryFile, list[tuple[int, Message]]]:
     """Parse one memory file. Returns the file and its problems as (line, message)."""

@@ -114,7 +114,7 @@ def _file_kind(mode: int) -> str:
     return _("not a file")
 
 
-def check_yaml(data: bytes | str, limit: int) -> None:
+def check_yaml(data: bytes | str, limit: int) -> None:  # noqa: C901
     """Raise YAMLRefused if ``data`` is over ``limit`` bytes, has too many aliases (or aliases
     that expand to too many values), nests too deep or refers to itself. Only the parser's events are looked at (no nodes are built), so
     an alias bomb is refused in the time it takes to read its first few hundred aliases.

@@ -308,7 +308,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         return label, act.tone if act else "defer"
 
     # -- bindings ----------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
+    def check_action(self, action: str, parameters: tuple) -> bool | None:  # noqa: C901
         """False hides a key (not in this queue), None greys it out (nothing to act on)."""
         in_queue = self.queue != HEALTH
         has_item = not self.scanning and in_queue and self.items.current is not None

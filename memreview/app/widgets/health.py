@@ -187,7 +187,7 @@ def _alarms(alarms: list[dict], alert: str) -> Text:
     return t
 
 
-def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: str) -> Text:
+def _lists(health: dict, warnings: list[dict], missing: dict[str, str], alert: str) -> Text:  # noqa: C901, PLR0915
     t = Text(end="")
 
     def heading(text: str, n: int | None = None) -> None:

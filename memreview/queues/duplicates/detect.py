@@ -62,7 +62,7 @@ def _run_item(kind: str, runs: list[list[Entry]], scope: Scope, title: str) -> d
     }
 
 
-def duplicates(ws: Workspace, today: date) -> list[dict]:
+def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     """The groups of entries that say the same thing, as items (chronicle rows of one day,
     same fingerprint, near-identical text, copied blocks)."""
     cfg = ws.config

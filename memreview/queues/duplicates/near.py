@@ -189,7 +189,7 @@ def _all_candidates(
     return out
 
 
-def near_edges(units: list[Entry], canon: dict[int, str], scope: Scope, cfg):
+def near_edges(units: list[Entry], canon: dict[int, str], scope: Scope, cfg):  # noqa: C901
     """Edges (unit index, unit index, score on normalized texts) of the same fact: identical
     comparison forms, and near pairs whose differences are filler only."""
     texts: list[str] = []

@@ -11,7 +11,7 @@ from memreview.workspace.fields import FileFields, width
 from memreview.workspace.model import Entry, Workspace
 
 
-def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg) -> list[list[list[Entry]]]:
+def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg) -> list[list[list[Entry]]]:  # noqa: C901
     """Runs of ``duplicates_block_lines`` or more consecutive entries (one section, nothing
     between them) found again, line for line, in one other section or file."""
     need = max(2, cfg.duplicates_block_lines)
