@@ -39,7 +39,7 @@ def dropping(ws: Workspace, today: date) -> list[dict]:
     """Every candidate about to be lost, the soonest first, then by score."""
     cfg = ws.config
     gates = Gates(cfg.alarms_gate_score, cfg.alarms_gate_recalls, cfg.alarms_gate_queries)
-    items = _openclaw(ws, today, gates) + _lingxi(ws, today)
+    items = _openclaw(ws, today, gates) + _light(ws, today) + _lingxi(ws, today)
     items.sort(key=lambda it: (it["days_left"], -(it.get("score") or 0.0), it["id"]))
     return items
 
@@ -152,6 +152,89 @@ def _when(days_left: int, evicts: bool) -> str:
     if evicts:
         return "⌛ evict"
     return "⌛ gone" if days_left <= 0 else f"⌛ {days_left}d"
+
+
+# -- light sleep -------------------------------------------------------------------------------
+
+LIGHT_START = re.compile(r"<!--\s*openclaw:dreaming:light:start\s*-->")
+LIGHT_END = re.compile(r"<!--\s*openclaw:dreaming:light:end\s*-->")
+CANDIDATE_RE = re.compile(r"^\s*[-*]\s+Candidate:\s*(?P<text>.+?)\s*$")
+FIELD_RE = re.compile(r"^\s+[-*]\s+(?P<key>confidence|evidence|recalls|status):\s*(?P<value>.*?)\s*$")
+
+
+def _light(ws: Workspace, today: date) -> list[dict]:
+    """Light sleep's ``Candidate:`` lines still ``staged`` in a daily log's managed block: the
+    deep phase has not taken them, and the log ages out of its lookback."""
+    promoted = _promoted_keys(ws)
+    known = {" ".join(e.snippet.split()) for e in (getattr(ws, "short_term", None) or {}).values()}
+    out = []
+    for log in ws.daily_logs:
+        if "openclaw:dreaming:light" not in log.text:
+            continue
+        age = (today - log.date).days
+        days_left = MAX_AGE_DAYS - age
+        if days_left > NEAR_DAYS:
+            continue
+        for line, text, fields in _staged(log.text.split("\n")):
+            key = f"memory:{log.rel}:{line}:{line}"
+            if key in promoted or " ".join(text.split()) in known:
+                continue
+            out.append(_light_item(log.rel, line, text, fields, age, days_left))
+    return out
+
+
+def _staged(lines: list[str]):
+    inside, k = False, 0
+    while k < len(lines):
+        ln = lines[k]
+        if LIGHT_START.search(ln):
+            inside = True
+        elif LIGHT_END.search(ln):
+            inside = False
+        elif inside and (m := CANDIDATE_RE.match(ln)):
+            fields: dict[str, str] = {}
+            j = k + 1
+            while j < len(lines) and (f := FIELD_RE.match(lines[j])):
+                fields[f["key"]] = f["value"]
+                j += 1
+            if fields.get("status", "").lower() == "staged":
+                yield k + 1, m["text"], fields
+            k = j
+            continue
+        k += 1
+
+
+def _light_item(rel: str, line: int, text: str, fields: dict, age: int, days_left: int) -> dict:
+    masked = mask_secrets(" ".join(text.split()))
+    try:
+        confidence = float(fields.get("confidence", ""))
+    except ValueError:
+        confidence = None
+    try:
+        recalls = int(fields.get("recalls", ""))
+    except ValueError:
+        recalls = 0
+    key = f"memory:{rel}:{line}:{line}"
+    return {
+        "id": item_id("dp", "light", key),
+        "title": f"{_when(days_left, False)}  {short(masked, 70)}",
+        "origin": "light",
+        "key": key,
+        "text": masked,
+        "days_left": days_left,
+        "age_days": age,
+        "evicted_next": False,
+        "score": confidence,
+        "recalls": recalls,
+        "queries": None,
+        "last_recalled": None,
+        "fails": ["staged"],
+        "evidence": fields.get("evidence"),
+        "source": {"file": rel, "start": line, "end": line, "missing": False,
+                   "lines": [[line, masked]]},
+        "secret": bool(find_secrets(text)),
+        "flags": junk_flags(masked),
+    }
 
 
 # -- Lingxi ----------------------------------------------------------------------------------

@@ -236,3 +236,30 @@ def test_a_lingxi_fragment_seen_once_and_nearly_archived_is_promoted_with_the_ow
     apply(result, [{"item": item["id"], "action": "promote"}])
     text = (root / "memory/MEMORY.md").read_text()
     assert "- 路由器放在书房（2026-10-01 自动沉淀）\n- NAS 风扇滤网每季度清理一次（2026-12-01 人工沉淀）\n" in text
+
+
+def test_a_staged_light_sleep_candidate_in_an_old_log_is_shown_and_promoted_with_its_lines_key(tmp_path):
+    log = (
+        "# 2026-11-06\n\n## Light Sleep\n<!-- openclaw:dreaming:light:start -->\n"
+        "- Candidate: Label every spare disk with its purchase date before shelving it\n"
+        "  - confidence: 0.64\n  - evidence: memory/.dreams/session-corpus/2026-11-06.txt:3-3\n"
+        "  - recalls: 1\n  - status: staged\n"
+        "- Candidate: Ordered filters\n  - confidence: 0.80\n  - recalls: 3\n  - status: promoted\n"
+        "<!-- openclaw:dreaming:light:end -->\n"
+    )
+    root = write_workspace(
+        tmp_path / "ws",
+        {
+            "MEMORY.md": "# Long-Term Memory\n",
+            "memory/2026-11-06.md": log,
+            "memory/2026-11-28.md": log.replace("2026-11-06", "2026-11-28"),  # fresh: not shown
+        },
+    )
+    result = scan_workspace(root, today=TODAY, cache=False)
+    (item,) = result.queues["dropping"]
+    assert item["origin"] == "light" and item["key"] == "memory:memory/2026-11-06.md:5:5"
+    assert item["days_left"] == 5 and item["fails"] == ["staged"] and item["score"] == 0.64
+    apply(result, [{"item": item["id"], "action": "promote"}])
+    text = (root / "MEMORY.md").read_text()
+    assert "<!-- openclaw-memory-promotion:memory:memory/2026-11-06.md:5:5 -->\n- Label every spare disk" in text
+    assert scan_workspace(root, today=TODAY, cache=False).queues["dropping"] == []

@@ -30,10 +30,12 @@ GATES = {
     "queries": N_("too few unique queries"),
     "age": N_("not recalled for 30 days"),
     "mentions": N_("seen only once"),
+    "staged": N_("staged by light sleep, never taken by the deep phase"),
 }
 ORIGINS = {
     "openclaw": N_("OpenClaw's short-term recall store"),
     "lingxi": N_("a Lingxi candidate fragment (dreams.db)"),
+    "light": N_("a light-sleep candidate in a daily log's managed block"),
 }
 
 
