@@ -402,3 +402,18 @@ async def test_the_key_bar_fits_the_width_and_a_click_presses_its_key(make, back
         await pilot.click("#keybar", offset=(bar.index("w write…") + 1, 0))  # greyed: says why
         await pilot.pause()
         assert "nothing is staged to write" in list(app._notifications)[-1].message
+
+
+async def test_a_filter_never_says_a_queue_is_done_while_items_it_hides_are_undecided(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("7", "end")
+        title = screen.items.current["title"]
+        await pilot.press("slash", *title, "enter")
+        assert screen.items.count == 1 and screen.items.total == 5
+        await pilot.press("d")
+        note = list(app._notifications)[-1].message
+        assert "done" not in note.split(";")[0]
+        assert note.startswith("every item the filter shows is decided; 4 more of Demotion")

@@ -234,7 +234,10 @@ class ReviewQueues:
     def _queue_done_note(self) -> None:
         """Said when the last item of the queue was decided: what is left, and where ``]``
         goes next."""
-        left = sum(1 for it in self.items.in_view() if self.staging.for_item(it["id"]) is None)
+        undecided = [it for it in self.items.all_items() if self.staging.for_item(it["id"]) is None]
+        shown = {it["id"] for it in self.items.in_view()}
+        left = sum(1 for it in undecided if it["id"] in shown)
+        hidden = len(undecided) - left  # undecided items the filter hides: the queue isn't done
         following = self.next_queue(1)
         where = queue_title(following)
         if following != HEALTH:
@@ -242,6 +245,16 @@ class ReviewQueues:
         key = self.app.key_for("queue.next", "]")
         if left:
             msg = _("last item of {queue}; {n} above still undecided — {key} next: {where}")
+        elif hidden:
+            msg = ngettext(
+                "every item the filter shows is decided; {n} more of {queue} is undecided "
+                "(clear the filter to see it)",
+                "every item the filter shows is decided; {n} more of {queue} are undecided "
+                "(clear the filter to see them)",
+                hidden,
+            )
+            self.notify(msg.format(queue=queue_title(self.queue), n=hidden), markup=False, timeout=5)
+            return
         else:
             msg = _("{queue} done — {key} next: {where}")
         self.notify(

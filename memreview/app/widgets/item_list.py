@@ -136,6 +136,10 @@ class ItemList(ScrollView, can_focus=True):
     def total(self) -> int:
         return len(self._items)
 
+    def all_items(self) -> list[dict]:
+        """Every item of the queue, whatever the filter."""
+        return list(self._items)
+
     @property
     def current(self) -> dict | None:
         if 0 <= self.cursor < len(self._view):
