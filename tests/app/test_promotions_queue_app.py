@@ -102,3 +102,17 @@ async def test_bulk_archive_confirm_lists_the_flagged_items_in_view_and_escape_w
     archived = (root / "memory/archive/rejected-promotions.md").read_text()
     assert archived.count("Rejected: ") == len(flagged) + 1  # and the earlier one
     assert "sudo apt remove --purge snapd" not in (root / "MEMORY.md").read_text()
+
+
+async def test_editing_a_promotion_speaks_of_an_edit_not_a_merge(make, tmp_path):
+    from memreview.app.screens.merge import MergeEditor
+
+    app = make(root=_copy(tmp_path), backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS, "m")
+        await pilot.pause()
+        assert isinstance(app.screen, MergeEditor)
+        text = screen_text(app)
+        assert "Edit: " in text and "Merge" not in text and "merge" not in text
+        assert "ctrl+s stage edit" in text

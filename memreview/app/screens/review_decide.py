@@ -137,9 +137,23 @@ class ReviewDecisions:
             d = make_decision(item_id, act.action, queue, text=text)
             return self.backend.check(queue, item, d)
 
-        title = _("Merge: {title}").format(title=one_line(str(item.get("title", ""))))
+        shown = one_line(str(item.get("title", "")))
         proposal = visible(merge_proposal(item, self.result.context))
-        self.app.push_screen(MergeEditor(title, proposal, check), done)
+        if act.action == "merge":
+            self.app.push_screen(MergeEditor(_("Merge: {title}").format(title=shown), proposal, check), done)
+            return
+        # an edit of one entry (a promotion, a candidate to promote), not a merge of several
+        editor = MergeEditor(
+            _("Edit: {title}").format(title=shown),
+            proposal,
+            check,
+            detail=_(
+                "The entry's text as it should read. Control characters are shown as visible "
+                "escapes and written as shown."
+            ),
+            hint=_("ctrl+s stage {action}   escape cancel").format(action=act.action),
+        )
+        self.app.push_screen(editor, done)
 
     def _edit_slug(self, item: dict, act: Act) -> None:
         """``m`` in the skills queue: name the new skill's folder, then stage create-skill."""
