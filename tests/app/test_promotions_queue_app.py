@@ -116,3 +116,21 @@ async def test_editing_a_promotion_speaks_of_an_edit_not_a_merge(make, tmp_path)
         text = screen_text(app)
         assert "Edit: " in text and "Merge" not in text and "merge" not in text
         assert "ctrl+s stage edit" in text
+
+
+async def test_strip_is_greyed_out_on_an_entry_with_nothing_to_strip(make, tmp_path):
+    from memreview.queues.promotions.flags import stripped_body
+
+    app = make(root=_copy(tmp_path), backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        screen = review(app)
+        seen = set()
+        for _ in range(screen.items.count):
+            item = screen.items.current
+            clean = stripped_body(str(item.get("text") or "")) == item.get("text")
+            seen.add(clean)
+            assert screen.check_action("decide", ("strip",)) is (None if clean else True)
+            await pilot.press("down")
+        assert seen == {True, False}  # the case has both kinds

@@ -308,14 +308,27 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         return label, act.tone if act else "defer"
 
     # -- bindings ----------------------------------------------------------------------------
+    def _refused(self, act: Act) -> bool:
+        """Would staging ``act`` on the current item be refused (a strip with nothing to
+        strip)?"""
+        from memreview.app.backend import make_decision
+
+        item = self.items.current
+        d = make_decision(item["id"], act.action, self.queue)
+        return self.backend.check(self.queue, item, d) is not None
+
     def check_action(self, action: str, parameters: tuple) -> bool | None:  # noqa: C901
         """False hides a key (not in this queue), None greys it out (nothing to act on)."""
         in_queue = self.queue != HEALTH
         has_item = not self.scanning and in_queue and self.items.current is not None
         on_item = True if has_item else None
         if action == "decide":
-            known = act_for(self.queue, parameters[0]) is not None
-            return on_item if in_queue and known else False
+            act = act_for(self.queue, parameters[0])
+            if not in_queue or act is None:
+                return False
+            if has_item and act.action == "strip" and self._refused(act):
+                return None  # nothing of the pipeline's to strip from this entry
+            return on_item
         if action in ("keep_member", "pick_member", "merge"):
             verb = MERGE if action == "merge" else MEMBER
             if act_for(self.queue, verb) is None:
