@@ -314,3 +314,19 @@ def test_the_first_anchor_of_its_section_goes_back_before_the_one_it_preceded(ma
     assert (item.after_anchor, item.before_anchor) == (None, "other")
     assert restore(root, "wallet", now=NOW).ok
     assert text(root, "MEMORY.md") == FIRST_IN_SECTION["MEMORY.md"]
+
+
+def test_a_dry_run_names_no_batch_and_no_anchor_it_does_not_go_beside(make_ws):
+    memory = (
+        "# Memory\n\n## [FACT:a]\nSummary: first\n---\n\n"
+        "## [FACT:wallet]\nAdded: 2026-04-08\nSummary: registered\nImportance: 2\n---\n"
+    )
+    root = make_ws({"MEMORY.md": memory, "memory/recall_log.jsonl": ""})
+    assert decide(root, "demotion", "approve", {"title": "[FACT:wallet]"}).ok
+    [item] = archived_entries(root)
+    dry = restore(root, item.id, now=NOW, dry_run=True)
+    assert dry.ok and dry.message.endswith("after [[a]]") and "batch" not in dry.message
+    # the anchor it followed is gone (archived too): the message does not name it
+    (root / "MEMORY.md").write_text("# Memory\n\n## Notes\n- something else\n")
+    dry = restore(root, item.id, now=NOW, dry_run=True)
+    assert dry.ok and "[[a]]" not in dry.message and "batch" not in dry.message

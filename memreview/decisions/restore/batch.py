@@ -4,6 +4,7 @@ archive that loses it and a ``restored`` verdict, journaled (kind ``restore``) a
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -268,13 +269,29 @@ def restore(
         out.message = _("nothing restored: {reasons}").format(reasons=reasons)
     else:
         verb = _("would restore") if dry_run else _("restored")
-        out.message = _("{verb} {id} to {where} (batch {batch})").format(
-            verb=verb,
-            id=item.id,
-            where=origin
+        live = _anchors_in(root, origin)  # name only the anchor the entry really goes beside
+        where = (
+            origin
             + (f" § {item.heading}" if item.heading else "")
-            + (f" after [[{item.after_anchor}]]" if item.after_anchor else "")
-            + (f" before [[{item.before_anchor}]]" if item.before_anchor else ""),
-            batch=out.batch or "-",
+            + (f" after [[{item.after_anchor}]]" if item.after_anchor in live else "")
+            + (f" before [[{item.before_anchor}]]" if item.before_anchor in live else "")
         )
+        if out.batch:
+            out.message = _("{verb} {id} to {where} (batch {batch})").format(
+                verb=verb, id=item.id, where=where, batch=out.batch
+            )
+        else:  # a dry run has no batch
+            out.message = _("{verb} {id} to {where}").format(verb=verb, id=item.id, where=where)
     return out
+
+
+_ANCHOR_HEADER = re.compile(r"^#{2,3}[ \t]+\[[A-Z][A-Z0-9_-]*:([^\]\s]+)\]", re.M)
+
+
+def _anchors_in(root: Path, rel: str) -> set[str]:
+    """The ids of the anchors ``rel`` holds now (none when it can't be read)."""
+    try:
+        text = store.safe_read_bytes(root, rel).decode("utf-8", "replace")
+    except (OSError, store.PathEscape):
+        return set()
+    return set(_ANCHOR_HEADER.findall(text))
