@@ -56,6 +56,18 @@ def test_a_line_shared_by_two_records_that_disagree_elsewhere_is_not_a_duplicate
     assert [k for k, _ in shown(ws)] == ["copy", "copy"]
 
 
+def test_records_whose_values_differ_only_in_dress_agree(make_ws):
+    # a full-width colon, bold and quotes are dress: the two records hold the same values
+    a = '### 看板\n- **表名**：“销售漏斗”\n- **列**：公司、阶段、金额、下次跟进\n'
+    b = "### 看板\n- 表名: 销售漏斗\n- 列: 公司、阶段、金额、下次跟进\n"
+    ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + b})
+    assert ("copy", ("MEMORY.md:4", "memory/facts-crm.md:4")) in shown(ws)
+    # the look-alike: another sheet with the same columns is another record
+    c = b.replace("销售漏斗", "招聘漏斗")
+    ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + c})
+    assert shown(ws) == []
+
+
 # -- shape 2: parallel facts ---------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, valu
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable
-from memreview.queues.sameness import comparison_form
+from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
 
@@ -127,7 +127,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:
         ra, rb = record_of.get(id(a)), record_of.get(id(b))
         if ra is None or rb is None or ra is rb:
             return False
-        return any(rb.get(label, v) != v for label, v in ra.items())
+        # a value that differs only in dress (``：`` for ``:``, quotes) is the same value
+        return any(label in rb and not same_fact(v, rb[label]) for label, v in ra.items())
 
     # near pairs and copies, in one file or across files
     edges = []
