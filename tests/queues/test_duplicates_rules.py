@@ -169,6 +169,24 @@ def test_the_same_value_under_two_labels_is_a_duplicate(make_ws):
     assert shown(ws) == [("value", ("MEMORY.md:2", "memory/notes.md:2"))]
 
 
+def test_a_labelled_value_and_the_same_text_as_a_bare_bullet_are_a_duplicate(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## Offer\n- Base salary of 90K plus yearly bonus\n",
+            "memory/facts-job.md": "## Job\n- Pay: base salary of 90K plus yearly bonus\n",
+        }
+    )
+    assert shown(ws) == [("value", ("MEMORY.md:2", "memory/facts-job.md:2"))]
+    # the look-alike: another figure is another offer
+    ws = make_ws(
+        {
+            "MEMORY.md": "## Offer\n- Base salary of 90K plus yearly bonus\n",
+            "memory/facts-job.md": "## Job\n- Pay: base salary of 95K plus yearly bonus\n",
+        }
+    )
+    assert shown(ws) == []
+
+
 def test_a_value_shared_by_more_than_two_label_lines_is_not_a_duplicate(make_ws):
     ws = make_ws(
         {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from memreview.queues.duplicates.scope import MAX_SAME, Scope
+from memreview.queues.duplicates.scope import MAX_SAME, Scope, comparable
 from memreview.queues.sameness import comparison_form
 from memreview.workspace.fields import width
 from memreview.workspace.model import Entry
@@ -22,17 +22,21 @@ _EMPTY_CELLS = ("", "-", "—", "–", "/")
 
 def value_pairs(ws, fields, units_ok, scope: Scope, cfg) -> list[list[Entry]]:
     """The same value under two different labels in two places (shape: ``Config file:`` and
-    ``配置:``). A value held by more than two label lines is a shared attribute of different
+    ``配置:``), or under a label in one place and bare in a bullet in another. A value held by more than two label lines is a shared attribute of different
     records (one e-mail for four accounts), not a duplicate; nor is an e-mail address or a
     date and time alone, which different things share."""
-    by_value: dict[str, list[tuple[Entry, str]]] = defaultdict(list)
+    by_value: dict[str, list[tuple[Entry, str | None]]] = defaultdict(list)
     heading_of = {}
     for rel, ff in fields.items():
         mf = ws.files[rel]
         for e in mf.entries:
             lv = ff.labels.get(id(e))
             if lv is None:
-                continue
+                # a bullet without a label holds its value bare: ``- $300K OTE`` is the
+                # fact ``- Compensation: $300K OTE`` states (the label weighs little)
+                if e.kind not in ("bullet", "numbered") or not comparable(e):
+                    continue
+                lv = (None, e.norm)
             value = comparison_form(lv[1].lower())
             if width(value) < cfg.duplicates_value_min_width or not _SUBJECT_VALUE.search(value):
                 continue
