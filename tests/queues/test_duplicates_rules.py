@@ -58,7 +58,7 @@ def test_a_line_shared_by_two_records_that_disagree_elsewhere_is_not_a_duplicate
 
 def test_records_whose_values_differ_only_in_dress_agree(make_ws):
     # a full-width colon, bold and quotes are dress: the two records hold the same values
-    a = '### 看板\n- **表名**：“销售漏斗”\n- **列**：公司、阶段、金额、下次跟进\n'
+    a = "### 看板\n- **表名**：“销售漏斗”\n- **列**：公司、阶段、金额、下次跟进\n"
     b = "### 看板\n- 表名: 销售漏斗\n- 列: 公司、阶段、金额、下次跟进\n"
     ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + b})
     assert ("copy", ("MEMORY.md:4", "memory/facts-crm.md:4")) in shown(ws)
@@ -222,6 +222,25 @@ def test_a_table_row_and_a_bullet_with_the_same_values_are_a_duplicate(make_ws):
         }
     )
     assert shown(ws) == [("row-bullet", ("MEMORY.md:4", "memory/facts-trading.md:2"))]
+
+
+def test_a_bullet_restating_a_table_row_in_a_sentence_is_a_duplicate(make_ws):
+    table = "# Layout\n| Kind | Where |\n|---|---|\n| Meeting notes | `notes/meetings/` |\n"
+    ws = make_ws(
+        {
+            "memory/layout.md": table,
+            "MEMORY.md": "## Hygiene\n- Meeting notes belong under `notes/meetings/`\n",
+        }
+    )
+    assert shown(ws) == [("row-bullet", ("MEMORY.md:2", "memory/layout.md:4"))]
+    # the look-alike: the bullet names another path beside the row's: another fact
+    ws = make_ws(
+        {
+            "memory/layout.md": table,
+            "MEMORY.md": "## Hygiene\n- Meeting notes move from `notes/meetings/` to `archive/`\n",
+        }
+    )
+    assert shown(ws) == []
 
 
 def test_the_same_dated_record_in_two_tables_with_different_columns(make_ws):

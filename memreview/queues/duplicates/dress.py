@@ -91,6 +91,61 @@ def row_bullet_pairs(units: list[Entry], canon, scope: Scope, cfg) -> list[list[
             ):
                 out.append([r, e])
                 break
+    return out + _contained_rows(units, canon, scope, {id(e) for p in out for e in p})
+
+
+_WORD = re.compile(r"[^\s|`，。,;；:：()（）\[\]\"“”'’]+")
+_KEY = re.compile(r"[/\\.]\S|\d")  # a path, a file name or a number: rare substance
+EXTRA_WORDS = 2  # words a bullet may add to a row's cells (``belongs under``)
+
+
+def _words(text: str) -> set[str]:
+    return {w.strip(".-*_").lower() for w in _WORD.findall(text)} - {""}
+
+
+def _contained_rows(units: list[Entry], canon, scope: Scope, taken: set[int]):
+    """A table row whose every word is in a bullet that adds at most ``EXTRA_WORDS`` words
+    (none a path or number) and shares a path, file name or number with it: ``| Project
+    context | `memory/projects/` |`` and ``- Project context belongs under `memory/projects/```.
+    Each side is paired once; a path listed by more than ``MAX_SAME`` rows is a template."""
+    by_key: dict[str, list[tuple[Entry, set[str]]]] = defaultdict(list)
+    for e in units:
+        if e.kind != "row" or id(e) in taken:
+            continue
+        cells = _cells(e)
+        if len(cells) < 2:
+            continue
+        ws_ = _words(comparison_form(e.norm.replace("|", " ")))
+        for w in ws_:
+            if _KEY.search(w):
+                by_key[w].append((e, ws_))
+    out = []
+    used = set(taken)
+    for e in units:
+        if e.kind == "row" or id(e) in used:
+            continue
+        bw = _words(canon[id(e)])
+        for w in sorted(bw):
+            rows = by_key.get(w, ())
+            if not _KEY.search(w) or len(rows) > MAX_SAME:
+                continue
+            hit = None
+            for r, rw in rows:
+                extra = bw - rw
+                if id(r) in used or not rw <= bw or len(extra) > EXTRA_WORDS:
+                    continue
+                if any(_KEY.search(x) for x in extra) or (r.file, r.section_line) == (
+                    e.file,
+                    e.section_line,
+                ):
+                    continue
+                if scope.allows(r.file, e.file):
+                    hit = r
+                    break
+            if hit is not None:
+                out.append([hit, e])
+                used.update((id(hit), id(e)))
+                break
     return out
 
 
