@@ -253,6 +253,16 @@ def test_the_same_dated_record_in_two_tables_with_different_columns(make_ws):
     assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/ops.md:4"))]
 
 
+def test_a_dated_row_whose_note_cell_lists_the_other_rows_cells_is_the_same_record(make_ws):
+    mem = "## 骑行\n| 日期 | 距离 | 备注 |\n|---|---|---|\n| 2026-09-02 | 21km | 通勤，顶风 |\n"
+    log = "# 骑行记录\n| 日期 | 类型 | 距离 | 备注 |\n|---|---|---|---|\n| 2026-09-02 | 通勤 | 21km | 顶风 |\n"
+    ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log})
+    assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/rides.md:4"))]
+    # the look-alike: the same day, another ride
+    ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log.replace("顶风", "下雨")})
+    assert shown(ws) == []
+
+
 BLOCK = (
     "- Pull main and run the smoke tests before tagging\n"
     "- Bump the version in pyproject.toml and the changelog\n"

@@ -17,6 +17,7 @@ _PARTS = re.compile(r"\s*[:：|]\s*")
 _SUBJECT_VALUE = re.compile(r"[^\W\d_]")  # a value with a letter or a CJK character
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WHEN = re.compile(r"[\d\s:/.,%+~-]*(?:[年月日号点时分秒周]|am|pm)?[\d\s:/.,%+~-]*", re.I)
+_LIST_SEP = re.compile(r"[，,;；、]+")
 _EMPTY_CELLS = ("", "-", "—", "–", "/")
 
 
@@ -158,7 +159,9 @@ def dated_rows(units: list[Entry], fields, scope: Scope, cfg) -> list[list[Entry
             continue
         cells = _cells(e)
         if len(cells) >= 2 and _DATE_CELL.match(cells[0]):
-            by_date[cells[0]].append((e, frozenset(cells[1:])))
+            # a cell listing several things (``轻松跑，心率稳``) is those things
+            parts = frozenset(p for c in cells[1:] for p in _LIST_SEP.split(c) if p)
+            by_date[cells[0]].append((e, parts))
     out = []
     for rows in by_date.values():
         if len(rows) < 2 or len(rows) > MAX_SAME:
@@ -169,7 +172,7 @@ def dated_rows(units: list[Entry], fields, scope: Scope, cfg) -> list[list[Entry
                 ta = (a.file, fields[a.file].tables.get(id(a)))
                 tb = (b.file, fields[b.file].tables.get(id(b)))
                 small, big = (ca, cb) if len(ca) <= len(cb) else (cb, ca)
-                if ta == tb or ca == cb or not small <= big:
+                if ta == tb or _cells(a) == _cells(b) or not small <= big:
                     continue
                 if width("".join(small)) < cfg.duplicates_min_width // 2:
                     continue
