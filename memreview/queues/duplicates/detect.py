@@ -75,7 +75,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:
     units_by_file: dict[str, list[Entry]] = {}
     for rel, mf in ws.files.items():
         ff = fields[rel]
-        us = [e for e in mf.entries if comparable(e) and not ff.is_field(e)]
+        every = sorted([*mf.entries, *mf.paragraphs], key=lambda e: e.line)
+        us = [e for e in every if comparable(e) and not ff.is_field(e)]
         for e in us:
             canon[id(e)] = comparison_form(e.norm)
         units_by_file[rel] = us

@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from memreview.queues.duplicates.scope import MAX_SAME, Scope, comparable
 from memreview.queues.sameness import comparison_form
-from memreview.workspace.fields import width
+from memreview.workspace.fields import label_of, width
 from memreview.workspace.model import Entry
 
 _DATE_CELL = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -30,8 +30,8 @@ def value_pairs(ws, fields, units_ok, scope: Scope, cfg) -> list[list[Entry]]:
     heading_of = {}
     for rel, ff in fields.items():
         mf = ws.files[rel]
-        for e in mf.entries:
-            lv = ff.labels.get(id(e))
+        for e in [*mf.entries, *mf.paragraphs]:
+            lv = ff.labels.get(id(e)) if e.kind != "paragraph" else label_of(e)
             if lv is None:
                 # a bullet without a label holds its value bare: ``- $300K OTE`` is the
                 # fact ``- Compensation: $300K OTE`` states (the label weighs little)
