@@ -41,7 +41,7 @@ _NUMBER_CELL = re.compile(r"^[\d\s.,:/%+-]*$")
 
 def label_of(entry: Entry) -> tuple[str, str] | None:
     """(label, value) of a label line, the label lower-cased; None for any other entry."""
-    if entry.kind not in ("bullet", "numbered"):
+    if entry.kind not in ("bullet", "numbered", "paragraph"):
         return None
     line = entry.first_line
     if ":" not in line and "：" not in line:  # every label form has its colon

@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass
 
 from memreview.i18n import N_, Message
+from memreview.workspace.cells import width
 from memreview.workspace.model import REF_RE, Anchor, ChronicleRow, Entry, MemoryFile
 from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
@@ -23,6 +24,7 @@ PROMOTED_HEADING = r"promoted from short-term memory\s*\((\d{4}-\d{2}-\d{2})\)"
 PROMOTED_HEADING_RE = re.compile(PROMOTED_HEADING, re.I)
 # Lingxi's stamp on an entry it settled into MEMORY.md: ``（2026-11-20 自动沉淀）``
 SETTLED_STAMP_RE = re.compile(r"[（(]\s*(\d{4}-\d{2}-\d{2})\s*自动沉淀\s*[）)]")
+PARAGRAPH_WIDTH = 20  # a prose line this wide (a CJK character counts two) is a paragraph entry
 SEPARATOR_RE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 CHRONICLE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -86,6 +88,7 @@ def parse_memory_file(  # noqa: C901, PLR0915
     n = len(lines)
     problems: list[tuple[int, Message]] = []
     entries: list[Entry] = []
+    paragraphs: list[Entry] = []
     anchors: list[Anchor] = []
     chronicle: list[ChronicleRow] = []
     headings: list[tuple[int, int, str]] = []
@@ -310,6 +313,21 @@ def parse_memory_file(  # noqa: C901, PLR0915
             continue
         if text.strip():
             promotion_pending = promotion_pending and text.lstrip().startswith("<!--")
+            if text[:1] not in (" ", "\t", "<", ">") and width(text.strip()) >= PARAGRAPH_WIDTH:
+                paragraphs.append(
+                    Entry(
+                        file=rel,
+                        line=i + 1,
+                        end_line=i + 1,
+                        kind="paragraph",
+                        text=text,
+                        heading_path=path_t,
+                        section=section,
+                        section_line=section_line,
+                        known_norm=normalize(text, "paragraph"),
+                        in_chronicle=in_chronicle,
+                    )
+                )
         i += 1
     if block is not None:
         close_block(_trim_back(lines, n - 1, block.line))
@@ -321,6 +339,7 @@ def parse_memory_file(  # noqa: C901, PLR0915
         chronicle,
         archived,
         [(i + 1, lvl, txt) for i, lvl, txt in headings],
+        paragraphs,
     )
     return mf, problems
 

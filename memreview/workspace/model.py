@@ -188,6 +188,9 @@ class MemoryFile:
     chronicle: list[ChronicleRow]
     archived: bool = False
     headings: list[tuple[int, int, str]] = field(default_factory=list)  # (line, level, text)
+    # lines of prose at least PARAGRAPH_WIDTH wide (``**Label:** text``): compared as
+    # duplicates, never entries of the other queues
+    paragraphs: list[Entry] = field(default_factory=list)
 
 
 @dataclass

@@ -56,6 +56,18 @@ def test_a_line_shared_by_two_records_that_disagree_elsewhere_is_not_a_duplicate
     assert [k for k, _ in shown(ws)] == ["copy", "copy"]
 
 
+def test_records_whose_values_differ_only_in_dress_agree(make_ws):
+    # a full-width colon, bold and quotes are dress: the two records hold the same values
+    a = "### 看板\n- **表名**：“销售漏斗”\n- **列**：公司、阶段、金额、下次跟进\n"
+    b = "### 看板\n- 表名: 销售漏斗\n- 列: 公司、阶段、金额、下次跟进\n"
+    ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + b})
+    assert ("copy", ("MEMORY.md:4", "memory/facts-crm.md:4")) in shown(ws)
+    # the look-alike: another sheet with the same columns is another record
+    c = b.replace("销售漏斗", "招聘漏斗")
+    ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + c})
+    assert shown(ws) == []
+
+
 # -- shape 2: parallel facts ---------------------------------------------------------------
 
 
@@ -157,6 +169,24 @@ def test_the_same_value_under_two_labels_is_a_duplicate(make_ws):
     assert shown(ws) == [("value", ("MEMORY.md:2", "memory/notes.md:2"))]
 
 
+def test_a_labelled_value_and_the_same_text_as_a_bare_bullet_are_a_duplicate(make_ws):
+    ws = make_ws(
+        {
+            "MEMORY.md": "## Offer\n- Base salary of 90K plus yearly bonus\n",
+            "memory/facts-job.md": "## Job\n- Pay: base salary of 90K plus yearly bonus\n",
+        }
+    )
+    assert shown(ws) == [("value", ("MEMORY.md:2", "memory/facts-job.md:2"))]
+    # the look-alike: another figure is another offer
+    ws = make_ws(
+        {
+            "MEMORY.md": "## Offer\n- Base salary of 90K plus yearly bonus\n",
+            "memory/facts-job.md": "## Job\n- Pay: base salary of 95K plus yearly bonus\n",
+        }
+    )
+    assert shown(ws) == []
+
+
 def test_a_value_shared_by_more_than_two_label_lines_is_not_a_duplicate(make_ws):
     ws = make_ws(
         {
@@ -194,6 +224,25 @@ def test_a_table_row_and_a_bullet_with_the_same_values_are_a_duplicate(make_ws):
     assert shown(ws) == [("row-bullet", ("MEMORY.md:4", "memory/facts-trading.md:2"))]
 
 
+def test_a_bullet_restating_a_table_row_in_a_sentence_is_a_duplicate(make_ws):
+    table = "# Layout\n| Kind | Where |\n|---|---|\n| Meeting notes | `notes/meetings/` |\n"
+    ws = make_ws(
+        {
+            "memory/layout.md": table,
+            "MEMORY.md": "## Hygiene\n- Meeting notes belong under `notes/meetings/`\n",
+        }
+    )
+    assert shown(ws) == [("row-bullet", ("MEMORY.md:2", "memory/layout.md:4"))]
+    # the look-alike: the bullet names another path beside the row's: another fact
+    ws = make_ws(
+        {
+            "memory/layout.md": table,
+            "MEMORY.md": "## Hygiene\n- Meeting notes move from `notes/meetings/` to `archive/`\n",
+        }
+    )
+    assert shown(ws) == []
+
+
 def test_the_same_dated_record_in_two_tables_with_different_columns(make_ws):
     ws = make_ws(
         {
@@ -202,6 +251,16 @@ def test_the_same_dated_record_in_two_tables_with_different_columns(make_ws):
         }
     )
     assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/ops.md:4"))]
+
+
+def test_a_dated_row_whose_note_cell_lists_the_other_rows_cells_is_the_same_record(make_ws):
+    mem = "## 骑行\n| 日期 | 距离 | 备注 |\n|---|---|---|\n| 2026-09-02 | 21km | 通勤，顶风 |\n"
+    log = "# 骑行记录\n| 日期 | 类型 | 距离 | 备注 |\n|---|---|---|---|\n| 2026-09-02 | 通勤 | 21km | 顶风 |\n"
+    ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log})
+    assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/rides.md:4"))]
+    # the look-alike: the same day, another ride
+    ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log.replace("顶风", "下雨")})
+    assert shown(ws) == []
 
 
 BLOCK = (

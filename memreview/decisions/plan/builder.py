@@ -68,7 +68,7 @@ class PlanBuilder:
         """The target of the entry a ref points at; DecisionError when it isn't loaded."""
         mf = self.memory_file(str(ref.get("file")))
         if mf is not None:
-            for e in mf.entries:
+            for e in [*mf.entries, *mf.paragraphs]:  # a duplicate may be a paragraph line
                 if e.line == ref.get("line"):
                     return entry_target(mf, e)
         raise DecisionError(

@@ -70,7 +70,8 @@ def kind_group(kind: str) -> str:
 def entry_target(mf: MemoryFile, entry: Entry) -> Target:
     """The target of an entry of a loaded file, with its rank among identical twins."""
     group = kind_group(entry.kind)
-    twins = [e for e in mf.entries if e.text == entry.text and kind_group(e.kind) == group]
+    every = mf.paragraphs if group == "paragraph" else mf.entries
+    twins = [e for e in every if e.text == entry.text and kind_group(e.kind) == group]
     rank = next(k for k, e in enumerate(twins) if e is entry)
     return Target(mf.rel, group, entry.text, entry.line, rank, len(twins), entry.anchor)
 

@@ -104,7 +104,7 @@ class LineFile:
             for a in mf.anchors:
                 span = (a.line - 1, a.end_line - 1, a.meta_end - a.line)
                 self._spans.setdefault(("anchor", a.text), []).append(span)
-            for e in mf.entries:
+            for e in [*mf.entries, *mf.paragraphs]:
                 if e.kind != "anchor":
                     span = (e.line - 1, e.end_line - 1, 0)
                     self._spans.setdefault((kind_group(e.kind), e.text), []).append(span)

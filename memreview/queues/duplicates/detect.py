@@ -14,7 +14,7 @@ from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, valu
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable
-from memreview.queues.sameness import comparison_form
+from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
 
@@ -75,7 +75,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     units_by_file: dict[str, list[Entry]] = {}
     for rel, mf in ws.files.items():
         ff = fields[rel]
-        us = [e for e in mf.entries if comparable(e) and not ff.is_field(e)]
+        every = sorted([*mf.entries, *mf.paragraphs], key=lambda e: e.line)
+        us = [e for e in every if comparable(e) and not ff.is_field(e)]
         for e in us:
             canon[id(e)] = comparison_form(e.norm)
         units_by_file[rel] = us
@@ -127,7 +128,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
         ra, rb = record_of.get(id(a)), record_of.get(id(b))
         if ra is None or rb is None or ra is rb:
             return False
-        return any(rb.get(label, v) != v for label, v in ra.items())
+        # a value that differs only in dress (``：`` for ``:``, quotes) is the same value
+        return any(label in rb and not same_fact(v, rb[label]) for label, v in ra.items())
 
     # near pairs and copies, in one file or across files
     edges = []

@@ -17,7 +17,9 @@ def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg) -> list[list[
     need = max(2, cfg.duplicates_block_lines)
     seqs: list[list[Entry]] = []
     for rel, units in units_by_file.items():
-        index = {id(e): k for k, e in enumerate(ws.files[rel].entries)}
+        mf = ws.files[rel]
+        every = sorted([*mf.entries, *mf.paragraphs], key=lambda e: e.line)
+        index = {id(e): k for k, e in enumerate(every)}
         run: list[Entry] = []
         for e in units:
             if run and (
