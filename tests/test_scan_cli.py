@@ -365,7 +365,9 @@ def test_item_ids_survive_lines_inserted_at_the_top_of_every_memory_file(tmp_pat
         rel = p.relative_to(root).as_posix()
         if rel.startswith(("memory/.dreams/", "memory/archive/")) or p.name.endswith(".boot.md"):
             continue
-        insert_at_top(p, "<!-- edited by hand -->\nA note added above everything.")
+        # a short note: a prose line of 20 columns or more is an entry (the same one in every
+        # file would be a duplicate of itself)
+        insert_at_top(p, "<!-- edited by hand -->\nA note.")
         edited += 1
     assert edited > 5
     after = scan_json(capsys, root)
