@@ -26,12 +26,20 @@ TARGETS = (
     ("scan against the read floor", lambda r: r.get("ratio"), 4.0, "×"),
     ("app: the first queue's items", lambda r: (r.get("app") or {}).get("first_items_s"), 1.5, "s"),
     ("app: every count", lambda r: (r.get("app") or {}).get("first_screen_s"), 1.5, "s"),
-    ("per key, 10,000-item queue (median)",
-     lambda r: (r.get("app") or {}).get("key_10k", {}).get("median_ms"), 50.0, "ms"),
+    (
+        "per key, 10,000-item queue (median)",
+        lambda r: (r.get("app") or {}).get("key_10k", {}).get("median_ms"),
+        50.0,
+        "ms",
+    ),
     ("peak memory", lambda r: r.get("peak_rss_mb"), 400.0, "MB"),
     ("warm open: every count", lambda r: (r.get("warm") or {}).get("counts_s"), 0.5, "s"),
-    ("rescan after a batch: first counts",
-     lambda r: (r.get("rescan") or {}).get("first_queue_s"), 0.15, "s"),
+    (
+        "rescan after a batch: first counts",
+        lambda r: (r.get("rescan") or {}).get("first_queue_s"),
+        0.15,
+        "s",
+    ),
     ("start-up (`--version`)", lambda r: r.get("startup_s"), 0.1, "s"),
 )
 
@@ -61,53 +69,125 @@ def render(results: dict) -> str:
     )
     out += ["", "Cold (no scan cache):", ""]
     out += _table(
-        ["scale", "entries", "scan cmd", "in-process", "floor", "ratio", "peak MB",
-         "app: first items", "app: every count", "key, 10k items", "key, 100 items"],
-        [[f"{r['scale']:g}", f"{r['entries']:,}", _s(r.get("scan_cmd_s")), _s(r.get("scan_s")),
-          _s(r.get("floor_s")), f"{r.get('ratio', 0):.0f}×", f"{r.get('peak_rss_mb', 0):.0f}",
-          _s((r.get("app") or {}).get("first_items_s")),
-          _s((r.get("app") or {}).get("first_screen_s")),
-          _s((r.get("app") or {}).get("key_10k", {}).get("median_ms"), " ms"),
-          _s((r.get("app") or {}).get("key_100", {}).get("median_ms"), " ms")] for r in rows],
+        [
+            "scale",
+            "entries",
+            "scan cmd",
+            "in-process",
+            "floor",
+            "ratio",
+            "peak MB",
+            "app: first items",
+            "app: every count",
+            "key, 10k items",
+            "key, 100 items",
+        ],
+        [
+            [
+                f"{r['scale']:g}",
+                f"{r['entries']:,}",
+                _s(r.get("scan_cmd_s")),
+                _s(r.get("scan_s")),
+                _s(r.get("floor_s")),
+                f"{r.get('ratio', 0):.0f}×",
+                f"{r.get('peak_rss_mb', 0):.0f}",
+                _s((r.get("app") or {}).get("first_items_s")),
+                _s((r.get("app") or {}).get("first_screen_s")),
+                _s((r.get("app") or {}).get("key_10k", {}).get("median_ms"), " ms"),
+                _s((r.get("app") or {}).get("key_100", {}).get("median_ms"), " ms"),
+            ]
+            for r in rows
+        ],
     )
-    out += ["", "With the scan cache (counts: every queue's count known; 1st: the first queue "
-            "computed):", ""]
+    out += [
+        "",
+        "With the scan cache (counts: every queue's count known; 1st: the first queue computed):",
+        "",
+    ]
     out += _table(
-        ["scale", "start-up", "first open", "warm: counts", "warm: all",
-         "2 logs appended: counts", "2 logs: all", "rescan: 1st", "rescan: counts",
-         "rescan: all"],
-        [[f"{r['scale']:g}", _s(r.get("startup_s")), _s((r.get("first_open") or {}).get("all_s")),
-          _s((r.get("warm") or {}).get("counts_s")), _s((r.get("warm") or {}).get("all_s")),
-          _s((r.get("two_logs") or {}).get("counts_s")), _s((r.get("two_logs") or {}).get("all_s")),
-          _s((r.get("rescan") or {}).get("first_queue_s")),
-          _s((r.get("rescan") or {}).get("counts_s")), _s((r.get("rescan") or {}).get("all_s"))]
-         for r in rows],
+        [
+            "scale",
+            "start-up",
+            "first open",
+            "warm: counts",
+            "warm: all",
+            "2 logs appended: counts",
+            "2 logs: all",
+            "rescan: 1st",
+            "rescan: counts",
+            "rescan: all",
+        ],
+        [
+            [
+                f"{r['scale']:g}",
+                _s(r.get("startup_s")),
+                _s((r.get("first_open") or {}).get("all_s")),
+                _s((r.get("warm") or {}).get("counts_s")),
+                _s((r.get("warm") or {}).get("all_s")),
+                _s((r.get("two_logs") or {}).get("counts_s")),
+                _s((r.get("two_logs") or {}).get("all_s")),
+                _s((r.get("rescan") or {}).get("first_queue_s")),
+                _s((r.get("rescan") or {}).get("counts_s")),
+                _s((r.get("rescan") or {}).get("all_s")),
+            ]
+            for r in rows
+        ],
     )
-    out += ["", "The same run in CPU seconds (user + system, interpreter start included for the "
-            "commands):", ""]
+    out += [
+        "",
+        "The same run in CPU seconds (user + system, interpreter start included for the commands):",
+        "",
+    ]
     out += _table(
-        ["scale", "start-up", "scan cmd", "in-process", "floor", "ratio", "warm: counts",
-         "warm: all", "2 logs: counts", "rescan: 1st", "rescan: counts"],
-        [[f"{r['scale']:g}", _s(r.get("startup_cpu_s"), ""), _s(r.get("scan_cmd_cpu_s"), ""),
-          _s(r.get("scan_cpu_s"), ""), _s(r.get("floor_cpu_s"), ""),
-          f"{r.get('ratio_cpu', 0):.0f}×", _s((r.get("warm") or {}).get("counts_cpu_s"), ""),
-          _s((r.get("warm") or {}).get("all_cpu_s"), ""),
-          _s((r.get("two_logs") or {}).get("counts_cpu_s"), ""),
-          _s((r.get("rescan") or {}).get("first_queue_cpu_s"), ""),
-          _s((r.get("rescan") or {}).get("counts_cpu_s"), "")] for r in rows],
+        [
+            "scale",
+            "start-up",
+            "scan cmd",
+            "in-process",
+            "floor",
+            "ratio",
+            "warm: counts",
+            "warm: all",
+            "2 logs: counts",
+            "rescan: 1st",
+            "rescan: counts",
+        ],
+        [
+            [
+                f"{r['scale']:g}",
+                _s(r.get("startup_cpu_s"), ""),
+                _s(r.get("scan_cmd_cpu_s"), ""),
+                _s(r.get("scan_cpu_s"), ""),
+                _s(r.get("floor_cpu_s"), ""),
+                f"{r.get('ratio_cpu', 0):.0f}×",
+                _s((r.get("warm") or {}).get("counts_cpu_s"), ""),
+                _s((r.get("warm") or {}).get("all_cpu_s"), ""),
+                _s((r.get("two_logs") or {}).get("counts_cpu_s"), ""),
+                _s((r.get("rescan") or {}).get("first_queue_cpu_s"), ""),
+                _s((r.get("rescan") or {}).get("counts_cpu_s"), ""),
+            ]
+            for r in rows
+        ],
     )
     top = max(rows, key=lambda r: r["scale"]) if rows else {}
     if top.get("per_queue_s"):
         per = sorted(top["per_queue_s"].items(), key=lambda kv: -kv[1])
-        out += ["", f"Time per queue at scale {top['scale']:g}, each on its own (cold): "
-                + ", ".join(f"{q} {t:.2f} s" for q, t in per) + "."]
+        out += [
+            "",
+            f"Time per queue at scale {top['scale']:g}, each on its own (cold): "
+            + ", ".join(f"{q} {t:.2f} s" for q, t in per)
+            + ".",
+        ]
     if top:
         out += ["", f"The speed targets at scale {top['scale']:g}, read from the table above:", ""]
-        out += _table(["target", "goal", "measured", "verdict"], [
-            [label, f"≤ {goal:g} {unit}", _s(value, f" {unit}"), _verdict(value, goal, unit)]
-            for label, read, goal, unit in TARGETS
-            for value in [read(top)]
-        ])
+        out += _table(
+            ["target", "goal", "measured", "verdict"],
+            [
+                [label, f"≤ {goal:g} {unit}", _s(value, f" {unit}"), _verdict(value, goal, unit)]
+                for label, read, goal, unit in TARGETS
+                for value in [read(top)]
+            ],
+        )
     out += ["", END]
     return "\n".join(out) + "\n"
 

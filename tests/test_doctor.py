@@ -432,9 +432,7 @@ def test_the_bootstrap_gap_names_the_sections_the_agent_never_sees(tmp_path, cap
     assert alarm["evidence"][-1] == "in the gap: Old projects (line 353); Contacts (line 454)"
 
 
-def test_doctor_in_chinese_names_the_alarm_in_chinese_and_its_json_stays_english(
-    tmp_path, capsys
-):
+def test_doctor_in_chinese_names_the_alarm_in_chinese_and_its_json_stays_english(tmp_path, capsys):
     files = {"MEMORY.md": "# Memory\n", "DREAMS.md": "# Dreams\n## 2026-11-20\n- a dream\n"}
     files.update(_logs(range(18, 30)))
     root = _ws(tmp_path / "ws", files)

@@ -142,8 +142,6 @@ ALLOWED: dict[str, str] = {
 }
 
 
-
-
 def _words(text: str) -> list[str]:
     if re.fullmatch(r"[\w.:/-]*", text):
         return []  # one token: an id, a key, a style or a file name ("memory", "bold")

@@ -11,52 +11,90 @@ from memreview.secrets import find_secrets, mask_secrets, mask_value
 
 # (text, kind, the secret value) — English and Chinese, as agents write them into memory
 TRUE_CASES = [
-    ("- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx", "API key",
-     "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx"),
-    ("- ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
-     "API key", "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ"),
-    ("- CI uses ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push", "GitHub Token",
-     "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    (
+        "- OpenAI key: sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx",
+        "API key",
+        "sk-proj-Abc123def456ghi789jkl012mno345pqr678stu901vwx",
+    ),
+    (
+        "- ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
+        "API key",
+        "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ",
+    ),
+    (
+        "- CI uses ghp_abcdefghijklmnopqrstuvwxyz0123456789 to push",
+        "GitHub Token",
+        "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+    ),
     ("- AWS access key AKIAIOSFODNN7EXAMPLE (prod)", "AWS Access Key", "AKIAIOSFODNN7EXAMPLE"),
     ("- Proton password: hunter2xyz!", "password or token", "hunter2xyz!"),
     ("- **密码**：Qwerty@2026", "password or token", "Qwerty@2026"),
     ("- 邮箱的密码是 abcd1234efgh，别忘了", "password or token", "abcd1234efgh"),
-    ("- token=Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s", "password or token",
-     "Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s"),
-    ("- wallet private key 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
-     "private key", "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
-    ("- 钱包私钥 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "private key",
-     "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"),
-    ("- seed: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
-     "abandon about", "seed phrase",
-     "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"),
-    ("- 助记词 1. legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful "
-     "9. legal 10. winner 11. thank 12. yellow", "seed phrase",
-     "legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful 9. legal "
-     "10. winner 11. thank 12. yellow"),
-    ("- git remote https://deploy:pa55w0rdXYZ@git.example.com/repo.git", "Basic Auth Credentials",
-     "pa55w0rdXYZ"),
+    (
+        "- token=Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s",
+        "password or token",
+        "Zx8kq2LmN4pR7vT9wB3yC6dF1gH5jK0s",
+    ),
+    (
+        "- wallet private key 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+        "private key",
+        "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    ),
+    (
+        "- 钱包私钥 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+        "private key",
+        "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    ),
+    (
+        "- seed: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon "
+        "abandon about",
+        "seed phrase",
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+    ),
+    (
+        "- 助记词 1. legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful "
+        "9. legal 10. winner 11. thank 12. yellow",
+        "seed phrase",
+        "legal 2. winner 3. thank 4. year 5. wave 6. sausage 7. worth 8. useful 9. legal "
+        "10. winner 11. thank 12. yellow",
+    ),
+    (
+        "- git remote https://deploy:pa55w0rdXYZ@git.example.com/repo.git",
+        "Basic Auth Credentials",
+        "pa55w0rdXYZ",
+    ),
     # a table row's label cell, then the value in the next cell
     ("| SSH 密码 | Lm4nP8qs21 |", "password or token", "Lm4nP8qs21"),
-    ("| Grafana password | Plover-82-lantern | rotate |", "password or token",
-     "Plover-82-lantern"),
+    ("| Grafana password | Plover-82-lantern | rotate |", "password or token", "Plover-82-lantern"),
     # an account beside its password in prose
-    ("Log in as admin / Fern7-quiet-Otter and change it.", "password or token",
-     "Fern7-quiet-Otter"),
+    (
+        "Log in as admin / Fern7-quiet-Otter and change it.",
+        "password or token",
+        "Fern7-quiet-Otter",
+    ),
     ("- 用户: root / 85Kq2mLs", "password or token", "85Kq2mLs"),
     ("- 新服务器 | 端口: 22 | 用户: root | 密码: Tq7vK2mR9x |", "password or token", "Tq7vK2mR9x"),
-    ("- bot https://api.telegram.org/bot7715203948:AAHq3mZ8xW2pL5vN9cR4tY7uJ1kE6sD0fGh/send",
-     "Telegram Bot Token", "7715203948:AAHq3mZ8xW2pL5vN9cR4tY7uJ1kE6sD0fGh"),
-    ("- key AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-", "Google API key",
-     "AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-"),
+    (
+        "- bot https://api.telegram.org/bot7715203948:AAHq3mZ8xW2pL5vN9cR4tY7uJ1kE6sD0fGh/send",
+        "Telegram Bot Token",
+        "7715203948:AAHq3mZ8xW2pL5vN9cR4tY7uJ1kE6sD0fGh",
+    ),
+    (
+        "- key AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-",
+        "Google API key",
+        "AIzaSyD3kF9mQ2xL7pV5nR8tW1cY4hJ6bN0eZs-",
+    ),
     ("- Node token: `relay-2026`", "password or token", "relay-2026"),
     # pasted JSON and camelCase names; a short aside between the label and its colon
     ('  "botToken": "Zx8kq2LmN4pR7vT9wB3y",', "password or token", "Zx8kq2LmN4pR7vT9wB3y"),
     ('{"password": "Tq7vK2mR9x"}', "password or token", "Tq7vK2mR9x"),
     ("- API Token (Zone DNS): Qm4vR8tLz2pW9xKc7NfB", "password or token", "Qm4vR8tLz2pW9xKc7NfB"),
     # a value after a space: a bearer header, a command's password flag
-    ('curl -H "Authorization: Bearer Zx8kq2LmN4pR7vT9wB3yQ" https://api.example.com',
-     "password or token", "Zx8kq2LmN4pR7vT9wB3yQ"),
+    (
+        'curl -H "Authorization: Bearer Zx8kq2LmN4pR7vT9wB3yQ" https://api.example.com',
+        "password or token",
+        "Zx8kq2LmN4pR7vT9wB3yQ",
+    ),
     ("mysql --password Hv9pLq2Wz4 -u root", "password or token", "Hv9pLq2Wz4"),
 ]
 
@@ -104,7 +142,7 @@ LOOK_ALIKES = [
     "- token: sk-…f3Qa",
     "GITHUB_TOKEN=ghp_xxxxxxxxxxxx",
     '- GITHUB_TOKEN = "ghp_xxxx"  # set it in the secrets store',
-    "- the mock accepts api_key=\"anything\"",
+    '- the mock accepts api_key="anything"',
     "    password='app_password'  # an app password when 2FA is on",
     "- 令牌：已配置在环境变量里",
     "| 密钥位置 | 见 `~/.config/mail/secret` |",
@@ -170,7 +208,19 @@ def _each_string_masked(obj):
 # pieces of the true cases, cut where a gate could be cut, and separators the seed finder
 # skips (a number list), so that runs and labels meet across and within strings
 _PIECES = [t for text, _kind, _value in TRUE_CASES for t in (text, text[:20], text[18:])] + [
-    " ", "\n", "\x00", "1. ", ": ", "abandon ", "about", "İ", "Σ", "key", "token=", "://", "@",
+    " ",
+    "\n",
+    "\x00",
+    "1. ",
+    ": ",
+    "abandon ",
+    "about",
+    "İ",
+    "Σ",
+    "key",
+    "token=",
+    "://",
+    "@",
 ]
 _DOCS = st.recursive(
     st.lists(st.sampled_from(_PIECES), max_size=6).map("".join) | st.integers(),

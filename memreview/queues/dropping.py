@@ -25,7 +25,9 @@ NEAR_DAYS = 7  # a candidate this close to the limit is shown
 CONTEXT_LINES = 2
 # what OpenClaw promotes from: daily logs (memory/…/YYYY-MM-DD[-slug].md); other rows of the
 # store are recalls of memory itself and never candidates
-SHORT_TERM_PATH_RE = re.compile(r"(?:^|/)memory/(?:[^/]+/)*\d{4}-\d{2}-\d{2}(?:-[^/]+)?\.md$")  # lines of the daily log shown around the source lines
+SHORT_TERM_PATH_RE = re.compile(
+    r"(?:^|/)memory/(?:[^/]+/)*\d{4}-\d{2}-\d{2}(?:-[^/]+)?\.md$"
+)  # lines of the daily log shown around the source lines
 
 
 @dataclass(frozen=True)
@@ -141,8 +143,7 @@ def _store_item(e: StoreEntry, age, days_left: int, evicts: bool, gates: Gates, 
         "queries": e.queries,
         "last_recalled": e.last_recalled.isoformat() if e.last_recalled else None,
         "fails": _failing(e, age, gates),
-        "source": {"file": e.path, "start": e.start, "end": e.end, "missing": gone,
-                   "lines": lines},
+        "source": {"file": e.path, "start": e.start, "end": e.end, "missing": gone, "lines": lines},
         "secret": secret,
         "flags": junk_flags(text),
     }
@@ -159,7 +160,9 @@ def _when(days_left: int, evicts: bool) -> str:
 LIGHT_START = re.compile(r"<!--\s*openclaw:dreaming:light:start\s*-->")
 LIGHT_END = re.compile(r"<!--\s*openclaw:dreaming:light:end\s*-->")
 CANDIDATE_RE = re.compile(r"^\s*[-*]\s+Candidate:\s*(?P<text>.+?)\s*$")
-FIELD_RE = re.compile(r"^\s+[-*]\s+(?P<key>confidence|evidence|recalls|status):\s*(?P<value>.*?)\s*$")
+FIELD_RE = re.compile(
+    r"^\s+[-*]\s+(?P<key>confidence|evidence|recalls|status):\s*(?P<value>.*?)\s*$"
+)
 
 
 def _light(ws: Workspace, today: date) -> list[dict]:
@@ -230,8 +233,13 @@ def _light_item(rel: str, line: int, text: str, fields: dict, age: int, days_lef
         "last_recalled": None,
         "fails": ["staged"],
         "evidence": fields.get("evidence"),
-        "source": {"file": rel, "start": line, "end": line, "missing": False,
-                   "lines": [[line, masked]]},
+        "source": {
+            "file": rel,
+            "start": line,
+            "end": line,
+            "missing": False,
+            "lines": [[line, masked]],
+        },
         "secret": bool(find_secrets(text)),
         "flags": junk_flags(masked),
     }

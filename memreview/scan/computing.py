@@ -49,7 +49,8 @@ PART_GROUPS: dict[str, frozenset[str]] = {
     ),
     "mtimes": frozenset({"md", "daily"}),
     **dict.fromkeys(
-        ("fragments", "skills", "proposals", "verdicts", "openclaw", "short_term"), frozenset({"data"})
+        ("fragments", "skills", "proposals", "verdicts", "openclaw", "short_term"),
+        frozenset({"data"}),
     ),
     "recalls": frozenset({"data", "md"}),  # OpenClaw's line recalls are mapped to anchors
 }

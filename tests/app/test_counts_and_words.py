@@ -94,13 +94,20 @@ def test_archived_and_contradictions_evidence_use_plain_words():
 def test_review_result_and_dry_run_count_the_same_files(tmp_path, capsys):
     ws = shutil.copytree(SAMPLE, tmp_path / "ws")
     decisions = tmp_path / "decisions.yaml"
-    decisions.write_text("".join(f"- {{item: {d['item']}, action: {d['action']}}}\n" for d in DECISIONS))
+    decisions.write_text(
+        "".join(f"- {{item: {d['item']}, action: {d['action']}}}\n" for d in DECISIONS)
+    )
     result = scan_workspace(ws, today=TODAY)
     backend = Backend(ws)
     preview = backend.preview(result, DECISIONS)
     assert sorted(preview.files) == ["NOW.md", "memory/skill_candidates.json"] and preview.hides
 
-    assert main(["apply", str(ws), "--decisions", str(decisions), "--today", "2026-11-29", "--dry-run"]) == 0
+    assert (
+        main(
+            ["apply", str(ws), "--decisions", str(decisions), "--today", "2026-11-29", "--dry-run"]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     assert "would apply 2 of 2 decisions, 2 files and memreview's list of hidden items" in err
     assert "batch: dry-run" not in out
@@ -144,8 +151,11 @@ def test_promotions_evidence_names_the_pipeline_and_shows_days():
         "promoted": "2026-11-21",
         "origin": "openclaw",
         "ref": {},
-        "store": {"recall_days": 3, "last_recalled": "2026-11-20T03:00:00.000Z",
-                  "promoted_at": "2026-11-21T01:02:03Z"},
+        "store": {
+            "recall_days": 3,
+            "last_recalled": "2026-11-20T03:00:00.000Z",
+            "promoted_at": "2026-11-21T01:02:03Z",
+        },
     }
     blocks = promotions.evidence(item)
     first = dict(blocks[0].pairs)

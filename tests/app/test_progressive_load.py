@@ -47,8 +47,7 @@ async def test_the_first_queue_is_usable_while_a_slow_queue_is_computed(
             screen = review(app)
             await _until(
                 pilot,
-                lambda: screen.result is not None
-                and "contradictions" not in screen.result.pending,
+                lambda: screen.result is not None and "contradictions" not in screen.result.pending,
             )
             await pilot.pause()
             await pilot.pause()

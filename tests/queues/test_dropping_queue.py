@@ -52,7 +52,11 @@ def _row(path: str, line: int, snippet: str, last: str, **more) -> dict:
 
 
 def _openclaw_ws(root: Path, rows: list[dict], memory: str = "# Long-Term Memory\n") -> Path:
-    store = {"version": 1, "updatedAt": "2026-11-30T03:00:00Z", "entries": {r["key"]: r for r in rows}}
+    store = {
+        "version": 1,
+        "updatedAt": "2026-11-30T03:00:00Z",
+        "entries": {r["key"]: r for r in rows},
+    }
     return write_workspace(
         root,
         {
@@ -84,7 +88,13 @@ def test_a_candidate_near_the_age_limit_is_shown_with_the_gates_it_fails_and_its
 
 def test_promoted_entries_and_those_whose_marker_memory_holds_are_not_about_to_drop(tmp_path):
     rows = [
-        _row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z", promotedAt="2026-11-07T03:00:00Z"),
+        _row(
+            "memory/2026-11-05.md",
+            4,
+            LESSON,
+            "2026-11-06T03:00:00Z",
+            promotedAt="2026-11-07T03:00:00Z",
+        ),
         _row("memory/2026-11-05.md", 5, "sudo systemctl restart gateway", "2026-11-06T03:00:00Z"),
     ]
     memory = (
@@ -98,7 +108,12 @@ def test_promoted_entries_and_those_whose_marker_memory_holds_are_not_about_to_d
 def test_past_the_limit_or_gone_sources_are_said_and_ranked_first(tmp_path):
     rows = [
         _row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z"),
-        _row("memory/2026-10-01.md", 3, "The router admin page moved to port 8443", "2026-10-20T03:00:00Z"),
+        _row(
+            "memory/2026-10-01.md",
+            3,
+            "The router admin page moved to port 8443",
+            "2026-10-20T03:00:00Z",
+        ),
     ]
     items = _items(_openclaw_ws(tmp_path / "ws", rows))
     assert [i["days_left"] for i in items] == [-12, 5]
@@ -107,7 +122,12 @@ def test_past_the_limit_or_gone_sources_are_said_and_ranked_first(tmp_path):
 
 def test_a_full_store_shows_what_eviction_takes_next(tmp_path):
     rows = [
-        _row(f"memory/2026-11-{1 + k % 28:02d}.md", k + 1, f"fact number {k} about the lab", f"2026-11-{20 + k % 9:02d}T03:00:00Z")
+        _row(
+            f"memory/2026-11-{1 + k % 28:02d}.md",
+            k + 1,
+            f"fact number {k} about the lab",
+            f"2026-11-{20 + k % 9:02d}T03:00:00Z",
+        )
         for k in range(30)
     ]
     root = _openclaw_ws(tmp_path / "ws", rows)
@@ -121,7 +141,15 @@ def test_a_full_store_shows_what_eviction_takes_next(tmp_path):
 
 
 def test_only_ten_are_shown_unless_all_are_asked_for(tmp_path):
-    rows = [_row("memory/2026-11-05.md", k + 10, f"lesson {k}: keep the spare disk labelled", "2026-11-06T03:00:00Z") for k in range(14)]
+    rows = [
+        _row(
+            "memory/2026-11-05.md",
+            k + 10,
+            f"lesson {k}: keep the spare disk labelled",
+            "2026-11-06T03:00:00Z",
+        )
+        for k in range(14)
+    ]
     root = _openclaw_ws(tmp_path / "ws", rows)
     assert len(_items(root)) == 10
     everything = scan_workspace(root, today=TODAY, cache=False, all_dormant=True)
@@ -129,13 +157,17 @@ def test_only_ten_are_shown_unless_all_are_asked_for(tmp_path):
 
 
 def test_a_command_line_alone_carries_the_promotions_junk_flag(tmp_path):
-    rows = [_row("memory/2026-11-05.md", 5, "sudo systemctl restart gateway", "2026-11-06T03:00:00Z")]
+    rows = [
+        _row("memory/2026-11-05.md", 5, "sudo systemctl restart gateway", "2026-11-06T03:00:00Z")
+    ]
     (item,) = _items(_openclaw_ws(tmp_path / "ws", rows))
     assert [f["flag"] for f in item["flags"]] == ["command"]
 
 
 def test_promote_writes_the_section_the_marker_and_the_owners_mark_and_applies_once(tmp_path):
-    root = _openclaw_ws(tmp_path / "ws", [_row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")])
+    root = _openclaw_ws(
+        tmp_path / "ws", [_row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")]
+    )
     store_before = (root / "memory/.dreams/short-term-recall.json").read_bytes()
     result = scan_workspace(root, today=TODAY, cache=False)
     (item,) = result.queues["dropping"]
@@ -153,15 +185,28 @@ def test_promote_writes_the_section_the_marker_and_the_owners_mark_and_applies_o
     assert after.queues["dropping"] == []  # the marker is in MEMORY.md: OpenClaw reconciles it
     (promoted,) = after.queues["promotions"]
     assert promoted["origin"] == "owner" and promoted["key"] == item["key"]
-    again = apply(scan_workspace(root, today=TODAY, cache=False), [{"item": item["id"], "action": "promote"}])
+    again = apply(
+        scan_workspace(root, today=TODAY, cache=False), [{"item": item["id"], "action": "promote"}]
+    )
     assert (root / "MEMORY.md").read_text() == text, again
 
 
 def test_an_edited_promotion_writes_the_owners_text(tmp_path):
-    root = _openclaw_ws(tmp_path / "ws", [_row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")])
+    root = _openclaw_ws(
+        tmp_path / "ws", [_row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")]
+    )
     result = scan_workspace(root, today=TODAY, cache=False)
     (item,) = result.queues["dropping"]
-    apply(result, [{"item": item["id"], "action": "promote", "text": "Clean the NAS fan filter every quarter"}])
+    apply(
+        result,
+        [
+            {
+                "item": item["id"],
+                "action": "promote",
+                "text": "Clean the NAS fan filter every quarter",
+            }
+        ],
+    )
     assert "- Clean the NAS fan filter every quarter [score=" in (root / "MEMORY.md").read_text()
 
 
@@ -175,12 +220,17 @@ def test_a_candidate_holding_a_credential_is_masked_and_not_promoted_unredacted(
     out = apply(result, [{"item": item["id"], "action": "promote"}])
     assert out.refused or not out.applied
     assert token not in (root / "MEMORY.md").read_text()
-    ok = apply(result, [{"item": item["id"], "action": "promote", "text": "The deploy token lives in the vault"}])
+    ok = apply(
+        result,
+        [{"item": item["id"], "action": "promote", "text": "The deploy token lives in the vault"}],
+    )
     assert ok.applied and "lives in the vault" in (root / "MEMORY.md").read_text()
 
 
 def test_let_go_hides_it_for_good_and_writes_no_memory(tmp_path):
-    root = _openclaw_ws(tmp_path / "ws", [_row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")])
+    root = _openclaw_ws(
+        tmp_path / "ws", [_row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")]
+    )
     before = (root / "MEMORY.md").read_bytes()
     result = scan_workspace(root, today=TODAY, cache=False)
     (item,) = result.queues["dropping"]
@@ -206,7 +256,13 @@ def test_openclaws_sqlite_store_is_read_too(tmp_path):
     real = str(root.resolve())
     wkey = hashlib.sha256(real.encode()).hexdigest()
     value = _row("memory/2026-11-05.md", 4, LESSON, "2026-11-06T03:00:00Z")
-    doc = {"version": 1, "workspaceKey": wkey, "workspaceDir": real, "key": value["key"], "value": value}
+    doc = {
+        "version": 1,
+        "workspaceKey": wkey,
+        "workspaceDir": real,
+        "key": value["key"],
+        "value": value,
+    }
     con.execute(
         "INSERT INTO plugin_state_entries VALUES (?,?,?,?,?,?)",
         ("memory-core", "short-term-recall", f"{wkey}:1", json.dumps(doc), 0, None),
@@ -217,16 +273,39 @@ def test_openclaws_sqlite_store_is_read_too(tmp_path):
     assert [i["key"] for i in items] == [value["key"]] and items[0]["days_left"] == 5
 
 
-def test_a_lingxi_fragment_seen_once_and_nearly_archived_is_promoted_with_the_owners_stamp(tmp_path):
+def test_a_lingxi_fragment_seen_once_and_nearly_archived_is_promoted_with_the_owners_stamp(
+    tmp_path,
+):
     memory = "## 模块一：设备\n\n- 路由器放在书房（2026-10-01 自动沉淀）\n\n## 模块二：习惯\n\n- 每周日整理桌面\n"
     root = write_workspace(
         tmp_path / "ws",
         {
             "memory/MEMORY.md": memory,
             "memory/knowledge/dreams.db": [
-                {"id": "f1", "content": "NAS 风扇滤网每季度清理一次", "status": "candidate", "mention_count": 1, "last_seen": "2026-11-06", "category": "设备"},
-                {"id": "f2", "content": "常提到的事", "status": "candidate", "mention_count": 4, "last_seen": "2026-11-06", "category": "设备"},
-                {"id": "f3", "content": "刚看到的事", "status": "candidate", "mention_count": 1, "last_seen": "2026-11-29", "category": "设备"},
+                {
+                    "id": "f1",
+                    "content": "NAS 风扇滤网每季度清理一次",
+                    "status": "candidate",
+                    "mention_count": 1,
+                    "last_seen": "2026-11-06",
+                    "category": "设备",
+                },
+                {
+                    "id": "f2",
+                    "content": "常提到的事",
+                    "status": "candidate",
+                    "mention_count": 4,
+                    "last_seen": "2026-11-06",
+                    "category": "设备",
+                },
+                {
+                    "id": "f3",
+                    "content": "刚看到的事",
+                    "status": "candidate",
+                    "mention_count": 1,
+                    "last_seen": "2026-11-29",
+                    "category": "设备",
+                },
             ],
         },
     )
@@ -235,10 +314,15 @@ def test_a_lingxi_fragment_seen_once_and_nearly_archived_is_promoted_with_the_ow
     assert item["origin"] == "lingxi" and item["key"] == "f1" and item["days_left"] == 5
     apply(result, [{"item": item["id"], "action": "promote"}])
     text = (root / "memory/MEMORY.md").read_text()
-    assert "- 路由器放在书房（2026-10-01 自动沉淀）\n- NAS 风扇滤网每季度清理一次（2026-12-01 人工沉淀）\n" in text
+    assert (
+        "- 路由器放在书房（2026-10-01 自动沉淀）\n- NAS 风扇滤网每季度清理一次（2026-12-01 人工沉淀）\n"
+        in text
+    )
 
 
-def test_a_staged_light_sleep_candidate_in_an_old_log_is_shown_and_promoted_with_its_lines_key(tmp_path):
+def test_a_staged_light_sleep_candidate_in_an_old_log_is_shown_and_promoted_with_its_lines_key(
+    tmp_path,
+):
     log = (
         "# 2026-11-06\n\n## Light Sleep\n<!-- openclaw:dreaming:light:start -->\n"
         "- Candidate: Label every spare disk with its purchase date before shelving it\n"
@@ -261,5 +345,8 @@ def test_a_staged_light_sleep_candidate_in_an_old_log_is_shown_and_promoted_with
     assert item["days_left"] == 5 and item["fails"] == ["staged"] and item["score"] == 0.64
     apply(result, [{"item": item["id"], "action": "promote"}])
     text = (root / "MEMORY.md").read_text()
-    assert "<!-- openclaw-memory-promotion:memory:memory/2026-11-06.md:5:5 -->\n- Label every spare disk" in text
+    assert (
+        "<!-- openclaw-memory-promotion:memory:memory/2026-11-06.md:5:5 -->\n- Label every spare disk"
+        in text
+    )
     assert scan_workspace(root, today=TODAY, cache=False).queues["dropping"] == []

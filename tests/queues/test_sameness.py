@@ -58,7 +58,9 @@ def test_tokens_are_whole_words_numbers_and_single_cjk_characters():
 
 def test_a_doubled_list_marker_is_dress():
     # a bullet pasted under a bullet (``- - [x] …``) is the same item as the plain one
-    assert comparison_form("- [x] 主人分享过的长期目标和约束") == comparison_form("主人分享过的长期目标和约束")
+    assert comparison_form("- [x] 主人分享过的长期目标和约束") == comparison_form(
+        "主人分享过的长期目标和约束"
+    )
     assert comparison_form("* - keep the gateway on port 18789") == "keep the gateway on port 18789"
     # a minus sign that starts a number is not a marker
     assert comparison_form("-5 °c is the alarm threshold") == "-5 °c is the alarm threshold"

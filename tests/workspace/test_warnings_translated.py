@@ -49,9 +49,7 @@ def test_a_warning_cached_in_english_is_shown_in_chinese_and_its_json_stays_engl
     ws, monkeypatch, chinese_later
 ):
     english = _messages(scan_workspace(ws, today=TODAY))
-    assert english["memory/notes.md"] == (
-        "invalid UTF-8 (not GBK either); shown with escapes"
-    )
+    assert english["memory/notes.md"] == ("invalid UTF-8 (not GBK either); shown with escapes")
     forget_live()
     parsed = []
     parse = loader._parse

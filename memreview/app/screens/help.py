@@ -74,9 +74,7 @@ def help_markdown(key_for) -> str:
     text = source.read_text(encoding="utf-8")
     last = min(len(queue_names()), QUEUE_KEYS)
     keys = f"`1`–`{min(last, 9)}`" + (", `0`" if last >= 10 else "")
-    return text.replace("{{QUEUE_KEYS}}", keys).replace(
-        "{{KEY_TABLE}}", key_table(key_for)
-    )
+    return text.replace("{{QUEUE_KEYS}}", keys).replace("{{KEY_TABLE}}", key_table(key_for))
 
 
 def text_width(screen_width: int) -> int:

@@ -140,7 +140,9 @@ class ReviewDecisions:
         shown = one_line(str(item.get("title", "")))
         proposal = visible(merge_proposal(item, self.result.context))
         if act.action == "merge":
-            self.app.push_screen(MergeEditor(_("Merge: {title}").format(title=shown), proposal, check), done)
+            self.app.push_screen(
+                MergeEditor(_("Merge: {title}").format(title=shown), proposal, check), done
+            )
             return
         # an edit of one entry (a promotion, a candidate to promote), not a merge of several
         editor = MergeEditor(

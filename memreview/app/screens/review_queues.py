@@ -253,7 +253,9 @@ class ReviewQueues:
                 "(clear the filter to see them)",
                 hidden,
             )
-            self.notify(msg.format(queue=queue_title(self.queue), n=hidden), markup=False, timeout=5)
+            self.notify(
+                msg.format(queue=queue_title(self.queue), n=hidden), markup=False, timeout=5
+            )
             return
         else:
             msg = _("{queue} done — {key} next: {where}")
