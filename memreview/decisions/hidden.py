@@ -11,6 +11,7 @@ leaves the item still hidden and the unhide can simply be run again.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -179,37 +180,40 @@ def unhide(
             return UnhideOutcome(
                 False, _("nothing unhidden: {reasons}").format(reasons=refused), item=item
             )
-    jobs = [PutBack(item.removed, key)] if item.removed is not None else []
-    result = store.apply_batch(
-        root,
-        jobs,
-        [record],
-        lock_files=tuple(cfg.lock_files),
-        now=now,
-        lock_wait=lock_wait,
-        kind="unhide",
-        dry_run=dry_run,
-        all_or_nothing=True,  # a candidate refused: state.yaml keeps the item hidden
-    )
-    diff = "".join(f.diff for f in result.files)
-    if not result.ok:
-        reasons = "; ".join(c.reason for c in (*result.conflicts, *result.failures))
-        return UnhideOutcome(
-            False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
+    # the batch and the state.yaml it changes, under memreview's lock (another apply may be
+    # changing state.yaml too); a dry run takes no lock and writes nothing
+    with nullcontext() if dry_run else store.own_lock(root, lock_wait):
+        jobs = [PutBack(item.removed, key)] if item.removed is not None else []
+        result = store.apply_batch(
+            root,
+            jobs,
+            [record],
+            lock_files=tuple(cfg.lock_files),
+            now=now,
+            lock_wait=lock_wait,
+            kind="unhide",
+            dry_run=dry_run,
+            all_or_nothing=True,  # a candidate refused: state.yaml keeps the item hidden
         )
-    if dry_run:
-        return UnhideOutcome(
-            True,
-            _("{id} would show again in {queue}").format(
-                id=item.id, queue=item.queue or _("its queue")
-            ),
-            None,
-            item,
-            diff,
-        )
-    state = load_state(root)
-    state.hidden.pop(item.id, None)
-    store.write_private(root, _STATE_NAME, state.to_bytes())
+        diff = "".join(f.diff for f in result.files)
+        if not result.ok:
+            reasons = "; ".join(c.reason for c in (*result.conflicts, *result.failures))
+            return UnhideOutcome(
+                False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
+            )
+        if dry_run:
+            return UnhideOutcome(
+                True,
+                _("{id} would show again in {queue}").format(
+                    id=item.id, queue=item.queue or _("its queue")
+                ),
+                None,
+                item,
+                diff,
+            )
+        state = load_state(root)
+        state.hidden.pop(item.id, None)
+        store.write_private(root, _STATE_NAME, state.to_bytes())
     return UnhideOutcome(
         True,
         _("{id} shows again in {queue} (batch {batch}; `memreview undo` hides it again)").format(
@@ -269,7 +273,13 @@ def _as_written(root: Path, record, removed: dict) -> dict:
 def rehide(root: Path, record) -> list[str]:
     """Hide again the items an unhide batch showed (undo of that batch); returns their ids.
     An item hidden again since keeps its newer entry; a state file that doesn't parse is
-    left as it is (nothing hidden again)."""
+    left as it is (nothing hidden again). Under memreview's lock (taken again for free by an
+    undo that holds it)."""
+    with store.own_lock(root, 2.0):
+        return _rehide(root, record)
+
+
+def _rehide(root: Path, record) -> list[str]:
     try:
         state, problem = parse_state(store.read_private(root, _STATE_NAME))
     except (OSError, store.PathEscape):

@@ -285,3 +285,42 @@ def test_cli_unhide_refusal_is_one_clear_line(make_ws, capsys):
     err = capsys.readouterr().err
     assert err.startswith("memreview: nothing unhidden:") and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_unhide_and_its_undo_change_state_yaml_under_memreviews_lock(make_ws, monkeypatch):
+    import fcntl
+    import os
+
+    from memreview.decisions import hidden as hidden_module
+
+    root = make_ws(OLD_NEW)
+    item_id = scan(root).all_queues["supersede"][0]["id"]
+    decide(root, "supersede", "reject")
+    held: list[bool] = []
+
+    def lock_is_held() -> bool:
+        fd = os.open(root / ".memreview" / "lock", os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
+    real_load, real_parse = hidden_module.load_state, hidden_module.parse_state
+
+    def load_state_watched(*args, **kwargs):
+        held.append(lock_is_held())
+        return real_load(*args, **kwargs)
+
+    def parse_state_watched(*args, **kwargs):
+        held.append(lock_is_held())
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(hidden_module, "load_state", load_state_watched)
+    monkeypatch.setattr(hidden_module, "parse_state", parse_state_watched)
+    assert unhide(root, item_id, today=TODAY, now=NOW).ok
+    assert hidden_module.rehide(root, batches(root)[-1]) == [item_id]
+    # the first read only lists the hidden items; every read that leads to a write is locked
+    assert len(held) == 3 and held[1:] == [True, True], held
