@@ -271,3 +271,21 @@ def judge_pair(item: dict, first: tuple[str, object], left: RefBlock, right: Ref
         Facts((first, (_("confidence"), shown), (_("reason"), item.get("reason")))),
         Pair(left, right),
     ]
+
+
+def source_block(src: dict | None) -> Block | None:
+    """A pipeline candidate's source lines in its daily log (``{file, start, end, missing,
+    lines}``, the promotions and dropping queues' shape): the lines with the source marked,
+    or a caption saying they are gone."""
+    if not src:
+        return None
+    label = _("source {file}:{start}-{end}").format(
+        file=src["file"], start=src["start"], end=src["end"]
+    )
+    if src.get("missing"):
+        return Caption(_("{label}: source missing").format(label=label))
+    text = "\n".join(
+        f"{'>' if src['start'] <= n <= src['end'] else ' '} {n:>4}  {t}"
+        for n, t in src.get("lines") or []
+    )
+    return Passage(label, text, tabs=True)

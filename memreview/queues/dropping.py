@@ -22,7 +22,6 @@ from memreview.workspace.openclaw import StoreEntry, store_key
 
 MAX_AGE_DAYS = 30  # OpenClaw's maxAgeDays and Lingxi's archive age
 NEAR_DAYS = 7  # a candidate this close to the limit is shown
-CONTEXT_LINES = 2
 # what OpenClaw promotes from: daily logs (memory/…/YYYY-MM-DD[-slug].md); other rows of the
 # store are recalls of memory itself and never candidates
 SHORT_TERM_PATH_RE = re.compile(
@@ -92,7 +91,6 @@ def _openclaw(ws: Workspace, today: date, gates: Gates) -> list[dict]:
     by_age = sorted(store.values(), key=lambda e: (e.last_recalled or date.min, e.key))
     over = max(0, len(store) - cap + 10)
     evicted_next = {e.key for e in by_age[:over]} if len(store) >= cap - 10 else set()
-    logs = {log.rel: log for log in ws.daily_logs}
     out = []
     for e in rows:
         age = (today - e.last_recalled).days if e.last_recalled else None
@@ -100,7 +98,7 @@ def _openclaw(ws: Workspace, today: date, gates: Gates) -> list[dict]:
         evicts = e.key in evicted_next
         if not evicts and days_left > NEAR_DAYS:
             continue
-        out.append(_store_item(e, age, 0 if evicts else days_left, evicts, gates, logs))
+        out.append(_store_item(e, age, 0 if evicts else days_left, evicts, gates, ws))
     return out
 
 
@@ -117,16 +115,12 @@ def _failing(e: StoreEntry, age: int | None, gates: Gates) -> list[str]:
     return fails
 
 
-def _store_item(e: StoreEntry, age, days_left: int, evicts: bool, gates: Gates, logs) -> dict:
-    log = logs.get(e.path)
-    lines: list[list] = []
-    gone = True
-    if log is not None and log.text:
-        texts = log.text.split("\n")
-        if e.end <= len(texts):
-            gone = False
-            lo, hi = max(1, e.start - CONTEXT_LINES), min(len(texts), e.end + CONTEXT_LINES)
-            lines = [[n, mask_secrets(texts[n - 1])] for n in range(lo, hi + 1)]
+def _store_item(e: StoreEntry, age, days_left: int, evicts: bool, gates: Gates, ws) -> dict:
+    from memreview.queues.promotions.detect import context_lines, source_lines
+
+    lines = source_lines(ws, e.path)  # each log split once per scan, as promotions read it
+    gone = lines is None or e.end > len(lines)
+    shown = [] if gone else [[n, mask_secrets(t)] for n, t in context_lines(lines, e.start, e.end)]
     secret = bool(find_secrets(e.snippet))
     text = mask_secrets(" ".join(e.snippet.split()))
     return {
@@ -143,7 +137,7 @@ def _store_item(e: StoreEntry, age, days_left: int, evicts: bool, gates: Gates, 
         "queries": e.queries,
         "last_recalled": e.last_recalled.isoformat() if e.last_recalled else None,
         "fails": _failing(e, age, gates),
-        "source": {"file": e.path, "start": e.start, "end": e.end, "missing": gone, "lines": lines},
+        "source": {"file": e.path, "start": e.start, "end": e.end, "missing": gone, "lines": shown},
         "secret": secret,
         "flags": junk_flags(text),
     }
@@ -178,7 +172,9 @@ def _light(ws: Workspace, today: date) -> list[dict]:
         days_left = MAX_AGE_DAYS - age
         if days_left > NEAR_DAYS:
             continue
-        for line, text, fields in _staged(log.text.split("\n")):
+        from memreview.queues.promotions.detect import source_lines
+
+        for line, text, fields in _staged(source_lines(ws, log.rel) or []):
             key = f"memory:{log.rel}:{line}:{line}"
             if key in promoted or " ".join(text.split()) in known:
                 continue

@@ -14,6 +14,7 @@ from memreview.decisions.unit import (
     Passage,
     QueueUnit,
     in_words,
+    source_block,
 )
 from memreview.i18n import N_, _, ngettext
 from memreview.secrets import find_secrets
@@ -134,19 +135,9 @@ def evidence(item: dict) -> list:
         blocks.append(
             Caption(_("holds a credential (masked): edit it (m) before promoting"), "reject")
         )
-    src = item.get("source")
-    if isinstance(src, dict):
-        if src.get("missing"):
-            blocks.append(
-                Caption(
-                    _("its source lines {file}:{start}–{end} are gone").format(
-                        file=src.get("file"), start=src.get("start"), end=src.get("end")
-                    )
-                )
-            )
-        elif src.get("lines"):
-            body = "\n".join(f"{n:>5} {t}" for n, t in src["lines"])
-            blocks.append(Passage(f"{src.get('file')}:{src.get('start')}–{src.get('end')}", body))
+    block = source_block(item.get("source"))
+    if block is not None:
+        blocks.append(block)
     return blocks
 
 

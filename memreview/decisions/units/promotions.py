@@ -20,11 +20,11 @@ from memreview.decisions.unit import (
     Caption,
     Facts,
     ImportedOnUse,
-    Passage,
     QueueUnit,
     RefBlock,
     Verb,
     in_words,
+    source_block,
 )
 from memreview.display import dated
 from memreview.i18n import N_, _, ngettext
@@ -161,19 +161,9 @@ def evidence(item: dict) -> list:
         name = f["label"]
         line = _("{flag}: {reason}").format(flag=_(name), reason=f["reason"])
         blocks.append(Caption("⚑ " + line, style="reject"))
-    src = item.get("source")
-    if src:
-        label = _("source {file}:{start}-{end}").format(
-            file=src["file"], start=src["start"], end=src["end"]
-        )
-        if src.get("missing"):
-            blocks.append(Caption(_("{label}: source missing").format(label=label)))
-        else:
-            text = "\n".join(
-                f"{'>' if src['start'] <= n <= src['end'] else ' '} {n:>4}  {t}"
-                for n, t in src.get("lines") or []
-            )
-            blocks.append(Passage(label, text, tabs=True))
+    block = source_block(item.get("source"))
+    if block is not None:
+        blocks.append(block)
     store = item.get("store")
     if store:
         blocks.append(

@@ -55,7 +55,7 @@ class _Context:
         self.curated_forms = [f for f, _e in self.curated]
 
 
-def _source_lines(ws: Workspace, path: str) -> list[str] | None:
+def source_lines(ws: Workspace, path: str) -> list[str] | None:
     """The lines of a workspace file that a promotion names as its source (None: missing)."""
     mf = ws.files.get(path) or ws.archive_files.get(path)
     if mf is not None:
@@ -181,7 +181,7 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
 def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
     ws = ctx.ws
     flags: list[tuple[str, str]] = []
-    lines = _source_lines(ws, p.source[0]) if p.source else None
+    lines = source_lines(ws, p.source[0]) if p.source else None
     for name, fn in (
         (
             "command",
@@ -252,7 +252,7 @@ def _curated(ws: Workspace, promoted_ids: set[int]) -> list[tuple[str, Entry]]:
     return out
 
 
-def _context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
+def context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
     if lines is None:
         return []
     lo, hi = max(1, a - 2), min(len(lines), b + 2)
@@ -264,13 +264,13 @@ def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
     source = None
     if p.source:
         path, a, b = p.source
-        lines = _source_lines(ws, path)
+        lines = source_lines(ws, path)
         source = {
             "file": path,
             "start": a,
             "end": b,
             "missing": lines is None or b > len(lines),
-            "lines": _context_lines(lines, a, b),
+            "lines": context_lines(lines, a, b),
         }
     store = None
     usage = getattr(ws, "openclaw", None)
