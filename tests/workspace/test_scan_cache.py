@@ -473,14 +473,14 @@ def test_random_edits_then_a_batch_rescan_gives_the_result_of_no_cache(
 
 def test_a_promotions_source_file_is_split_once_not_once_per_promotion(ws):
     """Every promotion names its source file; the file's lines are made once and shared."""
-    from memreview.queues.promotions.detect import _source_lines
+    from memreview.queues.promotions.detect import source_lines
 
     result = scan_workspace(ws, today=TODAY, cache=False)
     log = result.workspace.daily_logs[0].rel
     memory = next(iter(result.workspace.files))
     for rel in (log, memory):
-        first = _source_lines(result.workspace, rel)
-        assert first and _source_lines(result.workspace, rel) is first
+        first = source_lines(result.workspace, rel)
+        assert first and source_lines(result.workspace, rel) is first
 
 
 @settings(max_examples=200, deadline=None)
