@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import N_, Message, Nn_
 from memreview.workspace import jsondoc
@@ -24,7 +26,7 @@ from memreview.workspace.openclaw_state import read_state_db
 from memreview.workspace.reader import Reader
 
 
-def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None:
+def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ: Mapping[str, str]) -> None:
     """OpenClaw's recall events and short-term store, read only where there is no recall
     log (with one, the recall log is the usage data)."""
     usage = Usage()
@@ -37,7 +39,7 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ) -> None
         except (ValueError, UnicodeDecodeError):
             ws.warn(store_rel, None, N_("not valid JSON"))
     # the store itself, whatever usage data the workspace has: the dropping queue reads it
-    stores: list[tuple[str, list]] = []
+    stores: list[tuple[str, list[Any]]] = []
     if store_doc is not None:
         entries = parse_store_json(store_doc, rd.root)
         if entries is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from memreview.workspace.markdown import MARKER_KEY_RE, PROMOTED_HEADING_RE
 from memreview.workspace.model import Workspace
@@ -204,11 +205,11 @@ def compaction_next(texts: list[str], budget: int) -> list[Section]:
     return out
 
 
-def _gap_headings(texts: list[str], unseen: tuple[int, int]) -> list[list]:
+def _gap_headings(texts: list[str], unseen: tuple[int, int]) -> list[list[Any]]:
     """The headings of the unseen lines, the one the gap starts in first: ``[line, text]``."""
     first, last = unseen
-    before: list[list] = []
-    inside: list[list] = []
+    before: list[list[Any]] = []
+    inside: list[list[Any]] = []
     for no, t in enumerate(texts, 1):
         if no > last:
             break
@@ -217,7 +218,7 @@ def _gap_headings(texts: list[str], unseen: tuple[int, int]) -> list[list]:
     return before[-1:] + inside
 
 
-def boot_figures(ws: Workspace) -> dict | None:
+def boot_figures(ws: Workspace) -> dict[str, Any] | None:
     """For the health view: each bootstrap file against its window (the lines the agent does
     not see, and their sections), and MEMORY.md against OpenClaw's promotion budget with the
     sections its compaction deletes next (None: no bootstrap file)."""
@@ -240,8 +241,9 @@ def boot_figures(ws: Workspace) -> dict | None:
             }
         )
     budget = None
-    texts = _texts(ws, "MEMORY.md")
-    if texts is not None:
+    memory_texts = _texts(ws, "MEMORY.md")
+    if memory_texts is not None:
+        texts = memory_texts
         limit = min(ws.config.alarms_promotion_budget, ws.config.alarms_bootstrap_chars)
         sections = promotion_sections(texts)
         if sections:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import date
+from typing import Any
 
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import YAMLError
@@ -185,17 +186,19 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Mess
     if not isinstance(doc, dict):
         return cfg, [(1, Message(N_("expected a mapping at the top; defaults used")))]
     known = {f.name: f for f in fields(Config)}
-    flat: dict = {}
-    lines: dict = {}  # a nested setting's own line and its name as written, for messages
-    names: dict = {}
+    flat: dict[str, Any] = {}
+    lines: dict[str, int] = {}  # a nested setting's own line and its name as written, for messages
+    names: dict[str, str] = {}
 
-    def nested(section, prefix: str, shown: str) -> None:
+    def nested(section: Any, prefix: str, shown: str) -> None:
         for k, v in section.items():
             if prefix == "alarms_" and k == "gates" and isinstance(v, dict):
                 nested(v, "alarms_gate_", "alarms.gates.")  # alarms: {gates: {score: 0.75, …}}
                 continue
             flat[prefix + str(k)] = v
-            lines[prefix + str(k)] = _line_of(section, k)
+            at_line = _line_of(section, k)
+            if at_line is not None:
+                lines[prefix + str(k)] = at_line
             names[prefix + str(k)] = shown + str(k)
 
     for key, value in doc.items():
@@ -206,7 +209,7 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Mess
         else:
             flat[key] = value
 
-    def at(key) -> int | None:
+    def at(key: str) -> int | None:
         return lines.get(flat_key) or _line_of(doc, key)
 
     for flat_key, value in flat.items():
@@ -303,9 +306,9 @@ def _number(name: str, value: object, default: int | float) -> tuple[int | float
     return (int(value) if whole else float(value)), None
 
 
-def _line_of(doc, key) -> int | None:
+def _line_of(doc: Any, key: str) -> int | None:
     try:
-        return doc.lc.key(key)[0] + 1
+        return int(doc.lc.key(key)[0]) + 1
     except Exception:
         return None
 

@@ -41,7 +41,7 @@ def parse_date_arg(text: str) -> date:
     return d
 
 
-def parse_day_stamp(value) -> date | None:
+def parse_day_stamp(value: object) -> date | None:
     """The date of an ISO timestamp as written, or of epoch seconds/milliseconds (UTC)."""
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
         try:

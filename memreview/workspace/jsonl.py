@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from memreview.i18n import N_, Message, Nn_
 from memreview.workspace import jsondoc
@@ -26,7 +27,7 @@ CHUNK = 1 << 20  # bytes read at a time
 Problems = list[tuple[int, str]]  # (line number, problem: a Message)
 
 
-def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict]], Problems]:
+def parse_jsonl(data: bytes) -> tuple[list[tuple[int, dict[str, Any]]], Problems]:
     """(line number, object) for each good line, and (line number, problem) for the others."""
     bad: Problems = []
     rows = list(iter_jsonl(io.BytesIO(data).read, bad.append))
@@ -37,7 +38,7 @@ def iter_jsonl(
     read: Callable[[int], bytes],
     problem: Callable[[tuple[int, str]], None],
     limit: int | None = None,
-) -> Iterator[tuple[int, dict]]:
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each good line of what ``read(n)`` gives, a chunk at a time;
     ``problem((line, why))`` for each bad line, before the good lines of its chunk. With
     ``limit``, nothing past that many bytes is read: the line the limit cuts is reported
@@ -75,13 +76,13 @@ def iter_jsonl(
 
 def _parse_lines(
     lines: list[bytes], before: int, problem: Callable[[tuple[int, str]], None]
-) -> Iterator[tuple[int, dict]]:
+) -> Iterator[tuple[int, dict[str, Any]]]:
     numbered = [(before + k, raw) for k, raw in enumerate(lines, 1) if raw.strip()]
     fast = _parse_whole(numbered)
     if fast is not None:
         yield from fast
         return
-    rows: list[tuple[int, dict]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []
     for no, raw in numbered:
         try:
             obj = jsondoc.loads(raw)
@@ -95,7 +96,7 @@ def _parse_lines(
     yield from rows
 
 
-def _parse_whole(numbered: list[tuple[int, bytes]]) -> list[tuple[int, dict]] | None:
+def _parse_whole(numbered: list[tuple[int, bytes]]) -> list[tuple[int, dict[str, Any]]] | None:
     """Every line decoded in one call when they are all clean, else None."""
     try:
         objs = jsondoc.loads(b"[" + b",".join(raw for _no, raw in numbered) + b"]")

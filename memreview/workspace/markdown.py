@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memreview.i18n import N_, Message
 from memreview.workspace.cells import width
-from memreview.workspace.model import REF_RE, Anchor, ChronicleRow, Entry, MemoryFile
+from memreview.workspace.model import REF_RE as REF_RE  # re-exported for the loader
+from memreview.workspace.model import Anchor, ChronicleRow, Entry, MemoryFile
 from memreview.workspace.normalize import normalize
 from memreview.workspace.textfile import TextFile
 
@@ -43,6 +45,12 @@ STATUS_LINE_RE = re.compile(
 )
 
 
+def status_value(text: str) -> str | None:
+    """The value of a ``Status:`` line, else None."""
+    m = STATUS_LINE_RE.match(text)
+    return m.group("value") if m else None
+
+
 def find_status_line(texts: list[str]) -> int | None:
     """The index of a project file's status line (the first, outside code fences), or None."""
     in_fence = ""
@@ -55,7 +63,8 @@ def find_status_line(texts: list[str]) -> int | None:
         if m:
             in_fence = m.group(1)
             continue
-        if STATUS_LINE_RE.match(text) and STATUS_LINE_RE.match(text).group("value"):
+        status = STATUS_LINE_RE.match(text)
+        if status and status.group("value"):
             return i
     return None
 
@@ -80,7 +89,10 @@ def split_cells(row: str) -> list[str]:
 
 
 def parse_memory_file(  # noqa: C901, PLR0915
-    source: TextFile, *, archived: bool = False, chronicle_words=("编年史", "chronicle")
+    source: TextFile,
+    *,
+    archived: bool = False,
+    chronicle_words: Sequence[str] = ("编年史", "chronicle"),
 ) -> tuple[MemoryFile, list[tuple[int, Message]]]:
     """Parse one memory file. Returns the file and its problems as (line, message)."""
     rel = source.rel
@@ -344,7 +356,7 @@ def parse_memory_file(  # noqa: C901, PLR0915
     return mf, problems
 
 
-def _meta_value(mm: re.Match, i: int) -> str | tuple[int, int, int]:
+def _meta_value(mm: re.Match[str], i: int) -> str | tuple[int, int, int]:
     """A metadata line's value, stripped; a long one as (line, start, end) in line ``i``."""
     value = mm.group(2)
     stripped = value.strip()

@@ -25,7 +25,12 @@ from typing import Any, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 
 # (function, id of the object, the other arguments) -> (a weak reference to the object, value)
-_KEPT: dict[tuple, tuple[weakref.ref, Any]] = {}
+_KEPT: dict[tuple[Any, ...], tuple[weakref.ref[Any], Any]] = {}
+
+
+def _forget(key: tuple[Any, ...], _ref: object) -> None:
+    """A kept object is gone: its values go too."""
+    _KEPT.pop(key, None)
 
 
 def per_file(fn: F) -> F:
@@ -33,14 +38,14 @@ def per_file(fn: F) -> F:
     name = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
-    def kept(obj, *args):
+    def kept(obj: Any, *args: Any) -> Any:
         key = (name, id(obj), args)
         hit = _KEPT.get(key)
         if hit is not None and hit[0]() is obj:
             return hit[1]
         value = fn(obj, *args)
         try:
-            ref = weakref.ref(obj, lambda _ref, key=key: _KEPT.pop(key, None))
+            ref = weakref.ref(obj, functools.partial(_forget, key))
         except TypeError:  # an object that can't be weakly referred to: not kept
             return value
         _KEPT[key] = (ref, value)
@@ -55,7 +60,7 @@ def kept_with_file(fn: F) -> F:
     name = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
-    def kept(obj, *args):
+    def kept(obj: Any, *args: Any) -> Any:
         store = obj.__dict__.get("_kept")
         hit = store.get(name) if isinstance(store, dict) else None
         if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == args:

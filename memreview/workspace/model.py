@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from datetime import date as _date  # the type, where a field named `date` hides it
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import Message, shown
 from memreview.workspace.config import Config
@@ -58,10 +60,10 @@ class LoadWarning:
     def text(self) -> str:
         return shown(self.message)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "message": str(self.message)}
 
-    def shown(self) -> dict:
+    def shown(self) -> dict[str, Any]:
         """The JSON's fields, the message in the interface's language."""
         return {"file": self.file, "line": self.line, "message": self.text}
 
@@ -102,7 +104,7 @@ class Entry:
     def first_line(self) -> str:
         return _first_line(self.text)
 
-    def ref(self) -> dict:
+    def ref(self) -> dict[str, Any]:
         return {
             "file": self.file,
             "line": self.line,
@@ -144,7 +146,7 @@ class Anchor:
     def first_line(self) -> str:
         return _first_line(self.text)
 
-    def ref(self) -> dict:
+    def ref(self) -> dict[str, Any]:
         return {
             "file": self.file,
             "line": self.line,
@@ -214,7 +216,7 @@ class Fragment:
     date: str | None = None
     mention_count: int | None = None
 
-    def last_seen_date(self) -> date | None:
+    def last_seen_date(self) -> _date | None:
         return parse_date_prefix(self.last_seen)
 
 
@@ -265,7 +267,7 @@ class Project:
     key: str
     title: str
     source: str  # file | front-matter | item | row | heading | anchor | marker
-    ref: dict
+    ref: dict[str, Any]
     status: str | None
     added: date | None
     anchor: str | None = None
@@ -289,7 +291,9 @@ class Workspace:
     skills: list[SkillCandidate] | None = None  # None: no skill_candidates.json
     recalls: list[Recall] | None = None  # None: no recall log (and no OpenClaw usage data)
     openclaw: Usage | None = None  # OpenClaw's recall events and store, where no recall log
-    short_term: dict | None = None  # OpenClaw's short-term store by key, whatever else is read
+    short_term: dict[str, Any] | None = (
+        None  # OpenClaw's short-term store by key, whatever else is read
+    )
     dreaming_runs: list[tuple[date, str]] = field(default_factory=list)  # dated run files
     proposals: list[Proposal] | None = None  # None: no proposals.jsonl
     verdicts: list[Verdict] | None = None  # None: no verdicts.jsonl

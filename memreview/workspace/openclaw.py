@@ -15,10 +15,11 @@ store, its meta rows, the promotion locks), read-only: :mod:`memreview.workspace
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from memreview.workspace.dates import parse_date_prefix, parse_day_stamp
 
@@ -101,11 +102,11 @@ def relative(path: str, root: Path) -> str | None:
     return None if norm.startswith("../") or norm == ".." else norm
 
 
-def _int(v) -> int | None:
+def _int(v: object) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
 
 
-def parse_events(rows, root: Path) -> tuple[list[LineRecall], int]:
+def parse_events(rows: Iterable[Any], root: Path) -> tuple[list[LineRecall], int]:
     """Recall events from ``(line number, object)`` rows; also the number of recall events
     that were unusable (no date or no results)."""
     out: list[LineRecall] = []
@@ -122,7 +123,8 @@ def parse_events(rows, root: Path) -> tuple[list[LineRecall], int]:
         for r in results:
             if not isinstance(r, dict):
                 continue
-            path = relative(r.get("path") if isinstance(r.get("path"), str) else "", root)
+            raw_path = r.get("path")
+            path = relative(raw_path if isinstance(raw_path, str) else "", root)
             start, end = _int(r.get("startLine")), _int(r.get("endLine"))
             if path is None or start is None:
                 continue
@@ -130,7 +132,7 @@ def parse_events(rows, root: Path) -> tuple[list[LineRecall], int]:
     return out, bad
 
 
-def store_entry(key: str, value: Mapping, root: Path) -> StoreEntry | None:
+def store_entry(key: str, value: Mapping[str, Any], root: Path) -> StoreEntry | None:
     """One short-term store entry (its lines from ``path``/``startLine``/``endLine``, else from
     its key ``memory:<path>:<start>:<end>``); None when it names no lines of the workspace."""
     path = value.get("path")
@@ -161,11 +163,11 @@ def store_entry(key: str, value: Mapping, root: Path) -> StoreEntry | None:
     )
 
 
-def _count(v) -> int:
+def _count(v: object) -> int:
     return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else 0
 
 
-def _figures(value: Mapping, recall_days: tuple[date, ...]) -> dict:
+def _figures(value: Mapping[str, Any], recall_days: tuple[date, ...]) -> dict[str, Any]:
     """The snippet and the figures OpenClaw's promotion gates read, as its ranking counts them
     (signals: recalls, daily and grounded hits; queries: unique query hashes or recall days)."""
     snippet = value.get("snippet")
@@ -184,7 +186,7 @@ def _figures(value: Mapping, recall_days: tuple[date, ...]) -> dict:
     }
 
 
-def parse_store_json(doc, root: Path) -> list[StoreEntry] | None:
+def parse_store_json(doc: object, root: Path) -> list[StoreEntry] | None:
     """The legacy ``short-term-recall.json`` (None when it is not that shape)."""
     entries = doc.get("entries") if isinstance(doc, dict) else None
     if not isinstance(entries, dict):
@@ -232,6 +234,6 @@ def find_state_db(root: Path, setting: str, environ: Mapping[str, str]) -> Path 
     return None
 
 
-def legacy_updated(doc) -> date | None:
+def legacy_updated(doc: object) -> date | None:
     """The ``updatedAt`` of a legacy ``short-term-recall.json`` document."""
     return parse_day_stamp(doc.get("updatedAt")) if isinstance(doc, dict) else None

@@ -11,10 +11,11 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import N_, Message
 from memreview.workspace import jsondoc, sqlite_ro
@@ -42,7 +43,7 @@ class _Mine:
         self.keys = tuple(hashlib.sha256(w.encode("utf-8")).hexdigest() for w in self.want)
         self._seen: dict[str, bool] = {}
 
-    def __call__(self, doc: Mapping, entry_key: str) -> bool:
+    def __call__(self, doc: Mapping[str, Any], entry_key: str) -> bool:
         where = doc.get("workspaceDir")
         if isinstance(where, str):
             if where not in self._seen:  # one realpath per directory named, not per row
@@ -55,7 +56,7 @@ class _Mine:
 
 def read_state_rows(
     path: Path, root: Path, namespace: str
-) -> tuple[list[tuple[str, dict, int | None, int | None]] | None, str | None]:
+) -> tuple[list[tuple[str, dict[str, Any], int | None, int | None]] | None, str | None]:
     """This workspace's rows of ``namespace`` (plugin ``memory-core``) in OpenClaw's state
     database, opened read-only: ``(entry_key, value_json document, created_at, expires_at)``;
     (None, reason) when it can't be read. Rows of other workspaces are skipped."""
@@ -88,7 +89,12 @@ def read_state_rows(
     return out, None
 
 
-def _ms(v) -> int | None:
+def _mapping(v: object) -> dict[str, Any]:
+    """``v`` when it is an object, else an empty one."""
+    return v if isinstance(v, dict) else {}
+
+
+def _ms(v: object) -> int | None:
     return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
 
 
@@ -109,7 +115,7 @@ def read_state_db(path: Path, root: Path) -> tuple[list[StoreEntry] | None, str 
     return out, None
 
 
-def store_values(path: Path, root: Path) -> list[dict]:
+def store_values(path: Path, root: Path) -> list[dict[str, Any]]:
     """The ``value`` objects of this workspace's short-term store rows (snippets, counts),
     [] when the database can't be read."""
     rows, _problem = read_state_rows(path, root, STORE_NAMESPACE)
@@ -132,7 +138,7 @@ class LockRow:
     acquired_ms: int | None
     expires_ms: int | None
 
-    def state(self, now_ms: int, stale_ms: int, alive) -> str:
+    def state(self, now_ms: int, stale_ms: int, alive: Callable[[int], bool]) -> str:
         """``held``, ``stale`` (OpenClaw may take it over) or ``expired``."""
         if self.expires_ms is not None and self.expires_ms <= now_ms:
             return "expired"
@@ -148,7 +154,7 @@ class LockRow:
 _OWNER_PID = re.compile(r"^\s*(\d+):")
 
 
-def owner_pid(value: Mapping) -> int | None:
+def owner_pid(value: Mapping[str, Any]) -> int | None:
     """The process a lock row names: ``owner`` as ``<pid>:<anything>`` (memory-core's
     ``parseLockOwnerPid``), or a ``pid``/``ownerPid``/``holderPid`` number."""
     owner = value.get("owner")
@@ -191,8 +197,9 @@ def read_lock_rows(path: Path, root: Path) -> list[LockRow]:
         doc = doc if isinstance(doc, dict) else {}
         if not mine(doc, str(entry_key)) and ("workspaceDir" in doc or ":" in str(entry_key)):
             continue
-        value = doc.get("value") if isinstance(doc.get("value"), dict) else {}
-        owner = value.get("owner") if isinstance(value.get("owner"), str) else ""
+        value = _mapping(doc.get("value"))
+        raw_owner = value.get("owner")
+        owner = raw_owner if isinstance(raw_owner, str) else ""
         out.append(
             LockRow(
                 db=path,
@@ -224,7 +231,8 @@ def store_updated(path: Path, root: Path) -> list[date]:
     rows, _problem = read_state_rows(path, root, META_NAMESPACE)
     out = []
     for _key, doc, _created, _expires in rows or ():
-        value = doc.get("value") if isinstance(doc.get("value"), dict) else doc
+        value = doc.get("value")
+        value = value if isinstance(value, dict) else doc
         day = parse_day_stamp(value.get("updatedAt"))
         if day is not None:
             out.append(day)

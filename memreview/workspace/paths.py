@@ -124,7 +124,7 @@ def open_regular(real: Path, name: str) -> tuple[int, os.stat_result]:
 
 def read_fd(fd: int, size_hint: int = 0) -> bytes:
     """Read an open file to its end."""
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = os.read(fd, max(size_hint, 1 << 16))
         if not chunk:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memreview.workspace.markdown import STATUS_LINE_RE, find_status_line
+from memreview.workspace.markdown import find_status_line, status_value
 from memreview.workspace.model import MemoryFile
 
 # A heading that names a list of projects: qualifiers, then "projects" (or 项目).
@@ -138,7 +138,7 @@ def _plausible(name: str) -> bool:
     return len(name.split()) <= 8 and any(c.isalpha() for c in name)
 
 
-def inline_status(text: str) -> re.Match | None:
+def inline_status(text: str) -> re.Match[str] | None:
     """The first ``Status: x``/``状态：x`` in a line, its value as group ``v`` (up to a comma,
     a semicolon, a bracket, a pipe or the end of a sentence)."""
     m = _INLINE_STATUS_RE.search(text)
@@ -218,7 +218,7 @@ def section_projects(
             continue
         body = lines[ln : end - 1]
         at = find_status_line(body)
-        st = STATUS_LINE_RE.match(body[at]).group("value") if at is not None else None
+        st = status_value(body[at]) if at is not None else None
         st = st or heading_status_of_group(heads[:k], lines, status)
         if st or whole:
             out.append(Listed(_clean(text), st, "heading", ln, _last_text(lines, ln, end - 1)))
@@ -265,7 +265,9 @@ def _last_text(lines: list[str], first: int, last: int) -> int:
     return last
 
 
-def heading_status_of_group(heads, lines, status: str | None) -> str | None:
+def heading_status_of_group(
+    heads: list[tuple[int, int, str]], lines: list[str], status: str | None
+) -> str | None:
     """The status a grouping sub-heading above gives (the nearest one), else ``status``."""
     for _ln, _lvl, text in reversed(heads):
         words = heading_words(text)

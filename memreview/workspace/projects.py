@@ -7,7 +7,7 @@ import re
 
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
-from memreview.workspace.markdown import STATUS_LINE_RE, find_status_line
+from memreview.workspace.markdown import find_status_line, status_value
 from memreview.workspace.model import MemoryFile, Project, Workspace
 from memreview.workspace.project_lists import file_projects, front_matter, is_reference, slug
 
@@ -167,13 +167,15 @@ def _add_file_project(
     source: str,
     fm: dict[str, str] | None = None,
 ) -> None:
-    status, added, aliases = None, None, []
+    status: str | None = None
+    added = None
+    aliases: list[str] = []
     texts = mf.source.texts
     if fm:
         added = parse_date((fm.get("created") or fm.get("added") or fm.get("date") or "")[:10])
     at = find_status_line(texts)
     if at is not None:
-        status = STATUS_LINE_RE.match(texts[at]).group("value")
+        status = status_value(texts[at])
     for text in texts:
         if added is None:
             m = ADDED_RE.match(text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import N_
 from memreview.workspace.jsonl import (
@@ -122,7 +123,7 @@ class Reader:
             self.ws.warn(rel, line, message)
         return tf
 
-    def jsonl(self, rel: str) -> Iterator[tuple[int, dict]] | None:
+    def jsonl(self, rel: str) -> Iterator[tuple[int, dict[str, Any]]] | None:
         """(line number, object) for each good line, read as it is consumed (a megabyte at a
         time); a warning for each of the others. None when the file is not there or can't be
         read, and, with a warning, when it is larger than ``jsonl_limit`` bytes."""
@@ -149,7 +150,9 @@ class Reader:
             return None
         return self._jsonl_rows(rel, fd, limit)
 
-    def _jsonl_rows(self, rel: str, fd: int, limit: int | None) -> Iterator[tuple[int, dict]]:
+    def _jsonl_rows(
+        self, rel: str, fd: int, limit: int | None
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
         bad: list[tuple[int, str]] = []
 
         def read(n: int) -> bytes:

@@ -145,11 +145,11 @@ def _read_fragments(con: sqlite3.Connection, ws: Workspace, rel: str) -> None:
         con.close()
 
 
-def _int_or_none(v) -> int | None:
+def _int_or_none(v: object) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-def _str_or_none(v) -> str | None:
+def _str_or_none(v: object) -> str | None:
     return None if v is None else str(v)
 
 
@@ -194,8 +194,8 @@ def read_proposals(rd: Reader, ws: Workspace, rel: str) -> None:
         return
     by_id: dict[str, Proposal] = {}
     for no, obj in rows:
-        pid, relation, new, old = (obj.get(k) for k in ("id", "relation", "new", "old"))
-        if not all(isinstance(v, str) and v for v in (pid, relation, new, old)):
+        pid, relation, new, old = (_text(obj.get(k)) for k in ("id", "relation", "new", "old"))
+        if pid is None or relation is None or new is None or old is None:
             ws.warn(rel, no, N_("proposal lacks id, relation, new or old; skipped"))
             continue
         conf = obj.get("confidence")
@@ -233,10 +233,15 @@ def read_verdicts(rd: Reader, ws: Workspace, rel: str) -> None:
         known = PROMOTION_VERDICTS if relation == "promotion" else VERDICTS
         if verdict == "restored" and relation in (None, "archive"):
             continue  # an archived entry put back that no judge proposal had archived
-        if pid is None or verdict not in (*known, "undone", "restored"):
+        if (
+            pid is None
+            or not isinstance(verdict, str)
+            or verdict not in (*known, "undone", "restored")
+        ):
             ws.warn(rel, no, N_("verdict without a proposal id or a known verdict; skipped"))
             continue
-        flags = obj.get("flags") if isinstance(obj.get("flags"), list) else []
+        flags = obj.get("flags")
+        flags = flags if isinstance(flags, list) else []
         verdicts.append(
             Verdict(no, pid, verdict, relation, tuple(f for f in flags if isinstance(f, str)))
         )

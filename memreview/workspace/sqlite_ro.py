@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
 
@@ -62,10 +63,12 @@ def require_table(con: sqlite3.Connection, name: str) -> None:
         raise NotATable(_("{name} is a {kind}, not a table; not read").format(name=name, kind=kind))
 
 
-def rows(con: sqlite3.Connection, sql: str, params: tuple = (), cap: int = ROW_CAP) -> list[tuple]:
+def rows(
+    con: sqlite3.Connection, sql: str, params: tuple[Any, ...] = (), cap: int = ROW_CAP
+) -> list[tuple[Any, ...]]:
     """The rows of ``sql``, at most ``cap`` of them (more: OperationalError)."""
     cur = con.execute(sql, params)
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     while batch := cur.fetchmany(4096):
         out.extend(batch)
         if len(out) > cap:

@@ -12,7 +12,7 @@ import codecs
 import hashlib
 from array import array
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from memreview.i18n import N_, Message, _
 
@@ -90,7 +90,7 @@ class TextFile:
     # Pickled (the scan cache) as a few long strings instead of a tuple per line: reading
     # 200,000 lines back is then a handful of objects, and the lines are made again only
     # when something asks for them.
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         lines = state.get("lines")
         if lines is None or any(ln.ending not in _END_CODES for ln in lines):
@@ -106,10 +106,10 @@ class TextFile:
         )
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         if name != "lines":
             raise AttributeError(name)
         packed = self.__dict__.get("_packed")
@@ -150,7 +150,7 @@ _END_CODES = {"\n": "n", "\r\n": "r", "": "e"}
 _END_OF_CODE = {v: k for k, v in _END_CODES.items()}
 
 
-def _unpack(packed: tuple) -> list[Line]:
+def _unpack(packed: tuple[Any, ...]) -> list[Line]:
     """The lines of a packed TextFile (see ``TextFile.__getstate__``)."""
     texts, ends, raws, lengths, n = packed
     if n == 0:
@@ -243,7 +243,7 @@ def _lines(body: bytes, codec: str, errors: str) -> list[Line]:
     GB18030 byte pair or an escaped byte never straddles a line end."""
     raws = body.split(b"\n")
     last = raws.pop()  # after the last LF: the unterminated rest (often empty)
-    lines = []
+    lines: list[Line] = []
     append = lines.append
     if codec == "utf-8":  # the bytes are the text's UTF-8 (escapes included): not kept
         for raw in raws:

@@ -16,6 +16,7 @@ import io
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.events import (
@@ -131,7 +132,7 @@ def check_yaml(data: bytes | str, limit: int) -> None:  # noqa: C901
     expanded = 0  # nodes the aliases stand for, once expanded
     sizes: dict[str, int] = {}  # anchor -> nodes in its (expanded) value
     # per open collection: its anchor and the nodes counted in it so far
-    open_nodes: list[list] = []
+    open_nodes: list[list[Any]] = []
     try:
         for event in YAML(typ="safe", pure=True).parse(stream):
             if isinstance(event, AliasEvent):
@@ -183,12 +184,14 @@ def check_yaml(data: bytes | str, limit: int) -> None:  # noqa: C901
         return
 
 
-def _line(event) -> int | None:
+def _line(event: Any) -> int | None:
     mark = getattr(event, "start_mark", None)
     return mark.line + 1 if mark is not None else None
 
 
-def load_yaml(data: bytes | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe", constructor=None):
+def load_yaml(
+    data: bytes | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe", constructor: Any = None
+) -> Any:
     """The document in ``data``, built by ruamel's safe (``typ="safe"``) or round-trip
     (``typ="rt"``) loader after ``check_yaml``. Raises YAMLRefused, or ruamel's own errors for
     YAML that doesn't parse."""
@@ -200,7 +203,7 @@ def load_yaml(data: bytes | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe"
     return yaml.load(stream)
 
 
-def read_yaml_file(path: Path | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe"):
+def read_yaml_file(path: Path | str, *, limit: int = CONFIG_LIMIT, typ: str = "safe") -> Any:
     """``load_yaml`` of a regular file of at most ``limit`` bytes (``read_capped``)."""
     return load_yaml(read_capped(path, limit), limit=limit, typ=typ)
 
