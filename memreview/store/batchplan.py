@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
 from memreview.store.jobs import Conflict, Failure, FileJob, sha256
@@ -138,7 +139,7 @@ def temp_rel(rel: str) -> str:
     return f"{folder}/{tmp}" if folder else tmp
 
 
-def file_record(plan: FilePlan) -> dict:
+def file_record(plan: FilePlan) -> dict[str, Any]:
     """How the journal names one file of a batch (intent, replan and file lines)."""
     return {
         "file": plan.rel,

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
 from memreview.store.private import PRIVATE_DIR
@@ -106,7 +107,7 @@ def run_git(
     text: bool = True,
     env: dict[str, str] | None = None,
     input: bytes | None = None,
-) -> subprocess.CompletedProcess:
+) -> subprocess.CompletedProcess[Any]:  # str, or bytes when not text
     """Run ``git -C root args…`` for the repository that holds ``root`` and nothing else.
 
     Never prompts, never reads stdin (but ``input``), never colours, never runs a program
@@ -183,14 +184,16 @@ class _GitFailed(Exception):
     pass
 
 
-def _checked(root: Path, *args: str, env: dict | None = None, input: bytes | None = None) -> str:
+def _checked(
+    root: Path, *args: str, env: dict[str, Any] | None = None, input: bytes | None = None
+) -> str:
     proc = run_git(root, *args, env=env, input=input, text=False)
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace") or proc.stdout.decode("utf-8", "replace")
         raise _GitFailed(
             _("git {command} failed: {error}").format(command=args[0], error=_first_line(err))
         )
-    return proc.stdout.decode("utf-8", "replace").strip()
+    return str(proc.stdout.decode("utf-8", "replace").strip())
 
 
 def _commit_paths(root: Path, present: list[str], gone: list[str], message: str) -> str:
@@ -221,7 +224,7 @@ def _commit_paths(root: Path, present: list[str], gone: list[str], message: str)
     return _("committed {commit}: {message}").format(commit=short, message=_first_line(message))
 
 
-def _stage(root: Path, entries: list[str], gone: list[str], env: dict | None) -> None:
+def _stage(root: Path, entries: list[str], gone: list[str], env: dict[str, Any] | None) -> None:
     # writing the owner's index re-reads a "racily clean" file through its clean filter:
     # every filter the repository names is emptied for these two commands
     off = [] if env else _filters_off(root)

@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memreview.i18n import _
 from memreview.store.batchplan import FilePlan
 from memreview.store.paths import PathEscape
 
+if TYPE_CHECKING:
+    from memreview.store.writer import BatchWriter
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def holds_final(writer, plan: FilePlan) -> bool:
+def holds_final(writer: BatchWriter, plan: FilePlan) -> bool:
     """Does the file hold the batch's version now (a step after the rename failed)?"""
     try:
         parent, name = writer._parent(plan.real)
@@ -68,7 +73,7 @@ def name_written(plan: FilePlan, written: dict[str, FilePlan]) -> None:
 _MARGIN = 64 * 1024  # the journal's lines and the directories' entries
 
 
-def no_room(root, changed: list[FilePlan]) -> str | None:
+def no_room(root: Path, changed: list[FilePlan]) -> str | None:
     """Why the disk has no room for the batch (its backups, copies and temp files), or
     None: a batch that can't fit is refused before anything is written, rather than cut
     short half-way."""

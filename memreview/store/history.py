@@ -12,13 +12,14 @@ outside memreview" (an agent or an editor).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Literal
 
 from memreview.i18n import N_, _
-from memreview.store.jobs import unified_diff
+from memreview.store.jobs import FileJob, unified_diff
 from memreview.store.journal import (
     UNDOABLE_KINDS,
     BatchRecord,
@@ -72,7 +73,7 @@ class BatchEntry:
     undoable: bool
     why_not: str = ""  # why it can't be undone ("" when it can)
     blockers: list[Blocker] = field(default_factory=list)
-    pruned: dict | None = None  # its line of pruned.jsonl: its backups were removed
+    pruned: dict[str, Any] | None = None  # its line of pruned.jsonl: its backups were removed
 
     @property
     def batch_id(self) -> str:
@@ -83,7 +84,7 @@ class BatchEntry:
         """The files the batch wrote."""
         return [f.file for f in self.record.files if f.written]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The entry as ``memreview log --json`` prints it."""
         r = self.record
         return {
@@ -104,7 +105,7 @@ class BatchEntry:
         }
 
 
-def _decision_json(d: dict) -> dict:
+def _decision_json(d: dict[str, Any]) -> dict[str, Any]:
     keys = ("queue", "action", "title", "item", "key", "undo")
     return {k: d[k] for k in keys if k in d}
 
@@ -118,12 +119,12 @@ def _read(root: Path, rel: str | None) -> TextFile | None:
         return None
 
 
-def _applies(job, current: TextFile | None) -> bool:
+def _applies(job: FileJob, current: TextFile | None) -> bool:
     outcome = job.compute(current)
     return not outcome.conflicts
 
 
-def _version(root: Path, rel: str | None) -> TextFile | None | bool:
+def _version(root: Path, rel: str | None) -> TextFile | None | Literal[False]:
     """A stored version of a file (backup or after-copy); False when it can't be read."""
     try:
         return _read(root, rel)
@@ -131,7 +132,7 @@ def _version(root: Path, rel: str | None) -> TextFile | None | bool:
         return False
 
 
-def _blocking_batch(root: Path, job, rel: str, later: Sequence[BatchRecord]) -> str | None:
+def _blocking_batch(root: Path, job: FileJob, rel: str, later: Sequence[BatchRecord]) -> str | None:
     """The first later batch that wrote ``rel`` such that ``job`` (the undo of one file)
     applied to the file before it and no longer after it."""
     for b in later:
@@ -191,7 +192,7 @@ def why_not_undoable(batch: BatchRecord) -> str:
     return ""
 
 
-class _Later(Sequence):
+class _Later(Sequence[BatchRecord]):
     """The batches of ``records`` from ``start`` on, without copying them (walked only when
     a file blocks an undo, to name the batch that did)."""
 
@@ -201,7 +202,7 @@ class _Later(Sequence):
     def __len__(self) -> int:
         return max(0, len(self.records) - self.start)
 
-    def __getitem__(self, k):
+    def __getitem__(self, k: Any) -> Any:
         if isinstance(k, slice):
             return self.records[self.start :][k]
         if k < 0:
@@ -210,11 +211,11 @@ class _Later(Sequence):
             raise IndexError(k)
         return self.records[self.start + k]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[BatchRecord]:
         return (self.records[k] for k in range(self.start, len(self.records)))
 
 
-def pruned_batches(root: Path | str) -> dict[str, dict]:
+def pruned_batches(root: Path | str) -> dict[str, dict[str, Any]]:
     """{batch id: its line of ``.memreview/pruned.jsonl``}: the batches whose backups were
     removed, when (``ts``) and how much (``files``, ``bytes``)."""
     try:
@@ -256,7 +257,7 @@ def undo_batch(
     batch_id: str | None = None,
     *,
     verdicts_files: Sequence[str] = VERDICTS_FILES,
-    **options,
+    **options: Any,
 ) -> UndoResult:
     """Take back batch ``batch_id`` (default: the last one not undone yet), even with later
     batches on top, when the lines it changed are still as it left them; else refuse,
@@ -320,6 +321,6 @@ def _stored(root: Path, rel: str | None) -> bytes:
     return safe_read_bytes(root, rel)
 
 
-def undo_last(root: Path | str, **options) -> UndoResult:
+def undo_last(root: Path | str, **options: Any) -> UndoResult:
     """Take back the last batch not undone yet (``undo_batch`` without an id)."""
     return undo_batch(root, None, **options)

@@ -55,7 +55,8 @@ class FileJob(Protocol):
     after all the others.
     """
 
-    rel: str
+    @property
+    def rel(self) -> str: ...
 
     def compute(self, current: TextFile | None) -> FileOutcome: ...
 

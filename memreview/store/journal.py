@@ -10,8 +10,10 @@ short is in ``interrupted``; the replay for the weekly report in ``journal_repla
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from memreview.store.journal_lines import JOURNAL, JournalProblem, check_lines
 from memreview.store.private import read_private
@@ -40,15 +42,15 @@ class BatchRecord:
     batch_id: str
     kind: str  # "apply" or "undo"
     ts: str
-    decisions: list
+    decisions: list[Any]
     files: list[JournalFile]
     committed: bool = False
     committed_ts: str | None = None
     undoes: str | None = None
     finishes: str | None = None  # a "finish" batch: the interrupted batch it completes
     applied: list[str] = field(default_factory=list)
-    conflicts: list[dict] = field(default_factory=list)
-    failures: list[dict] = field(default_factory=list)
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[dict[str, Any]] = field(default_factory=list)
     failed_files: list[str] = field(default_factory=list)
     undone_by: str | None = None  # the committed undo batch that took it back
     finished_by: str | None = None  # the committed batch that finished it after a kill
@@ -56,7 +58,7 @@ class BatchRecord:
     damaged: list[int] = field(default_factory=list)  # journal lines of it that were skipped
 
 
-def _journal_file(entry: dict) -> JournalFile | None:
+def _journal_file(entry: dict[str, Any]) -> JournalFile | None:
     if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
         return None
     return JournalFile(
@@ -78,12 +80,14 @@ def batches(root: Path | str) -> list[BatchRecord]:
 
 
 def build_batches(  # noqa: C901
-    rows: list[tuple[int, dict]], problems: list[JournalProblem] = ()
+    rows: list[tuple[int, dict[str, Any]]], problems: Sequence[JournalProblem] = ()
 ) -> list[BatchRecord]:
     by_id: dict[str, BatchRecord] = {}
     order: list[BatchRecord] = []
     taken_back: list[tuple[str, object]] = []
-    events = sorted([*rows, *((p.line, p) for p in problems)], key=lambda e: e[0])
+    events: list[tuple[int, dict[str, Any] | JournalProblem]] = sorted(
+        [*rows, *((p.line, p) for p in problems)], key=lambda e: e[0]
+    )
     for no, record in events:
         if isinstance(record, JournalProblem):
             # the batch a damaged line names is kept (an empty one if its intent line is
@@ -115,9 +119,10 @@ def build_batches(  # noqa: C901
             by_id[bid] = batch
             order.append(batch)
             continue
-        batch = by_id.get(bid)
-        if batch is None:
+        known = by_id.get(bid)
+        if known is None:
             continue
+        batch = known
         if kind in ("file", "replan"):  # replan: re-read after a writer without the lock
             confirmed = _journal_file(record)
             if confirmed is None:

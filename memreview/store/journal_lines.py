@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _, shown
 from memreview.store.private import read_private
@@ -81,7 +82,7 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 }
 
 
-def _field_problem(record: dict, fields: dict[str, tuple[type, ...]]) -> str | None:
+def _field_problem(record: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> str | None:
     for name, types in fields.items():
         value = record.get(name)
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
@@ -91,7 +92,7 @@ def _field_problem(record: dict, fields: dict[str, tuple[type, ...]]) -> str | N
     return None
 
 
-def _record_problem(record: dict) -> str | None:
+def _record_problem(record: dict[str, Any]) -> str | None:
     """Why a journal line that is a JSON object can't be used, or None."""
     if not isinstance(record.get("batch"), str) or not record["batch"]:
         return _("no batch id")
@@ -109,7 +110,9 @@ def _record_problem(record: dict) -> str | None:
     return problem
 
 
-def check_lines(data: bytes | None) -> tuple[list[tuple[int, dict]], list[JournalProblem]]:
+def check_lines(
+    data: bytes | None,
+) -> tuple[list[tuple[int, dict[str, Any]]], list[JournalProblem]]:
     """(line number, record) for each usable journal line, and the lines skipped."""
     data = data or b""
     rows, bad = parse_jsonl(data)
@@ -139,7 +142,7 @@ def _batch_named(raw: bytes) -> str | None:
     return found.group(1).decode("utf-8", "replace") if found else None
 
 
-def read_journal(root: Path | str) -> list[dict]:
+def read_journal(root: Path | str) -> list[dict[str, Any]]:
     """Every usable line of the journal, oldest first (damaged lines are skipped)."""
     return [record for _no, record in check_lines(read_private(root, JOURNAL))[0]]
 

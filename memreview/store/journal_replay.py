@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
 from memreview.store.journal import build_batches, failed_keys
@@ -17,7 +18,7 @@ from memreview.workspace.jsonl import problem_lines
 RECENT_DAYS = 7
 
 
-def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> dict:
+def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> dict[str, Any]:
     """The decisions applied in the ``days`` days up to ``today``, replayed from the batches.
 
     An apply batch counts when it committed in the window and no committed undo took it
@@ -26,7 +27,7 @@ def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> 
     unreadable journal become warnings (JSON-able dicts), never errors.
     """
     rel = f"{PRIVATE_DIR}/{JOURNAL}"
-    warnings: list[dict] = []
+    warnings: list[dict[str, Any]] = []
     try:
         data = read_private(root, JOURNAL)
     except PathEscape:
@@ -47,9 +48,9 @@ def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> 
     problems = [(p.line, p.reason) for p in damaged]
     warnings += [{"file": rel, "line": no, "message": msg} for no, msg in problem_lines(problems)]
     start = today - timedelta(days=days - 1)
-    decisions: list[dict] = []
+    decisions: list[dict[str, Any]] = []
     undone: list[str] = []
-    interrupted: list[dict] = []
+    interrupted: list[dict[str, Any]] = []
     done = []
     for batch in build_batches(rows, damaged):
         if batch.kind != "apply":
@@ -67,7 +68,7 @@ def recent_decisions(root: Path | str, today: date, days: int = RECENT_DAYS) -> 
             undone.append(batch.batch_id)
             continue
         failed = failed_keys(batch)
-        seen: set[tuple] = set()
+        seen: set[tuple[Any, ...]] = set()
         for d in batch.decisions:
             if not isinstance(d, dict) or not isinstance(d.get("item"), str) or not d["item"]:
                 continue

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
 from memreview.store.paths import PathEscape, resolve_inside
@@ -184,7 +185,7 @@ class LockState:
             )
         return _("{file}: in use by another process ({how})").format(file=self.rel, how=self.how)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "file": self.rel,
             "state": self.state,

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -66,7 +67,7 @@ def _when(batch: BatchRecord) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.astimezone()
 
 
-def _undoable(root: Path, batch: BatchRecord, verdicts) -> bool:
+def _undoable(root: Path, batch: BatchRecord, verdicts: Sequence[str]) -> bool:
     if not batch.committed and not batch.finished_by and not batch.undone_by:
         return True  # cut short: recover --finish or --rollback needs its copies
     if why_not_undoable(batch):
@@ -159,7 +160,7 @@ def prune_backups(
     keep_batches: int = 50,
     keep_days: int = 90,
     now: datetime | None = None,
-    verdicts_files=("memory/review/verdicts.jsonl",),
+    verdicts_files: Sequence[str] = ("memory/review/verdicts.jsonl",),
 ) -> PruneResult:
     """Remove the copies of the batches past ``keep_batches`` and ``keep_days`` that can't
     be undone any more; record each pruned batch in ``pruned.jsonl``. A copy memreview can't

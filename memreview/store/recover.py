@@ -22,9 +22,10 @@ from pathlib import Path
 
 from memreview.i18n import _, ngettext
 from memreview.store.interrupted import interrupted_batches
+from memreview.store.journal import BatchRecord
 from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.reverse import Refuse, reverse_patch, version_in
-from memreview.store.safewrite import Conflict, FileOutcome, run_batch
+from memreview.store.safewrite import BatchResult, Conflict, FileOutcome, run_batch
 from memreview.store.undo_jobs import UndoJobBase
 from memreview.workspace.textfile import TextFile, decode_bytes
 
@@ -66,13 +67,17 @@ class _FinishJob(UndoJobBase):
                 return FileOutcome(None, applied=[self.key])
             raise Refuse(_("{file} changed since the batch was cut short").format(file=self.rel))
         before = self._before()
+        if before is None:  # only a file the batch created has none, and that returned above
+            raise Refuse(
+                _("{file} has no copy of its version before the batch").format(file=self.rel)
+            )
         if version_in(self.rel, before, after, current):  # the batch wrote it, then others
             return FileOutcome(None, applied=[self.key])
         try:
             # the batch's changes, forwards: its old lines, found in the file now, become new
             new = reverse_patch(
                 decode_bytes(self.rel, after),
-                decode_bytes(self.rel, before) if before is not None else None,
+                decode_bytes(self.rel, before),
                 current,
             )
         except Refuse as refusal:
@@ -91,7 +96,7 @@ def finish_batch(
     lock_files: Sequence[str] = DEFAULT_LOCK_FILES,
     lock_wait: float = 2.0,
     fault: Callable[[str], None] | None = None,
-):
+) -> tuple[BatchRecord | None, BatchResult | None, str]:
     """Finish the interrupted apply batch ``batch_id`` (default: the last one).
 
     Returns (the batch record or None, the finish's BatchResult or None, a message). Nothing

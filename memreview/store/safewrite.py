@@ -28,9 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
-from memreview.store.batchplan import FilePlan, failures_for, group_jobs, plan_file
+from memreview.store.batchplan import FilePlan, failures_for, file_record, group_jobs, plan_file
 from memreview.store.halfdone import no_room
 from memreview.store.jobs import (
     BatchResult,
@@ -46,7 +47,7 @@ from memreview.store.jobs import (
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, workspace_locks
 from memreview.store.openclaw_lock import wait_for_promotion_lock
 from memreview.store.paths import PathEscape
-from memreview.store.writer import BatchWriter, file_record
+from memreview.store.writer import BatchWriter
 
 __all__ = [
     "STEPS",
@@ -90,7 +91,11 @@ class BatchStopped(OSError):
 
     def __init__(self, batch: str, done: int, total: int, cause: BaseException) -> None:
         self.batch, self.done, self.total = batch, done, total
-        why = str(cause) if isinstance(cause, PathEscape) else (cause.strerror or str(cause))
+        why = (
+            str(cause)
+            if isinstance(cause, PathEscape)
+            else (getattr(cause, "strerror", None) or str(cause))
+        )
         super().__init__(
             _(
                 "batch {batch} stopped after {done} of {total} file(s): {why}; once .memreview "
@@ -171,8 +176,8 @@ def _new_batch_id(now: datetime) -> str:
 
 def apply_batch(
     root: Path | str,
-    jobs: list[FileJob],
-    decisions: list[dict],
+    jobs: Sequence[FileJob],
+    decisions: list[dict[str, Any]],
     *,
     lock_files: Sequence[str] = DEFAULT_LOCK_FILES,
     now: datetime | None = None,
@@ -207,8 +212,8 @@ def apply_batch(
 
 def run_batch(
     root: Path | str,
-    jobs: list[FileJob],
-    decisions: list[dict],
+    jobs: Sequence[FileJob],
+    decisions: list[dict[str, Any]],
     *,
     lock_files: Sequence[str] = DEFAULT_LOCK_FILES,
     now: datetime | None = None,
@@ -218,7 +223,7 @@ def run_batch(
     kind: str = "apply",
     undoes: str | None = None,
     all_or_nothing: bool = False,
-    extra: dict | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> BatchResult:
     """``apply_batch`` with the knobs undo needs.
 
@@ -291,13 +296,13 @@ def run_batch(
 def _intent_record(
     kind: str,
     now: datetime,
-    decisions: list[dict],
+    decisions: list[dict[str, Any]],
     ready: list[FilePlan],
     undoes: str | None,
-    extra: dict | None,
-) -> dict:
+    extra: dict[str, Any] | None,
+) -> dict[str, Any]:
     """The journal's ``intent`` line, written before the first file."""
-    intent: dict = {
+    intent: dict[str, Any] = {
         "type": "intent",
         "kind": kind,
         "ts": now.isoformat(),
@@ -311,10 +316,10 @@ def _intent_record(
 
 
 def _commit_record(
-    kind: str, now: datetime, result: BatchResult, undoes: str | None, extra: dict | None
-) -> dict:
+    kind: str, now: datetime, result: BatchResult, undoes: str | None, extra: dict[str, Any] | None
+) -> dict[str, Any]:
     """The journal's ``commit`` line, written after the last file."""
-    commit: dict = {
+    commit: dict[str, Any] = {
         "type": "commit",
         "kind": kind,
         "ts": now.isoformat(),

@@ -57,8 +57,8 @@ def scrub_backups(root: Path | str, replacements: list[tuple[str, str]]) -> list
             rel = path.relative_to(root).as_posix()
             data = safe_read_bytes(root, rel)
             new = data
-            for value, repl in pairs:
-                new = new.replace(value, repl)
+            for found, masked in pairs:
+                new = new.replace(found, masked)
             if new == data:
                 continue
             folder, _, base = rel.rpartition("/")

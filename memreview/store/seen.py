@@ -20,6 +20,7 @@ import json
 import os
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from memreview.secrets import mask_secrets
 from memreview.store.paths import resolve_inside, safe_read_bytes
@@ -42,10 +43,10 @@ def excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
 
 
-def read_seen(root: Path | str) -> dict:
+def read_seen(root: Path | str) -> dict[str, Any]:
     """``{"reviewed": date|None, "keys": {key: {file, hash, text, seen}}, "gone": {…}}``;
     empty when the file is missing or unreadable (the alarm then stays silent)."""
-    out: dict = {"reviewed": None, "keys": {}, "gone": {}}
+    out: dict[str, Any] = {"reviewed": None, "keys": {}, "gone": {}}
     try:
         data = read_private(root, SEEN_FILE)
         doc = jsondoc.loads(data) if data else None
@@ -66,7 +67,7 @@ def remember_promotions(
     root: Path | str,
     present: dict[str, tuple[str, str]],
     today: date,
-    keep_files: set[str] = frozenset(),
+    keep_files: frozenset[str] | set[str] = frozenset(),
 ) -> list[str]:
     """Record the promotion keys present now (``key → (file, bullet text)``) as the owner
     reviews; keys remembered before and absent now move to ``gone`` — except those of
@@ -76,7 +77,7 @@ def remember_promotions(
     kept = {k: r for k, r in seen["keys"].items() if r.get("file") in keep_files}
     if not present and not seen["keys"] and not seen["gone"]:
         return []  # no promotions, none remembered: nothing to write
-    keys: dict = {}
+    keys: dict[str, Any] = {}
     for key, (rel, text) in sorted(present.items()):
         old = seen["keys"].get(key) or {}
         keys[key] = {

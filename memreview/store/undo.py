@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _, ngettext
 from memreview.store.journal import BatchRecord, JournalFile
@@ -45,7 +46,7 @@ class UndoResult:
     message: str
     undone_batch: str | None = None  # the batch taken back
     undo_batch: str | None = None  # the undo's own batch id in the journal
-    decisions: list = field(default_factory=list)  # the undone batch's decisions
+    decisions: list[Any] = field(default_factory=list)  # the undone batch's decisions
     applied: list[str] = field(default_factory=list)  # its applied decision keys
     files: list[FileResult] = field(default_factory=list)
     refusals: list[Conflict] = field(default_factory=list)

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _
 from memreview.store.journal import JournalFile
@@ -134,7 +135,7 @@ class UndoJob(UndoJobBase):
         after = self._after(current)
         a = decode_bytes(self.rel, before).texts if before is not None else []
         b = decode_bytes(self.rel, after).texts
-        appended: list[tuple[dict, str]] = []
+        appended: list[tuple[dict[str, Any], str]] = []
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
         for tag, _i1, _i2, j1, j2 in matcher.get_opcodes():
             if tag in ("insert", "replace"):
@@ -175,7 +176,7 @@ class UndoJob(UndoJobBase):
         return FileOutcome(base.render(lines), applied=[self.key])
 
 
-def _json_object(text: str) -> dict | None:
+def _json_object(text: str) -> dict[str, Any] | None:
     try:
         value = jsondoc.loads(text)
     except ValueError:
@@ -183,7 +184,7 @@ def _json_object(text: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _utc_stamp(moment) -> str:
+def _utc_stamp(moment: datetime) -> str:
     """``2026-11-29T21:04:05Z``, the form the verdicts and proposals use."""
 
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return str(moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))

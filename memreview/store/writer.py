@@ -13,6 +13,7 @@ import stat
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import _, ngettext
 from memreview.store.atomic import atomic_write, write_all, write_synced
@@ -63,12 +64,12 @@ class BatchWriter:
         self._backup_name: str | None = None
         self.replaced = 0  # files replaced (or removed) so far
         # old inodes of replaced files, held open until the batch ends: (plan, fd, bytes seen)
-        self.held: list[list] = []
+        self.held: list[list[Any]] = []
         # the workspace, opened once: every create and rename is relative to directory fds
         self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
 
     # -- journal ---------------------------------------------------------------------
-    def journal(self, record: dict) -> None:
+    def journal(self, record: dict[str, Any]) -> None:
         record = {"type": record.pop("type"), "batch": self.result.batch_id, **record}
         line = json.dumps(record, ensure_ascii=False, default=str)
         if kept := append_line(self.root, JOURNAL, line):
@@ -175,7 +176,7 @@ class BatchWriter:
             return True
         assert plan.new is not None
         st = plan.st
-        held: list[list] = []
+        held: list[list[Any]] = []
 
         def unchanged() -> bool:
             fd = self._hold_old(plan, parent, name)
@@ -225,7 +226,7 @@ class BatchWriter:
             return False
         return fd
 
-    def carry(self, held: list) -> None:
+    def carry(self, held: list[Any]) -> None:
         """Bytes appended to a replaced file's old inode since they were read are appended
         to the new file (an agent's append is never lost) and reported."""
         plan, fd, seen, replaced = held
