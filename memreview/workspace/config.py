@@ -187,7 +187,8 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Mess
         return cfg, [(1, Message(N_("expected a mapping at the top; defaults used")))]
     known = {f.name: f for f in fields(Config)}
     flat: dict[str, Any] = {}
-    lines: dict[str, int] = {}  # a nested setting's own line and its name as written, for messages
+    # a nested setting's own line and its name as written, for messages
+    lines: dict[str, int | None] = {}
     names: dict[str, str] = {}
 
     def nested(section: Any, prefix: str, shown: str) -> None:
@@ -196,9 +197,7 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Mess
                 nested(v, "alarms_gate_", "alarms.gates.")  # alarms: {gates: {score: 0.75, …}}
                 continue
             flat[prefix + str(k)] = v
-            at_line = _line_of(section, k)
-            if at_line is not None:
-                lines[prefix + str(k)] = at_line
+            lines[prefix + str(k)] = _line_of(section, k)
             names[prefix + str(k)] = shown + str(k)
 
     for key, value in doc.items():

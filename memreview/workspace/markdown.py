@@ -45,6 +45,9 @@ STATUS_LINE_RE = re.compile(
 )
 
 
+CHRONICLE = ("编年史", "chronicle")  # the heading words of a chronicle table
+
+
 def status_value(text: str) -> str | None:
     """The value of a ``Status:`` line, else None."""
     m = STATUS_LINE_RE.match(text)
@@ -89,10 +92,7 @@ def split_cells(row: str) -> list[str]:
 
 
 def parse_memory_file(  # noqa: C901, PLR0915
-    source: TextFile,
-    *,
-    archived: bool = False,
-    chronicle_words: Sequence[str] = ("编年史", "chronicle"),
+    source: TextFile, *, archived: bool = False, chronicle_words: Sequence[str] = CHRONICLE
 ) -> tuple[MemoryFile, list[tuple[int, Message]]]:
     """Parse one memory file. Returns the file and its problems as (line, message)."""
     rel = source.rel
