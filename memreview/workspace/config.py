@@ -187,8 +187,7 @@ def load_config(data: bytes | None) -> tuple[Config, list[tuple[int | None, Mess
         return cfg, [(1, Message(N_("expected a mapping at the top; defaults used")))]
     known = {f.name: f for f in fields(Config)}
     flat: dict[str, Any] = {}
-    # a nested setting's own line and its name as written, for messages
-    lines: dict[str, int | None] = {}
+    lines: dict[str, int | None] = {}  # its line and name as written
     names: dict[str, str] = {}
 
     def nested(section: Any, prefix: str, shown: str) -> None:
