@@ -112,4 +112,4 @@ if TYPE_CHECKING:  # for the type checker and the reader: what __getattr__ gives
     )
     from memreview.decisions.state import config_of
     from memreview.decisions.undo_finish import finish, recovery_notice, undo
-    from memreview.decisions.units.skills import skill_slug
+    from memreview.queues.skills import skill_slug

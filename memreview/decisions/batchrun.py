@@ -7,7 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from memreview import store
-from memreview.decisions.plan import AppendBlock, DeleteEntry, EditPlan, MoveBlock, RemoveCandidate
+from memreview.decisions.plan import (
+    AppendBlock,
+    DeleteEntry,
+    EditPlan,
+    MoveBlock,
+    Op,
+    RemoveCandidate,
+)
 from memreview.decisions.rewrite import FileRewrite, Problem, rewrite
 from memreview.i18n import _
 from memreview.workspace.textfile import TextFile, decode_bytes
@@ -45,10 +52,12 @@ class BatchRun:
         self.exports: dict[int, list[str] | None] = {}
         self.prepared = False
 
-    def _ops(self, rel: str):
+    def _ops(self, rel: str) -> list[Op]:
         return self.plan.files[rel]
 
-    def _rewrite(self, rel: str, current: TextFile | None, blocked) -> FileRewrite:
+    def _rewrite(
+        self, rel: str, current: TextFile | None, blocked: set[str] | frozenset[str]
+    ) -> FileRewrite:
         return rewrite(
             rel,
             current,

@@ -140,7 +140,7 @@ def merge_lines(text: str) -> list[str]:
     return lines
 
 
-def check_merge_text(item_id: str, text: str, kept_ref: dict) -> None:
+def check_merge_text(item_id: str, text: str, kept_ref: dict[str, Any]) -> None:
     """A merge text must read like the entry it replaces: a bullet or a table row."""
     lines = merge_lines(text)
     if any("\ud800" <= c <= "\udfff" for c in text):

@@ -13,6 +13,7 @@ import io
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml import YAML
 
@@ -32,7 +33,7 @@ class DecisionsFileError(ValueError):
     """A decisions file that can't be read as a list of decisions (one line for the user)."""
 
 
-def parse_decisions_file(data: bytes, *, limit: int = DECISIONS_LIMIT) -> list:
+def parse_decisions_file(data: bytes, *, limit: int = DECISIONS_LIMIT) -> list[Any]:
     """The raw entries of a decisions file (YAML: a list, or a mapping with ``decisions``).
 
     Raises DecisionsFileError when the file as a whole is unreadable or refused (over
@@ -66,7 +67,7 @@ def parse_decisions_file(data: bytes, *, limit: int = DECISIONS_LIMIT) -> list:
     return doc
 
 
-def decisions_from(entries: Iterable) -> tuple[list[Decision], list[str]]:
+def decisions_from(entries: Iterable[Any]) -> tuple[list[Decision], list[str]]:
     """Decisions from raw entries, and a message per entry that is not one."""
     out: list[Decision] = []
     problems: list[str] = []

@@ -12,6 +12,8 @@ new document holding the candidate.
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview import store
 from memreview.decisions.rewrite.whole import insert_candidate
 from memreview.i18n import _
@@ -19,7 +21,7 @@ from memreview.workspace import jsondoc
 from memreview.workspace.textfile import EncodeError, TextFile
 
 
-def removed_candidate(removed: dict | None) -> dict | None:
+def removed_candidate(removed: dict[str, Any] | None) -> dict[str, Any] | None:
     """The skill candidate a skip took out (kept as JSON text, its keys in order), or None."""
     text = (removed or {}).get("candidate")
     try:
@@ -29,7 +31,7 @@ def removed_candidate(removed: dict | None) -> dict | None:
     return cand if isinstance(cand, dict) else None
 
 
-def candidates_document(current: TextFile) -> tuple[list | None, str | None]:
+def candidates_document(current: TextFile) -> tuple[list[Any] | None, str | None]:
     """(the "candidates" list of ``current``, None) or (None, why it isn't one)."""
     text = "".join(ln.text + ln.ending for ln in current.lines)
     try:
@@ -47,13 +49,13 @@ def candidates_document(current: TextFile) -> tuple[list | None, str | None]:
     return cands, None
 
 
-def candidates_of(current: TextFile) -> list:
+def candidates_of(current: TextFile) -> list[Any]:
     """The candidates of ``current``; [] when it isn't a candidates document."""
     cands, _problem = candidates_document(current)
     return cands or []
 
 
-def putback_problem(removed: dict, skill_candidates: str) -> str | None:
+def putback_problem(removed: dict[str, Any], skill_candidates: str) -> str | None:
     """Why state.yaml's record of a skipped candidate can't be put back as it says (a file
     other than the skill candidates file, a candidate that doesn't parse), or None."""
     rel = removed.get("file")
@@ -74,7 +76,7 @@ class PutBack:
 
     loses_text = False
 
-    def __init__(self, removed: dict, key: str) -> None:
+    def __init__(self, removed: dict[str, Any], key: str) -> None:
         self.rel = str(removed.get("file") or "")
         self.removed = removed
         self.decisions = [key]
@@ -94,7 +96,7 @@ class PutBack:
                         problem=problem
                     )
                 )
-            if cand in cands:
+            if cands is not None and cand in cands:
                 return store.FileOutcome(None, applied=list(self.decisions))
         else:
             current = None  # missing or empty: a new document holding the candidate

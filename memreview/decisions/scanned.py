@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from memreview.workspace.model import Workspace
 
@@ -21,6 +21,6 @@ class ScannedWorkspace(Protocol):
     today: date
     workspace: Workspace
 
-    def item(self, item_id: str) -> tuple[str, dict] | None:
+    def item(self, item_id: str) -> tuple[str, dict[str, Any]] | None:
         """(queue, item) for an item id, hidden items included; None when unknown."""
         ...

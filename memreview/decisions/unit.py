@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memreview.i18n import N_, _
 
@@ -110,7 +110,7 @@ class Facts:
 class RefBlock:
     """``label  file:line`` and the numbered lines of a ref (with ``before`` lines of context)."""
 
-    ref: dict
+    ref: dict[str, Any]
     label: str
     before: int = 1
 
@@ -144,7 +144,7 @@ class Caption:
 
 Block = Facts | RefBlock | Pair | Passage | Caption
 
-Detector = Callable[["Workspace", date], list[dict]]
+Detector = Callable[["Workspace", date], list[dict[str, Any]]]
 
 
 _IMPORTING = threading.RLock()
@@ -159,12 +159,12 @@ class ImportedOnUse:
     def __init__(self, module: str, name: str):
         self.__module__ = module
         self.__qualname__ = self.__name__ = name
-        self._function: Callable | None = None
+        self._function: Callable[..., Any] | None = None
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.resolve()(*args, **kwargs)
 
-    def resolve(self) -> Callable:
+    def resolve(self) -> Callable[..., Any]:
         """The function itself, imported now if it was not yet. The imports are made one at a
         time: numpy and rapidfuzz imported by two threads at once can fail half-way
         ("partially initialized module"), so the scan resolves its detectors before it starts
@@ -180,7 +180,7 @@ class ImportedOnUse:
         return f"<{self.__module__}.{self.__qualname__}, imported on use>"
 
 
-Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict], None]
+Builder = Callable[["PlanBuilder", "PlannedDecision", "Decision", dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -215,20 +215,20 @@ class QueueUnit:
     detect: Detector
     acts: tuple[Act, ...]
     plan: Builder
-    evidence: Callable[[dict], list[Block]]
-    note: Callable[[dict], str] = lambda item: ""
-    check: Callable[[dict, Decision], None] | None = None
+    evidence: Callable[[dict[str, Any]], list[Block]]
+    note: Callable[[dict[str, Any]], str] = lambda item: ""
+    check: Callable[[dict[str, Any], Decision], None] | None = None
     missing: Callable[[Workspace], str | None] | None = None
     limit: Callable[[Config], int] | None = None
     editor_file: Callable[[Config], str] | None = None
     slow: bool = False
     verbs: tuple[Verb, ...] = ()
-    health: Callable[[Workspace, list[dict], date], dict] | None = None
-    health_view: Callable[[dict], tuple[int, list[str]] | None] | None = None
+    health: Callable[[Workspace, list[dict[str, Any]], date], dict[str, Any]] | None = None
+    health_view: Callable[[dict[str, Any]], tuple[int, list[str]] | None] | None = None
     unhide: str | None = None
     unlimit: str | None = None
     deletes: bool = False
-    secret_files: Callable[[list[dict]], set[str]] | None = None
+    secret_files: Callable[[list[dict[str, Any]]], set[str]] | None = None
 
     @property
     def actions(self) -> tuple[str, ...]:
@@ -255,7 +255,7 @@ def in_words(table: dict[str, str], code: object) -> str | None:
     return None if code is None else str(code)
 
 
-def judge_note(item: dict) -> str:
+def judge_note(item: dict[str, Any]) -> str:
     """The report's note on an item the judge scored: its confidence."""
     conf = item.get("confidence")
     if isinstance(conf, int | float) and not isinstance(conf, bool):
@@ -263,7 +263,9 @@ def judge_note(item: dict) -> str:
     return ""
 
 
-def judge_pair(item: dict, first: tuple[str, object], left: RefBlock, right: RefBlock):
+def judge_pair(
+    item: dict[str, Any], first: tuple[str, object], left: RefBlock, right: RefBlock
+) -> list[Any]:
     """Two anchors side by side under the judge's facts (contradictions, supersede)."""
     conf = item.get("confidence")
     shown = f"{conf:.2f}" if isinstance(conf, float) else conf
@@ -273,7 +275,7 @@ def judge_pair(item: dict, first: tuple[str, object], left: RefBlock, right: Ref
     ]
 
 
-def source_block(src: dict | None) -> Block | None:
+def source_block(src: dict[str, Any] | None) -> Block | None:
     """A pipeline candidate's source lines in its daily log (``{file, start, end, missing,
     lines}``, the promotions and dropping queues' shape): the lines with the source marked,
     or a caption saying they are gone."""

@@ -9,20 +9,24 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from memreview.i18n import _
 from memreview.store.batchplan import FilePlan
 from memreview.store.paths import PathEscape
 
-if TYPE_CHECKING:
-    from memreview.store.writer import BatchWriter
+
+class _OpensParents(Protocol):
+    """What of the batch writer this needs: its no-follow walk to a file's directory."""
+
+    def _parent(self, real: Path) -> tuple[int, str]: ...
+
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def holds_final(writer: BatchWriter, plan: FilePlan) -> bool:
+def holds_final(writer: _OpensParents, plan: FilePlan) -> bool:
     """Does the file hold the batch's version now (a step after the rename failed)?"""
     try:
         parent, name = writer._parent(plan.real)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from memreview.decisions.model import DecisionError
 from memreview.decisions.plan.edit_plan import EditPlan, Hide, PlannedDecision
@@ -21,12 +23,12 @@ from memreview.decisions.plan.ops import (
 from memreview.decisions.plan.targets import Target, anchor_target, entry_target
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.i18n import _
-from memreview.workspace.model import MemoryFile, Workspace
+from memreview.workspace.model import MemoryFile, Proposal, Workspace
 
 SUPERSEDED_TITLE = "# Superseded"
 
 
-def verdict_line(ts: str, proposal, verdict: str, kept: str | None = None) -> str:
+def verdict_line(ts: str, proposal: Proposal, verdict: str, kept: str | None = None) -> str:
     """One line of verdicts.jsonl (docs/design.md §1.3)."""
     obj = {
         "ts": ts,
@@ -64,7 +66,7 @@ class PlanBuilder:
         """The loaded memory or archive file at ``rel``."""
         return self.ws.files.get(rel) or self.ws.archive_files.get(rel)
 
-    def entry(self, ref: dict) -> Target:
+    def entry(self, ref: dict[str, Any]) -> Target:
         """The target of the entry a ref points at; DecisionError when it isn't loaded."""
         mf = self.memory_file(str(ref.get("file")))
         if mf is not None:
@@ -77,7 +79,7 @@ class PlanBuilder:
             )
         )
 
-    def anchor(self, ref: dict) -> Target:
+    def anchor(self, ref: dict[str, Any]) -> Target:
         """The target of the anchor a ref points at; DecisionError when it isn't loaded."""
         mf = self.memory_file(str(ref.get("file")))
         if mf is not None:
@@ -90,7 +92,7 @@ class PlanBuilder:
             )
         )
 
-    def proposals(self, ids) -> list:
+    def proposals(self, ids: Iterable[str]) -> list[Proposal]:
         """The judge's proposals with these ids (unknown ids left out)."""
         by_id = {p.id: p for p in self.ws.proposals or []}
         return [by_id[i] for i in ids if i in by_id]
@@ -149,7 +151,13 @@ class PlanBuilder:
                 where += f" before [[{after[0].id}]]"
         return where
 
-    def verdicts(self, pd: PlannedDecision, proposal_ids, verdict: str, kept=None) -> None:
+    def verdicts(
+        self,
+        pd: PlannedDecision,
+        proposal_ids: Iterable[str],
+        verdict: str,
+        kept: str | None = None,
+    ) -> None:
         """Append the human's verdict on each of these proposals to verdicts.jsonl."""
         for proposal in self.proposals(proposal_ids):
             line = verdict_line(self.ts, proposal, verdict, kept)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from memreview.decisions.model import Decision
 from memreview.decisions.plan.ops import AddRef, Op, RemoveRef, ReplaceEntry, SetMeta
@@ -24,7 +25,7 @@ class Hide:
     reason: str
     # what the decision took out of a file, to put back on unhide (a skipped skill:
     # ``{"file", "index", "candidate"}``)
-    removed: dict | None = field(default=None, compare=False, hash=False)
+    removed: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -164,14 +165,14 @@ class PlannedDecision:
         """The decision's key (``item:action``)."""
         return self.decision.key
 
-    def journal(self) -> dict:
+    def journal(self) -> dict[str, Any]:
         """How the decision is recorded in the journal: every text with its credentials
         masked (the journal is never rewritten, so a value written there would stay). A merge
         or edit text that was masked is marked ``text_masked``: undo does not stage it again
         (it would write the mask), the owner decides that item anew."""
         record = {"key": self.key, "queue": self.queue, "title": self.title}
         record.update(self.decision.to_dict())
-        out: dict = {}
+        out: dict[str, Any] = {}
         for k, v in record.items():
             if isinstance(v, str):
                 masked = mask_secrets(v)

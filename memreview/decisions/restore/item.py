@@ -8,6 +8,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions.plan.builder import ANCHOR_TEXT_RE
@@ -56,7 +57,7 @@ class Archived:
         body = [t for t in self.restored_lines if not MARKER_RE.search(t)]
         return body[0] if body else (self.lines[0] if self.lines else "")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """As ``restore --list --json`` prints it."""
         return {
             "id": self.id,
@@ -90,7 +91,7 @@ def read_text(root: Path, rel: str | None) -> TextFile | None:
         return None
 
 
-def section_heading(text: str) -> re.Match | None:
+def section_heading(text: str) -> re.Match[str] | None:
     """The heading match of a line that opens a section (not an anchor's header)."""
     m = HEADING_RE.match(text)
     return m if m and not ANCHOR_TEXT_RE.match(m.group(2)) else None

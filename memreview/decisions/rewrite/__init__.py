@@ -32,9 +32,14 @@ The package, by seam:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from memreview.decisions.plan import CreateFile, Op, RemoveCandidate
+from memreview.decisions.rewrite.lines import Imports
 from memreview.decisions.rewrite.ops import LineEdit
-from memreview.decisions.rewrite.result import Conflict, FileRewrite, Problem
+from memreview.decisions.rewrite.result import Conflict as Conflict
+from memreview.decisions.rewrite.result import FileRewrite as FileRewrite
+from memreview.decisions.rewrite.result import Problem as Problem
 from memreview.decisions.rewrite.whole import create_file, remove_candidates
 from memreview.i18n import _
 from memreview.workspace.textfile import EncodeError, TextFile
@@ -68,7 +73,13 @@ def rewrite(
     return result
 
 
-def _attempt(rel, current, ops, imports, chronicle_words) -> FileRewrite:
+def _attempt(
+    rel: str,
+    current: TextFile | None,
+    ops: list[Op],
+    imports: Imports,
+    chronicle_words: Sequence[str],
+) -> FileRewrite:
     if current is not None and current.encoding == "binary":
         reason = _("{file} is not valid text in its encoding; memreview only reads it").format(
             file=rel

@@ -8,7 +8,9 @@ is kept here, since rendering writes it (see the package docstring)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from memreview.decisions.plan import (
     Target,
@@ -63,10 +65,32 @@ class Region:
     lead: list[str] = field(default_factory=list)  # lines that go before a moved block
 
 
+def matched(rx: re.Pattern[str], text: str) -> re.Match[str]:
+    """``rx`` on a line that was found by it: a line that no longer matches is a conflict."""
+    m = rx.match(text)
+    if m is None:
+        raise Conflict(_("a line changed while it was being edited"))
+    return m
+
+
+class Targeted(Protocol):
+    """An operation on one entry or anchor of the file."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def target(self) -> Target: ...
+
+
+# the blocks other files' MoveBlock operations hand to a file, by operation number
+Imports = dict[int, list[str] | None]
+
+
 class LineFile:
     """The file being edited and what the decisions do to it (see ``ops.LineEdit``)."""
 
-    def __init__(self, rel: str, current: TextFile | None, chronicle_words) -> None:
+    def __init__(self, rel: str, current: TextFile | None, chronicle_words: Sequence[str]) -> None:
         self.rel = rel
         self.cur = current
         self.base = current if current is not None else decode_bytes(rel, b"")
@@ -181,7 +205,7 @@ class LineFile:
             )
         r.fate, r.by = fate, key
 
-    def _anchor(self, op) -> Region:
+    def _anchor(self, op: Targeted) -> Region:
         r = self.region(op.target, "anchor")
         if r.fate in ("delete", "replace"):
             raise Conflict(

@@ -5,6 +5,7 @@ its first line; a heading's section in its status line, else a new one under the
 
 from __future__ import annotations
 
+from memreview.decisions.rewrite.lines import matched
 from memreview.workspace.markdown import STATUS_LINE_RE, find_status_line
 from memreview.workspace.project_lists import inline_status
 
@@ -22,8 +23,8 @@ def listed_status(
         if at is None:
             label = "状态：" if chinese else "Status: "
             return [out[0], label + value, *out[1:]]
-        m = STATUS_LINE_RE.match(out[at + 1])
-        out[at + 1] = m.group("head") + value + m.group("tail")
+        line = matched(STATUS_LINE_RE, out[at + 1])
+        out[at + 1] = line.group("head") + value + line.group("tail")
         return out
     for k, text in enumerate(out):
         m = inline_status(text)

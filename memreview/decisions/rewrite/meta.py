@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from memreview.decisions.plan import AddRef, MoveRefs, RemoveRef, SetMeta
-from memreview.decisions.rewrite.lines import LineFile, Region
+from memreview.decisions.rewrite.lines import Imports, LineFile, Region, matched
 from memreview.workspace.markdown import META_RE, REF_RE
 
 _SEP_AFTER = re.compile(r"[ \t]*[,，、;；][ \t]*")
@@ -30,7 +30,7 @@ class MetaEdit(LineFile):
         r.block.insert(r.meta_last + 1, self.line(text))
         r.meta_last += 1
 
-    def _SetMeta(self, op: SetMeta, _imports) -> None:
+    def _SetMeta(self, op: SetMeta, _imports: Imports) -> None:
         r = self._anchor(op)
         found = self._meta_lines(r, op.name)
         if not found:
@@ -38,12 +38,12 @@ class MetaEdit(LineFile):
             return
         i = found[0]
         old = r.block[i]
-        written = META_RE.match(old.text).group(1)
+        written = matched(META_RE, old.text).group(1)
         text = f"{written}: {op.value}"
         if text != old.text:
             r.block[i] = self.line(text, old.ending)
 
-    def _AddRef(self, op: AddRef, _imports) -> None:
+    def _AddRef(self, op: AddRef, _imports: Imports) -> None:
         r = self._anchor(op)
         token = f"[[{op.ref}]]"
         found = self._meta_lines(r, op.name)
@@ -54,11 +54,11 @@ class MetaEdit(LineFile):
             return
         i = found[0]
         old = r.block[i]
-        value = META_RE.match(old.text).group(2).strip()
+        value = matched(META_RE, old.text).group(2).strip()
         text = old.text.rstrip() + (f", {token}" if value else f" {token}")
         r.block[i] = self.line(text, old.ending)
 
-    def _RemoveRef(self, op: RemoveRef, _imports) -> None:
+    def _RemoveRef(self, op: RemoveRef, _imports: Imports) -> None:
         r = self._anchor(op)
         token = f"[[{op.ref}]]"
         for i in reversed(self._meta_lines(r, op.name)):
@@ -73,7 +73,7 @@ class MetaEdit(LineFile):
                 del r.block[i]
                 r.meta_last -= 1
 
-    def _MoveRefs(self, op: MoveRefs, _imports) -> None:
+    def _MoveRefs(self, op: MoveRefs, _imports: Imports) -> None:
         r = self._anchor(op)
         for i in reversed(self._meta_lines(r, op.source)):
             old = r.block[i]
@@ -94,7 +94,7 @@ class MetaEdit(LineFile):
             self._add_meta(r, f"{op.dest}: {tokens}")
             return
         old = r.block[found[0]]
-        value = META_RE.match(old.text).group(2).strip()
+        value = matched(META_RE, old.text).group(2).strip()
         text = old.text.rstrip() + (f", {tokens}" if value else f" {tokens}")
         r.block[found[0]] = self.line(text, old.ending)
 

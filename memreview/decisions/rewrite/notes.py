@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from memreview.decisions.plan import AddTodo, InsertRule, SetStatus
-from memreview.decisions.rewrite.lines import LineFile
+from memreview.decisions.rewrite.lines import Imports, LineFile, matched
 from memreview.decisions.rewrite.listed import listed_status
 from memreview.decisions.rewrite.result import Conflict
 from memreview.i18n import _
@@ -35,7 +35,7 @@ def status_value(status: str, day: str, chinese: bool) -> str:
 class NoteEdit(LineFile):
     """A ``LineFile`` that adds rules and todos and sets status lines."""
 
-    def _InsertRule(self, op: InsertRule, _imports) -> None:
+    def _InsertRule(self, op: InsertRule, _imports: Imports) -> None:
         self.need_file()
         if any(ln.text == op.line for ln in self.lines):
             return  # the rule is there already
@@ -57,7 +57,7 @@ class NoteEdit(LineFile):
         ends = [e.end_line for e in mf.entries if h_line < e.line < stop and e.kind != "anchor"]
         self.insert(max(ends) if ends else h_line, [new])
 
-    def _AddTodo(self, op: AddTodo, _imports) -> None:
+    def _AddTodo(self, op: AddTodo, _imports: Imports) -> None:
         # an open todo for it is there already, in either language and of any date
         heads = (f"- [ ] Revisit {op.title} (", f"- [ ] 回顾 {op.title}（")
         if any(ln.text.strip().startswith(heads) for ln in self.lines):
@@ -91,7 +91,7 @@ class NoteEdit(LineFile):
             k += 1
         self.insert(mark + 1 if last is None else last + 1, [new])
 
-    def _SetStatus(self, op: SetStatus, _imports) -> None:
+    def _SetStatus(self, op: SetStatus, _imports: Imports) -> None:
         """The status line is rewritten in place, in the form the owner wrote it
         (``**Status:** x``, ``状态：x``, front matter ``status: x``…); a file without one gets
         ``Status: …`` after its title. A project kept in a list has its own lines set."""
@@ -109,7 +109,7 @@ class NoteEdit(LineFile):
             self.insert(title, [self.line(text)])
             return
         ln = self.lines[i]
-        m = STATUS_LINE_RE.match(ln.text)
+        m = matched(STATUS_LINE_RE, ln.text)
         value = status_value(op.status, op.day, m.group("label") == "状态")
         text = m.group("head") + value + m.group("tail")
         r = self._region(i, i, "line")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from memreview.decisions.plan import (
     AddRef,
@@ -27,7 +29,7 @@ from memreview.decisions.plan import (
     SetMeta,
     SetStatus,
 )
-from memreview.decisions.rewrite.lines import HEADING_LINE_RE, Region
+from memreview.decisions.rewrite.lines import HEADING_LINE_RE, Imports, Region
 from memreview.decisions.rewrite.meta import MetaEdit
 from memreview.decisions.rewrite.notes import NoteEdit
 from memreview.decisions.rewrite.result import Conflict
@@ -40,11 +42,11 @@ class LineEdit(MetaEdit, NoteEdit):
     """A ``LineFile`` that carries out line operations."""
 
     # -- operations ------------------------------------------------------------------------
-    def apply(self, op: Op, imports: dict[int, list[str] | None]) -> None:
+    def apply(self, op: Op, imports: Imports) -> None:
         """Carry out ``op`` (its handler is listed in ``_HANDLERS``)."""
         _HANDLERS[type(op)](self, op, imports)
 
-    def _DeleteEntry(self, op: DeleteEntry, _imports) -> None:
+    def _DeleteEntry(self, op: DeleteEntry, _imports: Imports) -> None:
         r = self.region(op.target)
         if r.fate == "delete":
             return
@@ -90,7 +92,7 @@ class LineEdit(MetaEdit, NoteEdit):
             self.tombstones.append(text)
         return text
 
-    def _ReplaceEntry(self, op: ReplaceEntry, _imports) -> None:
+    def _ReplaceEntry(self, op: ReplaceEntry, _imports: Imports) -> None:
         r = self.region(op.target)
         if r.fate == "replace" and [ln.text for ln in r.replacement] == list(op.lines):
             return
@@ -102,7 +104,7 @@ class LineEdit(MetaEdit, NoteEdit):
         self._claim(r, op.key, "replace")
         r.replacement = new
 
-    def _RedactLines(self, op: RedactLines, _imports) -> None:
+    def _RedactLines(self, op: RedactLines, _imports: Imports) -> None:
         self.need_file()
         n = len(op.old)
         texts = [ln.text for ln in self.lines]
@@ -121,7 +123,7 @@ class LineEdit(MetaEdit, NoteEdit):
         self._claim(r, op.key, "replace")
         r.replacement = new
 
-    def _MoveBlock(self, op: MoveBlock, _imports) -> None:
+    def _MoveBlock(self, op: MoveBlock, _imports: Imports) -> None:
         if op.target.kind != "anchor":  # a promoted entry: it leaves with its marker
             r = self.region(op.target)
             if r.fate == "move":
@@ -144,7 +146,7 @@ class LineEdit(MetaEdit, NoteEdit):
             return
         r.fate, r.by, r.dest, r.moves = "move", op.key, op.dest, [op.move]
 
-    def _AppendBlock(self, op: AppendBlock, imports) -> None:
+    def _AppendBlock(self, op: AppendBlock, imports: Imports) -> None:
         if op.move not in imports:
             raise Conflict(_("the block to move from {file} was not found").format(file=op.source))
         block = imports[op.move]
@@ -175,19 +177,19 @@ class LineEdit(MetaEdit, NoteEdit):
                     return True
         return False
 
-    def _AppendSection(self, op: AppendSection, _imports) -> None:
+    def _AppendSection(self, op: AppendSection, _imports: Imports) -> None:
         self.need_file()
         if any(op.marker in ln.text for ln in self.lines):
             return  # written once already (docs/design.md §4: a decision applies once)
         self.tail.append((True, [self.line(text) for text in op.lines]))
 
-    def _AppendLine(self, op: AppendLine, _imports) -> None:
+    def _AppendLine(self, op: AppendLine, _imports: Imports) -> None:
         if _verdict_given(op.line, [ln.text for ln in self.lines]):
             return  # applied once already (docs/design.md §4: a decision applies once)
         self.tail.append((False, [self.line(op.line)]))
 
 
-def _verdict_key(text: str) -> tuple | None:
+def _verdict_key(text: str) -> tuple[Any, ...] | None:
     try:
         obj = jsondoc.loads(text)
     except ValueError:
@@ -227,7 +229,7 @@ def _moved_body(lines: list[str]) -> list[str]:
 
 # The method that carries out each kind of line operation (CreateFile and RemoveCandidate
 # change a whole file: see whole.create_file and whole.remove_candidates).
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[LineEdit, Any, Imports], None]] = {
     DeleteEntry: LineEdit._DeleteEntry,
     ReplaceEntry: LineEdit._ReplaceEntry,
     RedactLines: LineEdit._RedactLines,

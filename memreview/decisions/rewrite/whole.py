@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from memreview.decisions.plan import (
     CreateFile,
@@ -124,7 +125,7 @@ def remove_candidates(rel: str, current: TextFile | None, ops: list[Op]) -> File
     return FileRewrite(rel, data, list(chosen.values()), problems)
 
 
-def _remove_elements(text: str, indexes: list[int], expected: dict) -> str | None:
+def _remove_elements(text: str, indexes: list[int], expected: dict[str, Any]) -> str | None:
     """``text`` with those elements of its top-level "candidates" array cut out (each with
     one adjacent comma and the spacing before it); None when that doesn't give ``expected``."""
     try:
@@ -225,7 +226,7 @@ def _candidate_spans(s: str) -> tuple[int, int, list[tuple[int, int]]] | None:
             return None
 
 
-def _dump_like(original: str, doc: dict, ending: str, escaped: bool = False) -> str:
+def _dump_like(original: str, doc: dict[str, Any], ending: str, escaped: bool = False) -> str:
     """``doc`` as JSON in the original's indentation, non-ASCII kept as is (``escaped``:
     as ``\\uXXXX``)."""
     indent: int | str | None = None
@@ -241,7 +242,9 @@ def _dump_like(original: str, doc: dict, ending: str, escaped: bool = False) -> 
     return text.replace("\n", ending) if ending != "\n" else text
 
 
-def insert_candidate(rel: str, current: TextFile | None, index: int, candidate: dict) -> bytes:
+def insert_candidate(
+    rel: str, current: TextFile | None, index: int, candidate: dict[str, Any]
+) -> bytes:
     """skill_candidates.json with ``candidate`` back at ``index`` of its "candidates" list
     (the end when the list is shorter), the rest of its text unchanged where that gives the
     expected document, else written again in the file's style. A missing file (None)
@@ -259,14 +262,18 @@ def insert_candidate(rel: str, current: TextFile | None, index: int, candidate: 
     index = max(0, min(index, len(cands)))
     expected = dict(doc)
     expected["candidates"] = [*cands[:index], candidate, *cands[index:]]
-    new_text = _insert_element(text, index, candidate, expected)
-    if new_text is None:
+    spliced = _insert_element(text, index, candidate, expected)
+    if spliced is not None:
+        new_text = spliced
+    else:
         escaped = text.isascii() and "\\u" in text
         new_text = _dump_like(text, expected, current.default_ending, escaped)
     return current.bom + current.encode_text(new_text)
 
 
-def _insert_element(text: str, index: int, candidate: dict, expected: dict) -> str | None:
+def _insert_element(
+    text: str, index: int, candidate: dict[str, Any], expected: dict[str, Any]
+) -> str | None:
     """``text`` with ``candidate`` spliced in as element ``index`` of the top-level
     "candidates" array, indented like its neighbours; None when that doesn't give
     ``expected`` (an empty array, an unusual layout)."""

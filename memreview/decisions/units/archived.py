@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision
-from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision
+from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, Target
 from memreview.decisions.unit import (
     DEFER,
     Act,
@@ -19,10 +21,10 @@ from memreview.i18n import N_, _, ngettext
 from memreview.workspace.model import Workspace
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """remove deletes every matching entry (each once); keep hides the item."""
     if d.action == "remove":
-        targets = {}
+        targets: dict[tuple[str, int], Target] = {}
         for ref in item.get("matches") or []:
             target = b.entry(ref)
             targets.setdefault((target.file, target.line), target)
@@ -34,7 +36,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         b.hide(pd, "kept")
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """The fragment's facts and text, then each entry it still lives in."""
     frag = item.get("fragment") or {}
     matches = item.get("matches") or []
@@ -56,7 +58,7 @@ def evidence(item: dict) -> list:
     ]
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """How long ago the fragment was archived."""
     days = item.get("days_since_last_seen")
     return ngettext(

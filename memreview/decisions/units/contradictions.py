@@ -4,6 +4,8 @@ keep one member, superseding every member in conflict with it, or keep them all.
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddRef, MoveRefs, PlanBuilder, PlannedDecision, RemoveRef
 from memreview.decisions.unit import (
@@ -24,12 +26,12 @@ from memreview.workspace.model import Workspace
 SHOWN = 9  # the members a group's evidence shows (# and a digit pick them)
 
 
-def is_group(item: dict) -> bool:
+def is_group(item: dict[str, Any]) -> bool:
     """Is ``item`` a group of conflicts rather than a pair?"""
     return item.get("kind") == "group"
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """A pair is decided by keeping a side; a group by keeping one member, or all."""
     if is_group(item):
         n = len(item.get("refs") or [])
@@ -52,7 +54,7 @@ def check(item: dict, d: Decision) -> None:
         )
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """keep-a/keep-b supersede the other side; keep-both turns the conflict into SEE-ALSO."""
     if d.action == "defer":
         return
@@ -77,7 +79,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     b.hide(pd, "kept-both")
 
 
-def plan_group(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan_group(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """keep-one: every member in conflict with the kept one is superseded by it; keep-both:
     every conflict between two members becomes SEE-ALSO on both sides, and the group stays
     hidden."""
@@ -93,8 +95,8 @@ def plan_group(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> 
         return
     links, proposals = group_links(b.ws, item)
     partners: dict[str, set[str]] = {}
-    for x, named in links.items():
-        for y in named:
+    for x, linked in links.items():
+        for y in linked:
             partners.setdefault(y, set()).add(x)
     for p in proposals:
         partners.setdefault(p.new, set()).add(p.old)
@@ -118,12 +120,12 @@ FOUND_BY = {
 }
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """The judge's facts, then A and B side by side; for a group, its size and its first
     members."""
     if is_group(item):
         refs = item.get("refs") or []
-        blocks: list = [
+        blocks: list[Any] = [
             Facts(
                 (
                     (_("found by"), in_words(FOUND_BY, item.get("source"))),
@@ -162,7 +164,7 @@ def missing(ws: Workspace) -> str | None:
     return None
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """The judge's confidence of a pair; a group's size."""
     if is_group(item):
         return _(" — {n} anchors, {conflicts} conflicts").format(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, SetMeta
 from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
@@ -12,7 +14,7 @@ from memreview.workspace.model import Workspace
 DEMOTED_TITLE = "# Demoted"
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """approve marks the anchor Demoted and moves it; pin sets Importance: high. A promoted
     entry moves with its marker under a ``Demoted: DATE`` line; pin hides it for good."""
     if d.action == "defer":
@@ -37,11 +39,11 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     b.move(pd, target, b.cfg.demoted_file, DEMOTED_TITLE)
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """Recalls and age, then the anchor (a promoted entry: when, and its place in context)."""
     promoted = item.get("promoted")
     days = item.get("age_days")
-    pairs: tuple = (
+    pairs: tuple[Any, ...] = (
         (_("recalls in 90 days"), item.get("recalls_90d")),
         (
             _("age"),
@@ -52,14 +54,14 @@ def evidence(item: dict) -> list:
     )
     if promoted:
         pairs += ((_("promoted"), promoted), (_("recalled since"), _("never")))
-    blocks: list = [Facts(pairs)]
+    blocks: list[Any] = [Facts(pairs)]
     if item.get("anchor"):
         label = _("promoted entry") if promoted else _("anchor")
         blocks.append(RefBlock(item["anchor"], label, before=1 if promoted else 0))
     return blocks
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """Recalls in the window, and age."""
     recalls, days = item.get("recalls_90d"), item.get("age_days")
     age = ngettext("{days} day old", "{days} days old", days if isinstance(days, int) else 2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AddTodo, PlanBuilder, PlannedDecision, SetMeta, SetStatus
 from memreview.decisions.unit import (
@@ -21,7 +23,7 @@ from memreview.workspace.config import Config
 from memreview.workspace.model import Workspace
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """revive adds a todo and snoozes; snooze hides; archive and done set the Status."""
     if d.action == "defer":
         return
@@ -62,7 +64,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         )
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """archive and done set the project's Status: a project known only from markers has no
     Status line to set, so they are refused when decided (not failed when written)."""
     if d.action in ("archive", "done") and item.get("source") == "marker":
@@ -87,7 +89,7 @@ KNOWN_FROM = {
 }
 
 
-def _asleep(item: dict) -> tuple[str, str | None]:
+def _asleep(item: dict[str, Any]) -> tuple[str, str | None]:
     """How long it has slept, in words, and a hint when that needs one."""
     days, last = item.get("days_dormant"), item.get("last_mentioned")
     if last:
@@ -103,12 +105,12 @@ def _asleep(item: dict) -> tuple[str, str | None]:
     )
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """When the project was last mentioned, and where it is defined."""
     source = item.get("source")
     asleep, hint = _asleep(item)
     last = item.get("last_mentioned")
-    blocks: list = [
+    blocks: list[Any] = [
         Facts(
             (
                 (_("project"), item.get("project")),
@@ -151,7 +153,7 @@ def evidence(item: dict) -> list:
     return blocks
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """How long the project has slept."""
     days = item.get("days_dormant")
     if days is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import AppendSection, InsertRule, PlanBuilder, PlannedDecision
 from memreview.decisions.unit import (
@@ -40,14 +42,14 @@ ORIGINS = {
 }
 
 
-def _text(item: dict, d: Decision) -> str:
+def _text(item: dict[str, Any], d: Decision) -> str:
     text = " ".join((d.text if d.text is not None else str(item.get("text") or "")).split())
     if not text:
         raise DecisionError(_("{item}: there is no text to promote").format(item=d.item))
     return text
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """A candidate holding a credential is promoted only as the owner rewrote it, without it."""
     if d.action != "promote":
         return
@@ -64,7 +66,7 @@ def check(item: dict, d: Decision) -> None:
         )
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """promote writes the entry as the pipeline would, marked as the owner's; let-go hides it
     for good. The store and dreams.db are never written."""
     if d.action == "defer":
@@ -103,7 +105,7 @@ def _module_headings(b: PlanBuilder, main: str, category: str) -> tuple[str, ...
     return tuple(t for _line, _lvl, t in mf.headings if category.strip() in t)
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """How soon it is lost and why, its text, its source lines."""
     fails = ", ".join(str(in_words(GATES, f)) for f in item.get("fails") or ())
     days = item.get("days_left")
@@ -115,7 +117,7 @@ def evidence(item: dict) -> list:
         when = ngettext("{n} day left", "{n} days left", days).format(n=days)
     else:
         when = None
-    blocks: list = [
+    blocks: list[Any] = [
         Facts(
             (
                 (_("from"), in_words(ORIGINS, item.get("origin"))),
@@ -141,7 +143,7 @@ def evidence(item: dict) -> list:
     return blocks
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """How soon it is lost."""
     days = item.get("days_left")
     if item.get("evicted_next"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
+from typing import Any
 
 from memreview.decisions.model import Decision, DecisionError, merge_lines
 from memreview.decisions.plan import (
@@ -13,6 +14,7 @@ from memreview.decisions.plan import (
     PlanBuilder,
     PlannedDecision,
     ReplaceEntry,
+    Target,
 )
 from memreview.decisions.unit import (
     DEFER,
@@ -30,18 +32,19 @@ from memreview.display import dated
 from memreview.i18n import N_, _, ngettext
 from memreview.queues.promotions.flags import stripped_body
 from memreview.queues.promotions.found import REJECTED_FILE, has_promotions
+from memreview.workspace.model import Workspace
 
 REJECTED_TITLE = "# Rejected promotions"
 VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
 STRIP = Verb("strip", "t", N_("strip"), N_("Remove the pipeline's leftovers from a promoted entry"))
 
 
-def _first_line(item: dict, body_first: str) -> str:
+def _first_line(item: dict[str, Any], body_first: str) -> str:
     """The bullet line with ``body_first`` as its text, the marker's tail kept."""
     return f"- {body_first}{item.get('tail') or ''}"
 
 
-def edited_lines(item: dict, text: str) -> tuple[str, ...]:
+def edited_lines(item: dict[str, Any], text: str) -> tuple[str, ...]:
     """The entry's new lines: the owner's text, then the tail it had (marker untouched)."""
     lines = merge_lines(text)
     first = lines[0]
@@ -52,7 +55,7 @@ def edited_lines(item: dict, text: str) -> tuple[str, ...]:
     return (_first_line(item, first.rstrip()), *rest)
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """edit needs a text; strip needs something to strip."""
     if d.action == "edit":
         text = d.text if d.text is not None else None
@@ -70,7 +73,7 @@ def check(item: dict, d: Decision) -> None:
         )
 
 
-def verdict_line(b: PlanBuilder, item: dict, verdict: str) -> str:
+def verdict_line(b: PlanBuilder, item: dict[str, Any], verdict: str) -> str:
     """The verdict line of a promotion (docs/design.md §1.3)."""
     obj = {
         "ts": b.ts,
@@ -83,7 +86,7 @@ def verdict_line(b: PlanBuilder, item: dict, verdict: str) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def archive_note(b: PlanBuilder, item: dict) -> str:
+def archive_note(b: PlanBuilder, item: dict[str, Any]) -> str:
     """The line the archived entry is filed under: the review date, its source and flags."""
     src = item.get("source") or {}
     where = f"{src['file']}:{src['start']}-{src['end']}" if src else item["ref"]["file"]
@@ -92,7 +95,7 @@ def archive_note(b: PlanBuilder, item: dict) -> str:
     return f"Rejected: {b.day} (promoted {promoted}; source {where}; flags: {flags})"
 
 
-def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
+def archive(b: PlanBuilder, pd: PlannedDecision, item: dict[str, Any], target: Target) -> None:
     """The entry, after its marker and a ``Rejected:`` line, is appended to the rejected
     archive (titled when new); then it leaves its file (the archive is written first)."""
     lines: list[str] = []
@@ -111,7 +114,7 @@ def archive(b: PlanBuilder, pd: PlannedDecision, item: dict, target) -> None:
     pd.kept_in[target] = REJECTED_FILE
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """keep marks it reviewed; archive moves it (with its marker) to the rejected archive;
     edit and strip rewrite it in place, marker and tail kept. Each writes a verdict."""
     if d.action == "defer":
@@ -138,9 +141,9 @@ WRITTEN_BY = {
 }
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """The entry, its promotion's figures, its source lines, the store, the flags."""
-    blocks: list = [
+    blocks: list[Any] = [
         Facts(
             (
                 (_("promoted"), dated(item.get("promoted"))),
@@ -178,7 +181,7 @@ def evidence(item: dict) -> list:
     return blocks
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """Its flags (the title already holds the promotion date)."""
     flags = item.get("flags") or []
     if not flags:
@@ -188,14 +191,14 @@ def note(item: dict) -> str:
     )
 
 
-def missing(ws) -> str | None:
+def missing(ws: Workspace) -> str | None:
     """A workspace no pipeline promoted into has nothing for this queue."""
     if has_promotions(ws):
         return None
     return _("no promotion section or 自动沉淀 stamp in the memory files")
 
 
-def promotion_health(ws, items: list[dict], today: date) -> dict:
+def promotion_health(ws: Workspace, items: list[dict[str, Any]], today: date) -> dict[str, Any]:
     """Promotions per night over the 14 nights up to the review date, the flagged share of
     every promotion, the top flags, and the owner's archive rate per flag."""
     # the judge's cards read the verdicts: imported when a scan's health is computed
@@ -223,7 +226,7 @@ def promotion_health(ws, items: list[dict], today: date) -> dict:
     }
 
 
-def health_view(promo: dict) -> tuple[int, list[str]] | None:
+def health_view(promo: dict[str, Any]) -> tuple[int, list[str]] | None:
     """The flagged promotions, and the figures in a few lines (none when none wait)."""
     from memreview.judge_card import promotion_lines
 

@@ -14,6 +14,8 @@ so undo cannot bring it back: undo restores everything else and keeps the redact
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines, Target
 from memreview.decisions.unit import (
@@ -32,7 +34,7 @@ from memreview.queues.secrets_sources import LOG, NOTES, daily_log, log_lines
 from memreview.secrets import find_secrets, kinds_shown, redact_secrets
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """redact rewrites the item's lines with the values replaced; keep hides the item."""
     if d.action == "defer":
         return
@@ -62,7 +64,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     b.plan.add(rel, RedactLines(pd.key, first, old, new), pd)
 
 
-def _texts(b: PlanBuilder, rel: str, source) -> list[str] | None:
+def _texts(b: PlanBuilder, rel: str, source: object) -> list[str] | None:
     """The loaded lines of the memory file or daily log at ``rel``."""
     if source == LOG:
         log = daily_log(b.ws, rel)
@@ -71,13 +73,13 @@ def _texts(b: PlanBuilder, rel: str, source) -> list[str] | None:
     return None if mf is None else mf.source.texts
 
 
-def _not_written(item: dict) -> str:
+def _not_written(item: dict[str, Any]) -> str:
     """Why memreview does not write the item's file, in the interface's language."""
     source = item.get("source")
     return in_words(NOT_WRITTEN, source if source in NOT_WRITTEN else NOTES) or ""
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """Redact only where memreview may write; a redaction note is one short line."""
     if d.action == "redact" and item.get("writable") is False:
         reason = _not_written(item)
@@ -94,7 +96,7 @@ def check(item: dict, d: Decision) -> None:
         )
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """What kind of credential, masked, then the line in its file (masked on screen); for a
     file memreview does not write, why redact is not offered."""
     facts = Facts(
@@ -105,7 +107,7 @@ def evidence(item: dict) -> list:
     )
     if item.get("writable") is False:
         ref = item.get("ref") or {}
-        blocks: list = [facts, Passage(_("masked"), str(item.get("text", "")))]
+        blocks: list[Any] = [facts, Passage(_("masked"), str(item.get("text", "")))]
         if isinstance(ref.get("line"), int):
             blocks.append(RefBlock(ref, _("in"), before=2))
         else:
@@ -127,7 +129,7 @@ def evidence(item: dict) -> list:
     ]
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """The kind of credential (and, where memreview does not write, that it is reported only)."""
     kinds = kinds_shown(item.get("kinds") or ())
     if item.get("writable") is False:
@@ -137,7 +139,7 @@ def note(item: dict) -> str:
     return f" — {kinds}"
 
 
-def secret_files(items: list[dict]) -> set[str]:
+def secret_files(items: list[dict[str, Any]]) -> set[str]:
     """The workspace files holding the credentials found (the recall store's too)."""
     return {it["ref"]["file"] for it in items}
 

@@ -6,6 +6,7 @@ import io
 import json
 import re
 from dataclasses import replace
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString as DoubleQuoted
@@ -52,7 +53,7 @@ def front_matter(fields: dict[str, str]) -> str:
     return buf.getvalue()
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """solidify adds a rule to MEMORY.md, create-skill writes SKILL.md; both (and skip)
     take the candidate out of skill_candidates.json. skip also hides the item, keeping the
     candidate in state.yaml so ``unhide`` can put it back where it was."""
@@ -77,7 +78,8 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         removed = {"file": b.cfg.skill_candidates, "index": index}
         # JSON text: its keys keep their order when it goes back
         removed["candidate"] = json.dumps(_raw_candidate(b, index, theme, item), ensure_ascii=False)
-        pd.hide = replace(pd.hide, removed=removed)
+        if pd.hide is not None:
+            pd.hide = replace(pd.hide, removed=removed)
     b.plan.add(
         b.cfg.skill_candidates,
         RemoveCandidate(pd.key, theme, content, 0, max(1, len(twins))),
@@ -85,7 +87,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     )
 
 
-def _raw_candidate(b: PlanBuilder, index: int, theme: str, item: dict) -> dict:
+def _raw_candidate(b: PlanBuilder, index: int, theme: str, item: dict[str, Any]) -> dict[str, Any]:
     """The candidate as skill_candidates.json holds it (every field kept), else as read."""
     try:
         doc = jsondoc.loads(store.safe_read_bytes(b.ws.root, b.cfg.skill_candidates))
@@ -97,7 +99,7 @@ def _raw_candidate(b: PlanBuilder, index: int, theme: str, item: dict) -> dict:
     return {k: item[k] for k in ("theme", "content", "count", "reason") if item.get(k) is not None}
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """A skipped candidate (shown with the hidden items) is no longer in the file: it is
     unhidden first, then decided."""
     if item.get("skipped") and d.action != "defer":
@@ -109,7 +111,7 @@ def check(item: dict, d: Decision) -> None:
         )
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """Theme, how often seen and why, then the candidate's text."""
     return [
         Facts(
@@ -124,7 +126,7 @@ def evidence(item: dict) -> list:
     ]
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """How often the pipeline saw the rule."""
     if item.get("count") is not None:
         count = item["count"]

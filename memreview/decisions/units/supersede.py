@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.unit import DEFER, Act, QueueUnit, RefBlock, judge_note, judge_pair
@@ -10,7 +12,7 @@ from memreview.queues.supersede import supersede
 from memreview.workspace.model import Workspace
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """approve supersedes the old anchor; reject records the verdict and hides the item."""
     proposal = [item["proposal"]] if item.get("proposal") else []
     if d.action == "approve":
@@ -22,7 +24,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         b.hide(pd, "rejected")
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Any]:
     """The judge's facts, then the old and the new anchor side by side."""
     return judge_pair(
         item,
