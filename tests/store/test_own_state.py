@@ -172,3 +172,23 @@ def test_undo_refuses_when_the_state_file_cant_be_read(tmp_path, damage):
     assert (root / STATE).read_bytes() == bad
     assert (root / "memory/projects/diary.md").read_bytes() == diary
     assert not [b for b in batches(root) if b.undone_by]
+
+
+def test_an_entry_memreview_cant_use_is_written_back_as_it_was(tmp_path):
+    """One forged entry (a list, an impossible date) is not dropped when another decision
+    writes state.yaml again: it was the owner's file before it was the agent's."""
+    import yaml
+
+    root = _workspace(tmp_path / "ws", "junk")
+    (root / ".memreview").mkdir()
+    forged = {
+        "forged": [1, 2],
+        "feb30": {"until": "2026-02-30", "reason": "snoozed", "batch": None},
+    }
+    (root / STATE).write_text(yaml.safe_dump({"hidden": forged}))
+    out, diary = _decide(root, "dormant", "snooze")
+    assert out.ok, out.messages
+    doc = yaml.safe_load((root / STATE).read_text())
+    assert doc["hidden"]["forged"] == [1, 2]
+    assert doc["hidden"]["feb30"]["until"] == "2026-02-30"
+    assert diary in doc["hidden"]
