@@ -67,7 +67,7 @@ def dir_at(root: Path | str, rel_dir: str, *, create: bool = True) -> Iterator[i
         os.close(fd)
 
 
-def _ensure_gitignore(fd: int) -> None:
+def ensure_gitignore(fd: int) -> None:
     """``.gitignore`` in the ``.memreview`` directory ``fd``, written when missing."""
     try:
         os.stat(".gitignore", dir_fd=fd, follow_symlinks=False)
@@ -83,7 +83,7 @@ def private_parent(root: Path | str, name: str) -> Iterator[tuple[int, str]]:
     rel = private_rel(name)
     folder, _, base = rel.rpartition("/")
     with dir_at(root, PRIVATE_DIR) as top:
-        _ensure_gitignore(top)
+        ensure_gitignore(top)
         if folder == PRIVATE_DIR:
             yield top, base
             return
