@@ -60,9 +60,7 @@ def test_a_kill_in_the_middle_of_writing_state_yaml_leaves_a_temp_the_next_run_r
         proc.start()
         proc.join(30)
         assert proc.exitcode == -signal.SIGKILL
-    left = sorted(
-        p.relative_to(root).as_posix() for p in (root / ".memreview").rglob(".*.tmp")
-    )
+    left = sorted(p.relative_to(root).as_posix() for p in (root / ".memreview").rglob(".*.tmp"))
     assert [rel.rsplit(".", 3)[0] for rel in left] == [
         ".memreview/.pending",
         ".memreview/.state",
