@@ -27,7 +27,6 @@ LONGER_TODAY = {
     "cli/parser.py build_parser": 94,
     "cli/batches.py cmd_apply": 83,
     "app/commands.py _commands": 83,
-    "decisions/hidden.py unhide": 82,
     "store/safewrite.py run_batch": 81,
 }
 

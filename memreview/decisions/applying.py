@@ -20,15 +20,12 @@ from memreview import store
 from memreview.decisions import registry
 from memreview.decisions.batchrun import BatchRun, PlanJob
 from memreview.decisions.bookkeeping import (
-    STATE_NAME,
     applied_before,
     applied_hides,
-    keep_broken_state,
     prune,
+    record_hides,
     scrub_redacted,
     skip_hidden_repeats,
-    state_refusal,
-    state_with,
     update_pending,
 )
 from memreview.decisions.model import Decision
@@ -228,26 +225,7 @@ def _apply(result, decisions, dry_run, commit, now, lock_wait, fault) -> ApplyOu
     # a dry run shows the id the batch would get, never a stand-in
     batch_id = outcome.batch or (batch.batch_id if dry_run and batch is not None else None)
     if hides and batch_id:
-        state, before = state_with(root, hides, batch_id)
-        data = state.to_bytes()
-        if dry_run:
-            outcome.state_diff = store.unified_diff(STATE_FILE, before, data)
-        elif refused := state_refusal(before, data):
-            outcome.messages.append(refused)
-            kept = {p.key for p in hides}
-            outcome.applied = [d for d in outcome.applied if d.key not in kept]
-            outcome.failures += [DecisionProblem(p.decision, STATE_FILE, refused) for p in hides]
-        else:
-            try:
-                keep_broken_state(root, outcome)
-                store.write_private(root, STATE_NAME, data)
-                outcome.hidden = [p.hide.item for p in hides if p.hide]
-            except (OSError, store.PathEscape) as exc:
-                outcome.messages.append(
-                    _("could not record hidden items in {file}: {error}").format(
-                        file=STATE_FILE, error=exc
-                    )
-                )
+        record_hides(root, hides, batch_id, outcome, dry_run)
     if dry_run:
         return outcome
     scrub_redacted(root, plan, outcome)

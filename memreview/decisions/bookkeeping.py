@@ -4,21 +4,27 @@ decisions left pending (``pending.yaml``) and the redacted secrets scrubbed from
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from memreview import store
 from memreview.decisions.model import Decision
-from memreview.decisions.outcome import ApplyOutcome
+from memreview.decisions.outcome import ApplyOutcome, DecisionProblem
 from memreview.decisions.pending import PENDING_FILE, load_pending, save_pending
 from memreview.decisions.plan import EditPlan, PlannedDecision, RedactLines
-from memreview.decisions.state import STATE_FILE, Hidden, State, load_state, parse_state
+from memreview.decisions.state import (
+    STATE_FILE,
+    STATE_NAME,
+    Hidden,
+    StateUnreadable,
+    load_state,
+    state_for_change,
+    unwritable,
+    write_state,
+)
 from memreview.i18n import _, ngettext
 from memreview.secrets import find_secrets
-from memreview.workspace.yamlcap import CONFIG_LIMIT
 
-STATE_NAME = STATE_FILE.split("/", 1)[1]
-STATE_LIMIT = CONFIG_LIMIT  # what parse_state reads
+__all__ = ["STATE_NAME"]  # undo_finish's name for state.yaml
 
 
 def applied_before(root: Path) -> dict[str, str]:
@@ -81,52 +87,49 @@ def applied_hides(plan: EditPlan, outcome: ApplyOutcome) -> list[PlannedDecision
     return [p for p in plan.decisions if p.hide is not None and p.key in done]
 
 
-def state_with(root: Path, hides: list[PlannedDecision], batch: str) -> tuple[State, bytes | None]:
-    """The state with ``hides`` added under ``batch``, and the state file's bytes now."""
+def record_hides(root: Path, hides: list[PlannedDecision], batch: str, outcome, dry_run: bool):
+    """Add the state entries of ``hides`` (batch ``batch``) to state.yaml, or for a dry run
+    the diff it would get. When the state file there can't be read, or what would be
+    written could not be read back, nothing is written and the items of the batch stay
+    pending (a state file is never replaced by one that forgot what it held)."""
     try:
-        before = store.read_private(root, STATE_NAME)
-    except (OSError, store.PathEscape):
-        before = None
-    state, _problem = parse_state(before)
+        state, before = state_for_change(root)
+    except StateUnreadable as exc:
+        refused = _(
+            "{file} can't be read ({problem}); it was left as it is, and the items of "
+            "this batch were not hidden (they stay pending): fix or move the file, then "
+            "apply again"
+        ).format(file=STATE_FILE, problem=exc.problem)
+        return _refuse_hides(hides, outcome, refused)
     for p in hides:
         h = p.hide
         assert h is not None
         state.hidden[h.item] = Hidden(h.until, h.reason, batch, h.removed)
-    return state, before
-
-
-def state_refusal(before: bytes | None, data: bytes) -> str | None:
-    """Why state.yaml must not be written now, or None: the file there can't be read (it is
-    kept as it is, never silently replaced by a fresh one), or what would be written could
-    not be read back (over the size memreview reads)."""
-    if before:
-        _state, problem = parse_state(before)
-        if problem:
-            return _(
-                "{file} can't be read ({problem}); it was left as it is, and the items of "
-                "this batch were not hidden (they stay pending): fix or move the file, then "
-                "apply again"
-            ).format(file=STATE_FILE, problem=str(problem))
-    if len(data) > STATE_LIMIT or parse_state(data)[1]:
-        return _(
-            "{file} would be {size} bytes, more than memreview reads back ({limit}); it was "
-            "not written, and the items of this batch were not hidden (they stay pending)"
-        ).format(file=STATE_FILE, size=len(data), limit=STATE_LIMIT)
+    if dry_run:
+        outcome.state_diff = store.unified_diff(STATE_FILE, before, state.to_bytes())
+        return None
+    problem = unwritable(state)
+    if problem is not None:
+        refused = _(
+            "{problem}; it was not written, and the items of this batch were not hidden "
+            "(they stay pending)"
+        ).format(problem=problem)
+        return _refuse_hides(hides, outcome, refused)
+    try:
+        write_state(root, state)
+        outcome.hidden = [p.hide.item for p in hides if p.hide]
+    except (OSError, store.PathEscape) as exc:
+        outcome.messages.append(
+            _("could not record hidden items in {file}: {error}").format(file=STATE_FILE, error=exc)
+        )
     return None
 
 
-def keep_broken_state(root: Path, outcome: ApplyOutcome) -> None:
-    """A state file that doesn't parse is copied aside before it is replaced."""
-    before = store.read_private(root, STATE_NAME)
-    if before and parse_state(before)[1]:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        name = f"{STATE_NAME}.broken-{stamp}"
-        store.write_private(root, name, before)
-        outcome.messages.append(
-            _("{file} did not parse; its old bytes are in {copy}").format(
-                file=STATE_FILE, copy=f".memreview/{name}"
-            )
-        )
+def _refuse_hides(hides: list[PlannedDecision], outcome, refused: str) -> None:
+    outcome.messages.append(refused)
+    kept = {p.key for p in hides}
+    outcome.applied = [d for d in outcome.applied if d.key not in kept]
+    outcome.failures += [DecisionProblem(p.decision, STATE_FILE, refused) for p in hides]
 
 
 def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:

@@ -19,12 +19,13 @@ from pathlib import Path
 from memreview import store
 from memreview.decisions.putback import PutBack, candidates_of, putback_problem, removed_candidate
 from memreview.decisions.state import (
-    STATE_FILE,
     Hidden,
     State,
+    StateUnreadable,
     config_of,
     load_state,
-    parse_state,
+    state_for_change,
+    write_state,
 )
 from memreview.i18n import N_, _
 from memreview.masking import mask_in
@@ -33,7 +34,6 @@ from memreview.queues.skills import skill_item
 from memreview.workspace.dates import parse_date, parse_date_prefix
 from memreview.workspace.textfile import decode_bytes
 
-_STATE_NAME = STATE_FILE.split("/", 1)[1]
 REASONS = {
     "rejected": N_("rejected"),
     "not-duplicate": N_("not a duplicate"),
@@ -183,6 +183,10 @@ def unhide(
     # the batch and the state.yaml it changes, under memreview's lock (another apply may be
     # changing state.yaml too); a dry run takes no lock and writes nothing
     with nullcontext() if dry_run else store.own_lock(root, lock_wait):
+        try:  # read again under the lock: written back with only this item taken out
+            state, _before = state_for_change(root)
+        except StateUnreadable as exc:
+            return UnhideOutcome(False, _("nothing unhidden: {reasons}").format(reasons=exc))
         jobs = [PutBack(item.removed, key)] if item.removed is not None else []
         result = store.apply_batch(
             root,
@@ -202,18 +206,12 @@ def unhide(
                 False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
             )
         if dry_run:
+            said = _("{id} would show again in {queue}")
             return UnhideOutcome(
-                True,
-                _("{id} would show again in {queue}").format(
-                    id=item.id, queue=item.queue or _("its queue")
-                ),
-                None,
-                item,
-                diff,
+                True, said.format(id=item.id, queue=item.queue or _("its queue")), None, item, diff
             )
-        state = load_state(root)
         state.hidden.pop(item.id, None)
-        store.write_private(root, _STATE_NAME, state.to_bytes())
+        write_state(root, state)
     return UnhideOutcome(
         True,
         _("{id} shows again in {queue} (batch {batch}; `memreview undo` hides it again)").format(
@@ -281,10 +279,8 @@ def rehide(root: Path, record) -> list[str]:
 
 def _rehide(root: Path, record) -> list[str]:
     try:
-        state, problem = parse_state(store.read_private(root, _STATE_NAME))
-    except (OSError, store.PathEscape):
-        return []
-    if problem:
+        state, _before = state_for_change(root)
+    except StateUnreadable:
         return []
     done: list[str] = []
     # an item whose hiding batch was undone since is not hidden again: that undo showed it
@@ -303,5 +299,5 @@ def _rehide(root: Path, record) -> list[str]:
         state.hidden[item] = Hidden(until, str(h.get("reason") or ""), batch, removed)
         done.append(item)
     if done:
-        store.write_private(root, _STATE_NAME, state.to_bytes())
+        write_state(root, state)
     return done

@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.i18n import _
-from memreview.store import PathEscape, read_private, write_private
+from memreview.store import PathEscape, own_lock, read_private, write_private
 from memreview.workspace.yamlcap import CONFIG_LIMIT, DECISIONS_LIMIT, YAMLRefused, load_yaml
 
 PENDING_FILE = "pending.yaml"
@@ -116,23 +116,62 @@ def dump_decisions(decisions: Iterable[Decision]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def save_pending(root: Path | str, decisions: Iterable[Decision]) -> str | None:
-    """Replace the staged decisions (atomically; creates ``.memreview/.gitignore``).
+def save_pending(
+    root: Path | str, decisions: Iterable[Decision], *, lock_wait: float = 2.0
+) -> str | None:
+    """Replace the staged decisions (atomically; creates ``.memreview/.gitignore``), under
+    memreview's lock (taken again for free by an apply or an undo that holds it).
 
     A file there that doesn't parse (a hand edit with a typo), or holds entries that are not
     decisions, is copied to ``pending.yaml.broken-<time>`` first, so none of it is lost;
-    returns that copy's name, else None.
+    returns that copy's name, else None. Raises store.LockHeld when the lock stays held.
     """
-    data = dump_decisions(Decision.from_dict(d) for d in decisions)
-    kept = _keep_broken(root)
-    real = write_private(root, PENDING_FILE, data)
-    _last_saved[str(real)] = hashlib.sha256(data).digest()
+    decisions = [Decision.from_dict(d) for d in decisions]
+    data = dump_decisions(decisions)
+    with own_lock(root, lock_wait):
+        kept = _keep_broken(root)
+        real = write_private(root, PENDING_FILE, data)
+        _last_saved[str(real)] = (hashlib.sha256(data).digest(), tuple(decisions))
     return kept
 
 
-# What save_pending last wrote, per file: a file that still holds exactly that was not edited
-# by hand and needs no parsing (the app saves on every key).
-_last_saved: dict[str, bytes] = {}
+def merge_pending(
+    root: Path | str, base: Iterable[Decision], mine: Iterable[Decision], *, lock_wait: float = 2.0
+) -> str | None:
+    """Save what one stager changed — ``mine`` against ``base``, what it last read or wrote:
+    the decisions it staged, changed or dropped since — into pending.yaml as the file is
+    now, read again under memreview's lock; every other decision there stays (one another
+    memreview staged meanwhile, or an undo staged again; one an apply took out stays out).
+    Returns a broken file's kept copy (see :func:`save_pending`)."""
+    before = {d.item: d for d in base}
+    now = {d.item: d for d in mine}
+    with own_lock(root, lock_wait):
+        out = {d.item: d for d in _current(root)}
+        for item in before.keys() - now.keys():
+            out.pop(item, None)  # dropped here
+        for item, d in now.items():
+            if before.get(item) != d:  # staged or changed here: the newest, at the end
+                out.pop(item, None)
+                out[item] = d
+        return save_pending(root, list(out.values()), lock_wait=lock_wait)
+
+
+# What save_pending last wrote, per file (its digest, its decisions): a file that still holds
+# exactly that was not edited since and needs no parsing (the app saves on every key).
+_last_saved: dict[str, tuple[bytes, tuple[Decision, ...]]] = {}
+
+
+def _current(root: Path | str) -> list[Decision]:
+    """The decisions pending.yaml holds now (what this process wrote last, when the file
+    still holds exactly that)."""
+    try:
+        data = read_private(root, PENDING_FILE)
+    except (OSError, PathEscape):
+        data = None
+    known = _last_saved.get(str(Path(root).resolve() / ".memreview" / PENDING_FILE))
+    if data and known is not None and known[0] == hashlib.sha256(data).digest():
+        return list(known[1])
+    return load_pending(root)[0]
 
 
 def _keep_broken(root: Path | str) -> str | None:
@@ -143,7 +182,8 @@ def _keep_broken(root: Path | str) -> str | None:
     if not before:
         return None
     real = str(Path(root).resolve() / ".memreview" / PENDING_FILE)
-    if _last_saved.get(real) == hashlib.sha256(before).digest():
+    known = _last_saved.get(real)
+    if known is not None and known[0] == hashlib.sha256(before).digest():
         return None
     try:
         _decisions, problems = decisions_from(parse_decisions_file(before, limit=CONFIG_LIMIT))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from memreview.decisions.model import Decision
-from memreview.decisions.pending import load_pending, save_pending
+from memreview.decisions.pending import load_pending, merge_pending
 from memreview.i18n import _
 
 
@@ -32,18 +32,26 @@ class PendingStore(Protocol):
 
 
 class PendingFile:
-    """``.memreview/pending.yaml`` of the workspace at ``root``."""
+    """``.memreview/pending.yaml`` of the workspace at ``root``, as one stager sees it: a
+    save writes what this stager changed since it last read or wrote the file, and keeps
+    what another memreview (a second app, an undo, an apply) did meanwhile."""
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root)
+        self._base: list[Decision] = []  # what this stager last read or wrote
 
     def load_pending(self) -> tuple[list[Decision], list[str]]:
         """The staged decisions and warnings; a missing or broken file is an empty list."""
-        return load_pending(self.root)
+        decisions, warnings = load_pending(self.root)
+        self._base = list(decisions)
+        return decisions, warnings
 
     def save_pending(self, decisions: list[Decision]) -> str | None:
-        """Replace the file's decisions; returns the name of a broken file's kept copy."""
-        return save_pending(self.root, decisions)
+        """Write this stager's changes (``decisions`` against what it last read or wrote)
+        under memreview's lock; returns the name of a broken file's kept copy."""
+        kept = merge_pending(self.root, self._base, decisions)
+        self._base = list(decisions)
+        return kept
 
 
 class Staging:

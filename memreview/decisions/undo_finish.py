@@ -10,12 +10,18 @@ from pathlib import Path
 
 from memreview import store
 from memreview.decisions import registry
-from memreview.decisions.bookkeeping import STATE_NAME
 from memreview.decisions.hidden import rehide
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
-from memreview.decisions.state import Hidden, config_of, hidden_from, load_state
+from memreview.decisions.state import (
+    Hidden,
+    StateUnreadable,
+    config_of,
+    hidden_from,
+    state_for_change,
+    write_state,
+)
 from memreview.i18n import _
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
@@ -45,6 +51,12 @@ def undo(
 
 def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcome:
     cfg = _config(root)
+    try:  # the batch's hides are taken back in it: a state file it can't read stops the undo
+        state, _before = state_for_change(root)
+    except StateUnreadable as exc:
+        return UndoOutcome(
+            store.UndoResult(False, _("nothing undone: {reason}").format(reason=exc))
+        )
     res = store.undo_batch(
         root,
         batch_id,
@@ -57,7 +69,6 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
     if res.ok and res.undone_batch and not res.dry_run:
         found = store.batches(root)
         record = next((b for b in found if b.batch_id == res.undone_batch), None)
-        state = load_state(root)
         taken = [k for k, h in state.hidden.items() if h.batch == res.undone_batch]
         was = _replaced(record, {b.batch_id for b in found if b.undone_by})
         if taken:
@@ -66,7 +77,7 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
                     state.hidden[k] = was[k]
                 else:
                     del state.hidden[k]
-            store.write_private(root, STATE_NAME, state.to_bytes())
+            write_state(root, state)
         out.unhidden = [k for k in taken if k not in was]
         if record is not None and record.kind == "unhide":
             out.rehidden = rehide(root, record)
@@ -154,6 +165,10 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
 
 def _finish(root: Path, batch_id: str | None, lock_wait: float):
     cfg = _config(root)
+    try:  # read before any file is finished: a state file it can't read stops the finish
+        state, _before = state_for_change(root)
+    except StateUnreadable as exc:
+        return FinishOutcome(False, _("nothing finished: {reason}").format(reason=exc))
     record, result, message = store.finish_batch(
         root, batch_id, lock_files=tuple(cfg.lock_files), lock_wait=lock_wait
     )
@@ -161,7 +176,6 @@ def _finish(root: Path, batch_id: str | None, lock_wait: float):
     if record is None or not out.ok:
         return out
     out.batch = record.batch_id
-    state = load_state(root)
     for d in record.decisions:
         hide = d.get("hide") if isinstance(d, dict) else None
         if isinstance(hide, dict) and isinstance(hide.get("item"), str):
@@ -171,7 +185,7 @@ def _finish(root: Path, batch_id: str | None, lock_wait: float):
             if isinstance(hide.get("removed"), dict):  # a skipped skill's candidate
                 state.hidden[hide["item"]].removed = hide["removed"]
     if out.hidden:
-        store.write_private(root, STATE_NAME, state.to_bytes())
+        write_state(root, state)
     items = {d.get("item") for d in record.decisions if isinstance(d, dict)}
     existing, _warnings = load_pending(root)
     keep = [d for d in existing if d.item not in items]

@@ -31,7 +31,14 @@ from memreview.store.journal_lines import JournalProblem, journal_problems, read
 from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
 from memreview.store.locks import DEFAULT_LOCK_FILES, LockHeld, LockState, lock_states, own_lock
 from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
-from memreview.store.private import append_line, read_private, write_private
+from memreview.store.private import (
+    TooLarge,
+    append_line,
+    read_private,
+    read_private_within,
+    remove_private_unlisted,
+    write_private,
+)
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
 from memreview.store.recover import finish_batch
 from memreview.store.safewrite import (
@@ -117,4 +124,7 @@ __all__ = [
     "undo_last",
     "unified_diff",
     "write_private",
+    "read_private_within",
+    "remove_private_unlisted",
+    "TooLarge",
 ]

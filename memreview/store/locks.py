@@ -25,11 +25,12 @@ from typing import Any
 
 from memreview.i18n import _
 from memreview.store.paths import PathEscape, resolve_inside
-from memreview.store.private import PRIVATE_DIR, private_parent
+from memreview.store.private import PRIVATE_DIR, dir_at, ensure_gitignore
 from memreview.workspace.process import pid_alive
 
 DEFAULT_LOCK_FILES: tuple[str, ...] = ("memory/.dreams/short-term-promotion.lock",)
-OWN_LOCK = f"{PRIVATE_DIR}/lock"
+LOCK_NAME = "lock"
+OWN_LOCK = f"{PRIVATE_DIR}/{LOCK_NAME}"
 _POLL = 0.05
 _PID_LOCK = re.compile(rb"^\s*(\d{1,10}):(\d{1,16})\s*$")
 
@@ -126,10 +127,13 @@ def workspace_locks(
             mine = _held_here.roots = {}
         if not mine.get(key):  # this thread holds it already (own_lock): not taken twice
             flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-            with private_parent(root, OWN_LOCK) as (parent, name):
-                fd = os.open(name, flags | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=parent)
-            fds.append(fd)
-            _acquire(fd, OWN_LOCK, None, deadline)
+            with dir_at(root, PRIVATE_DIR) as parent:
+                fd = os.open(LOCK_NAME, flags | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=parent)
+                fds.append(fd)
+                _acquire(fd, OWN_LOCK, None, deadline)
+                # .gitignore written (when missing) once the lock is held, like every other
+                # file of .memreview/: a temp file found there under the lock is a stray one
+                ensure_gitignore(parent)
         held.append(OWN_LOCK)
         mine[key] = mine.get(key, 0) + 1
         try:

@@ -23,6 +23,8 @@ from memreview.store.paths import (
     PathEscape,
     check_rel,
     open_dir_fd,
+    read_fd,
+    safe_open_read,
     safe_read_bytes,
     workspace_root,
 )
@@ -65,7 +67,7 @@ def dir_at(root: Path | str, rel_dir: str, *, create: bool = True) -> Iterator[i
         os.close(fd)
 
 
-def _ensure_gitignore(fd: int) -> None:
+def ensure_gitignore(fd: int) -> None:
     """``.gitignore`` in the ``.memreview`` directory ``fd``, written when missing."""
     try:
         os.stat(".gitignore", dir_fd=fd, follow_symlinks=False)
@@ -81,7 +83,7 @@ def private_parent(root: Path | str, name: str) -> Iterator[tuple[int, str]]:
     rel = private_rel(name)
     folder, _, base = rel.rpartition("/")
     with dir_at(root, PRIVATE_DIR) as top:
-        _ensure_gitignore(top)
+        ensure_gitignore(top)
         if folder == PRIVATE_DIR:
             yield top, base
             return
@@ -120,6 +122,48 @@ def read_private(root: Path | str, name: str) -> bytes | None:
         return safe_read_bytes(root, private_rel(name))
     except FileNotFoundError:
         return None
+
+
+class TooLarge(OSError):
+    """A file of memreview's own larger than memreview reads."""
+
+
+def read_private_within(root: Path | str, name: str, limit: int) -> bytes | None:
+    """The bytes of ``.memreview/<name>`` (a regular file inside the workspace), None when it
+    doesn't exist; TooLarge when it holds more than ``limit`` bytes (never read whole)."""
+    rel = private_rel(name)
+    try:
+        fd, st = safe_open_read(root, rel)
+    except FileNotFoundError:
+        return None
+    try:
+        if st.st_size > limit:
+            raise TooLarge(_("{file} is larger than memreview reads").format(file=rel))
+        data = read_fd(fd, st.st_size + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise TooLarge(_("{file} is larger than memreview reads").format(file=rel))
+    return data
+
+
+def remove_private_unlisted(root: Path | str, folder: str, pattern: re.Pattern, keep) -> None:
+    """Remove the regular files of ``.memreview/<folder>/`` whose name matches ``pattern``
+    and is not in ``keep`` (memreview's own copies no longer referred to); a link, a
+    directory or any other name is left alone."""
+    try:
+        with dir_at(root, private_rel(folder), create=False) as fd:
+            for name in os.listdir(fd):
+                if name not in keep and pattern.fullmatch(name):
+                    _unlink_regular(fd, name)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+
+
+def _unlink_regular(fd: int, name: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        if stat.S_ISREG(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+            os.unlink(name, dir_fd=fd)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from memreview.secrets import mask_secrets
+from memreview.store.locks import own_lock
 from memreview.store.paths import resolve_inside, safe_read_bytes
 from memreview.store.private import read_private, write_private
 from memreview.workspace import jsondoc
@@ -68,11 +69,19 @@ def remember_promotions(
     present: dict[str, tuple[str, str]],
     today: date,
     keep_files: frozenset[str] | set[str] = frozenset(),
+    *,
+    lock_wait: float = 2.0,
 ) -> list[str]:
     """Record the promotion keys present now (``key → (file, bullet text)``) as the owner
     reviews; keys remembered before and absent now move to ``gone`` — except those of
     ``keep_files`` (files that exist but were not read: their records stay). Returns the keys
-    moved to ``gone``."""
+    moved to ``gone``. The file is read and written again under memreview's lock (taken
+    again for free by an apply that holds it); LockHeld when it stays held."""
+    with own_lock(root, lock_wait):
+        return _remember(root, present, today, keep_files)
+
+
+def _remember(root, present, today: date, keep_files) -> list[str]:
     seen = read_seen(root)
     kept = {k: r for k, r in seen["keys"].items() if r.get("file") in keep_files}
     if not present and not seen["keys"] and not seen["gone"]:

@@ -16,6 +16,14 @@ before the intent line. So a file is memreview's own stray temp file when:
 Anything else of that shape (an agent's file, a copy it changed, a link) is left alone. The
 files of a batch still being written are never touched: this runs under the workspace lock
 and does nothing while another memreview holds it.
+
+memreview's own files under ``.memreview/`` (state.yaml, pending.yaml, the reviewed
+promotions, a kept skipped candidate, the copies it keeps of a damaged file) are replaced the
+same way, through ``.<name>.<8 hex>.tmp`` beside them, but no journal names those temp files.
+One is memreview's own when its name is the temp name of one of those files (a fixed list of
+names and shapes: :data:`OWN_TEMP`), and it is a regular file of ``.memreview/`` itself or
+of ``.memreview/skipped/``, reached without following a link. Every such write happens under
+the lock, so one found while holding the lock is one a killed memreview left.
 """
 
 from __future__ import annotations
@@ -29,9 +37,17 @@ from pathlib import Path
 from memreview.store.journal import BatchRecord, JournalFile, batches
 from memreview.store.locks import LockHeld, workspace_locks
 from memreview.store.paths import PathEscape, check_rel, safe_read_bytes
-from memreview.store.private import dir_at
+from memreview.store.private import PRIVATE_DIR, dir_at
 
 TEMP_RE = re.compile(r"^\.(.+)\.[0-9a-f]{8}\.tmp$")
+# The temp names of memreview's own files, by the folder of .memreview they are in.
+OWN_TEMP = {
+    PRIVATE_DIR: re.compile(
+        r"\.(state\.yaml|pending\.yaml|pending\.yaml\.broken-[0-9-]+|promotions-seen\.json"
+        r"|\.gitignore|[a-z]+\.jsonl\.torn-[0-9a-f-]+)\.[0-9a-f]{8}\.tmp"
+    ),
+    f"{PRIVATE_DIR}/skipped": re.compile(r"\.[0-9a-f]{64}\.json\.[0-9a-f]{8}\.tmp"),
+}
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -114,7 +130,8 @@ def clean_temp_files(root: Path | str, *, lock_wait: float = 0.0) -> list[str]:
         where = _target(rel)
         if where is not None and _present(real_root, where[0], where[1]):
             found.append((rel, batch, where))
-    if not found:
+    own = _own_temps(real_root)
+    if not found and not own:
         return []
     removed: list[str] = []
     try:
@@ -124,6 +141,36 @@ def clean_temp_files(root: Path | str, *, lock_wait: float = 0.0) -> list[str]:
                 version = None if jf is None else _new_version(real_root, jf)
                 if version is not None and _remove_if_ours(real_root, folder, name, version):
                     removed.append(rel)
+            removed += [rel for rel in own if _remove_own(real_root, rel)]
     except LockHeld:
         return []
     return removed
+
+
+def _own_temps(root: Path) -> list[str]:
+    """The paths of the files of .memreview/ (and its skipped/ folder) named as the temp
+    files of memreview's own writes (:data:`OWN_TEMP`)."""
+    out = []
+    for folder, shape in OWN_TEMP.items():
+        try:
+            with dir_at(root, folder, create=False) as fd:
+                names = os.listdir(fd)
+        except (OSError, PathEscape):
+            continue
+        out += [f"{folder}/{n}" for n in sorted(names) if shape.fullmatch(n)]
+    return out
+
+
+def _remove_own(root: Path, rel: str) -> bool:
+    """Remove the temp file ``rel`` of .memreview/ when it is a regular file (never a link,
+    a directory or a pipe); True when removed."""
+    folder, _sep, name = rel.rpartition("/")
+    try:
+        with dir_at(root, folder, create=False) as fd:
+            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode):
+                return False
+            os.unlink(name, dir_fd=fd)
+    except (OSError, PathEscape):
+        return False
+    return True

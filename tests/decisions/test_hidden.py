@@ -84,9 +84,11 @@ def test_undo_of_an_unhide_leaves_a_broken_state_file_alone(make_ws):
     assert unhide(root, item_id, today=TODAY, now=NOW).ok
     state = root / ".memreview/state.yaml"
     state.write_bytes(b"hidden: [broken\n")
-    back = undo(root)
-    assert back.ok and back.rehidden == []
+    back = undo(root)  # refused: hiding the item again would need the file it can't read
+    assert not back.ok and back.rehidden == []
+    assert ".memreview/state.yaml can't be read" in back.message
     assert state.read_bytes() == b"hidden: [broken\n"
+    assert not [b for b in batches(root) if b.undone_by]
 
 
 SKILLS = {
@@ -308,7 +310,7 @@ def test_unhide_and_its_undo_change_state_yaml_under_memreviews_lock(make_ws, mo
             os.close(fd)
         return False
 
-    real_load, real_parse = hidden_module.load_state, hidden_module.parse_state
+    real_load, real_parse = hidden_module.load_state, hidden_module.state_for_change
 
     def load_state_watched(*args, **kwargs):
         held.append(lock_is_held())
@@ -319,7 +321,7 @@ def test_unhide_and_its_undo_change_state_yaml_under_memreviews_lock(make_ws, mo
         return real_parse(*args, **kwargs)
 
     monkeypatch.setattr(hidden_module, "load_state", load_state_watched)
-    monkeypatch.setattr(hidden_module, "parse_state", parse_state_watched)
+    monkeypatch.setattr(hidden_module, "state_for_change", parse_state_watched)
     assert unhide(root, item_id, today=TODAY, now=NOW).ok
     assert hidden_module.rehide(root, batches(root)[-1]) == [item_id]
     # the first read only lists the hidden items; every read that leads to a write is locked

@@ -18,16 +18,16 @@ ROUNDS = 12
 def _apply(ws: str, decisions: str, start) -> None:
     import time
 
-    import memreview.decisions.applying as applying
+    import memreview.decisions.bookkeeping as bookkeeping
 
-    real = applying.state_with
+    real = bookkeeping.state_for_change
 
-    def slow_state_with(*args):  # a slow disk: state.yaml read, a pause, then written
+    def slow_state_for_change(*args):  # a slow disk: state.yaml read, a pause, then written
         got = real(*args)
         time.sleep(0.15)
         return got
 
-    applying.state_with = slow_state_with
+    bookkeeping.state_for_change = slow_state_for_change
     start.wait()
     code = main(["apply", ws, "--decisions", decisions, "--today", TODAY])
     os._exit(code)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from refusal_helpers import TODAY, WS, item_ids, run, write_tree
 
-import memreview.decisions.bookkeeping as bookkeeping
+import memreview.decisions.state as state_module
 from memreview.decisions.pending import load_pending
 
 STATE = ".memreview/state.yaml"
@@ -40,7 +40,7 @@ def test_a_state_file_it_could_not_read_back_is_never_written(tmp_path, capsys, 
     assert code == 0, err
     before = (ws / STATE).read_bytes()
     # the next state is larger than this limit
-    monkeypatch.setattr(bookkeeping, "STATE_LIMIT", len(before) + 10, raising=False)
+    monkeypatch.setattr(state_module, "STATE_LIMIT", len(before) + 10)
     code, _out, err = _snooze(tmp_path, capsys, ws, garden)
     assert code == 1
     assert "more than memreview reads back" in err
