@@ -15,7 +15,6 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input
 
 from memreview.app.keys import (
@@ -42,7 +41,6 @@ from memreview.app.screens.review_queues import ReviewQueues
 from memreview.app.session import Change, ReviewSession
 from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
-from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
 from memreview.app.widgets.keybar import KeyBar
 from memreview.app.widgets.panels import (
@@ -63,7 +61,7 @@ ScanFunction = Callable[..., object]
 ALSO_SHOWN = 5  # other items on the same anchors named in the evidence (all staged ones too)
 
 
-class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
+class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
@@ -81,40 +79,12 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         self.scan = scan
         self.backend = backend
         # the review's state: the screen shows it, and redraws what each change names
-        self.session = ReviewSession(
-            backend, lambda change: self.post_message(SessionChanged(change))
-        )
+        self.session = ReviewSession(backend, self._tell_changed)
         self._binding_state: tuple | None = None
         self.member_prompt = False  # `#` was pressed: the next digit keeps that member
 
-    # what the session holds, read by the screen, its dialogs and the commands
-    @property
-    def result(self):
-        return self.session.result
-
-    @property
-    def scanning(self) -> bool:
-        return self.session.scanning
-
-    @property
-    def queue(self) -> str:
-        return self.session.queue
-
-    @property
-    def staging(self):
-        return self.session.staging
-
-    @property
-    def changed(self) -> set[str]:
-        return self.session.changed
-
-    @property
-    def hidden(self) -> dict[str, str]:
-        return self.session.hidden
-
-    @property
-    def show_all(self) -> set[str]:
-        return self.session.show_all
+    def _tell_changed(self, change: Change) -> None:
+        self.post_message(SessionChanged(change))
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -131,18 +101,6 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
                 yield HealthView(id="health")
         yield PendingBar(id="pending", markup=False)
         yield KeyBar(id="keybar")
-
-    @property
-    def pane(self) -> ItemsPane:
-        return self.query_one(ItemsPane)
-
-    @property
-    def items(self) -> ItemList:
-        return self.query_one("#items", ItemList)
-
-    @property
-    def evidence(self) -> Evidence:
-        return self.query_one("#evidence", Evidence)
 
     def on_mount(self) -> None:
         self.query_one("#switcher").display = False

@@ -1,6 +1,6 @@
 """Deciding on the review screen: staging a decision (a key, a member, a merge text),
 unstaging, opening the editor, writing the staged decisions and undoing the last batch.
-``ReviewDecisions`` is a mixin of ``ReviewScreen`` (it reads the screen's state)."""
+``ReviewDecisions`` is a part of ``ReviewScreen`` (what it reads is declared in ``review_base``)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from memreview.app.keys import act_for, decision_label
 from memreview.app.messages import UndoDone
 from memreview.app.screens.apply import ApplyScreen, outcome_note
 from memreview.app.screens.merge import MergeEditor, merge_proposal
+from memreview.app.screens.review_base import ReviewBase
 from memreview.app.screens.undo import ask_undo, report_undo, start_undo
 from memreview.app.widgets.panels import PendingBar
 from memreview.decisions.unit import MEMBER, MERGE, Act
@@ -19,7 +20,7 @@ from memreview.display import one_line, visible
 from memreview.i18n import _
 
 
-class ReviewDecisions:
+class ReviewDecisions(ReviewBase):
     """Staging, unstaging, the editor, writing and undo."""
 
     # -- deciding ----------------------------------------------------------------------------

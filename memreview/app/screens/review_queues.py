@@ -1,7 +1,7 @@
 """The review screen's queues: which items a queue shows (the new ones, or every one with
 ``A``), the items a decision hides and the staged decisions changed since, moving between
-queues, and archiving the flagged items in bulk. ``ReviewQueues`` is a mixin of
-``ReviewScreen`` (it reads the screen's state)."""
+queues, and archiving the flagged items in bulk. ``ReviewQueues`` is a part of
+``ReviewScreen`` (what it reads is declared in ``review_base``)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from memreview.app.messages import QueueChosen
 from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.dialogs import ConfirmDialog
+from memreview.app.screens.review_base import ReviewBase
 from memreview.app.widgets.panels import QueueBar, QueueNav
 from memreview.display import one_line, visible
 from memreview.i18n import _, ngettext
@@ -20,7 +21,7 @@ from memreview.i18n import _, ngettext
 UNHIDE_PREVIEW_LINES = 14  # lines of an unhide's diff the question shows
 
 
-class ReviewQueues:
+class ReviewQueues(ReviewBase):
     """The queue shown, its items, hidden and changed items, and bulk archiving."""
 
     # -- hidden and changed items ------------------------------------------------------------
