@@ -22,6 +22,13 @@ PreviewResult = tuple[dict[str, str] | None, str]
 
 
 @dataclass
+class SessionChanged(Message):
+    """The review's state changed (``change`` says what): the review screen redraws that."""
+
+    change: Any  # memreview.app.session.Change
+
+
+@dataclass
 class QueueChosen(Message):
     """A queue was clicked in the left pane."""
 

@@ -11,9 +11,10 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Label, LoadingIndicator, Static
 
-from memreview.app.backend import Backend, Outcome
+from memreview.app.backend import Outcome
 from memreview.app.keys import decision_label, queue_short
 from memreview.app.messages import BatchWritten, DiffPreviewed
+from memreview.app.ports import ReviewBackend
 from memreview.app.render import STYLE_NAMES, diff_text
 from memreview.app.widgets.keybar import KeyBar
 from memreview.app.wrap import DIFF_INDENT, Indented
@@ -55,7 +56,7 @@ class ApplyScreen(Screen[Outcome | None]):
     # the history and the archive are read from the queues, not over a write
     APP_KEYS_OFF = frozenset({"history", "archive"})
 
-    def __init__(self, result, decisions: list, backend: Backend) -> None:
+    def __init__(self, result, decisions: list, backend: ReviewBackend) -> None:
         super().__init__()
         self.result = result
         self.decisions = list(decisions)

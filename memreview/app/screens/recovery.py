@@ -15,8 +15,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from memreview.app.backend import Backend
 from memreview.app.messages import UndoDone
+from memreview.app.ports import LedgerBackend
 from memreview.app.screens.undo import start_undo
 from memreview.display import visible
 from memreview.i18n import N_, _
@@ -60,7 +60,7 @@ class RecoveryDialog(ModalScreen[str | None]):
         self.dismiss(choice)
 
 
-def offer_recovery(app: App, node: DOMNode, backend: Backend) -> None:
+def offer_recovery(app: App, node: DOMNode, backend: LedgerBackend) -> None:
     """If a batch was cut short, ask what to do with it; ``node`` gets the outcome. The
     temp files a stopped memreview left are removed first, and named."""
     removed = getattr(backend, "removed_temps", None)
@@ -85,7 +85,7 @@ def offer_recovery(app: App, node: DOMNode, backend: Backend) -> None:
     app.push_screen(RecoveryDialog(notice), answer)
 
 
-def _finish(node: DOMNode, backend: Backend) -> None:
+def _finish(node: DOMNode, backend: LedgerBackend) -> None:
     try:
         res = backend.finish_interrupted()
     except Exception as exc:  # a held lock or an unreadable journal: shown, not raised

@@ -15,16 +15,13 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input
 
-from memreview.app.backend import Backend
 from memreview.app.keys import (
     HEALTH,
     act_for,
     decision_label,
     queue_acts,
-    queue_names,
     queue_title,
     review_bindings,
     verb_key,
@@ -34,14 +31,16 @@ from memreview.app.messages import (
     LoadFailed,
     QueueCounts,
     QueueReady,
+    SessionChanged,
     WorkspaceLoaded,
 )
+from memreview.app.ports import LedgerBackend
 from memreview.app.screens.review_decide import ReviewDecisions
 from memreview.app.screens.review_keys import ReviewKeys
 from memreview.app.screens.review_queues import ReviewQueues
+from memreview.app.session import Change, ReviewSession
 from memreview.app.widgets.evidence import Evidence, preview_request
 from memreview.app.widgets.health import HealthView
-from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.items_pane import ItemsPane
 from memreview.app.widgets.keybar import KeyBar
 from memreview.app.widgets.panels import (
@@ -52,7 +51,6 @@ from memreview.app.widgets.panels import (
     QueueNav,
     TopBar,
 )
-from memreview.decisions.staging import Staging
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
 from memreview.i18n import _, ngettext
@@ -63,7 +61,7 @@ ScanFunction = Callable[..., object]
 ALSO_SHOWN = 5  # other items on the same anchors named in the evidence (all staged ones too)
 
 
-class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
+class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     """Everything of the weekly review except the diff screen and the dialogs."""
 
     BINDINGS = review_bindings()
@@ -72,22 +70,21 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
     # the two entries of a pair stand side by side (memreview.tcss)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (140, "-wide"), (200, "-huge")]
 
-    def __init__(self, root: Path, today: date | None, scan: ScanFunction, backend: Backend):
+    def __init__(
+        self, root: Path, today: date | None, scan: ScanFunction, backend: LedgerBackend
+    ) -> None:
         super().__init__()
         self.root = Path(root)
         self.today = today
         self.scan = scan
         self.backend = backend
-        self.result = None
-        self.scanning = True
-        self.queue = queue_names()[0]
-        self.staging = Staging(backend)  # the decisions staged and not written yet
-        self.changed: set[str] = set()  # items whose staged decision is to be asked again
+        # the review's state: the screen shows it, and redraws what each change names
+        self.session = ReviewSession(backend, self._tell_changed)
         self._binding_state: tuple | None = None
-        self.show_all: set[str] = set()  # queues showing the items reviewed before too
-        self.hidden: dict[str, str] = {}  # item id -> why a decision hides it
-        self._hidden_why: dict[str, str] | None = None  # the backend's reasons, read once
         self.member_prompt = False  # `#` was pressed: the next digit keeps that member
+
+    def _tell_changed(self, change: Change) -> None:
+        self.post_message(SessionChanged(change))
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -105,29 +102,16 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         yield PendingBar(id="pending", markup=False)
         yield KeyBar(id="keybar")
 
-    @property
-    def pane(self) -> ItemsPane:
-        return self.query_one(ItemsPane)
-
-    @property
-    def items(self) -> ItemList:
-        return self.query_one("#items", ItemList)
-
-    @property
-    def evidence(self) -> Evidence:
-        return self.query_one("#evidence", Evidence)
-
     def on_mount(self) -> None:
         self.query_one("#switcher").display = False
-        self.items.mark_of = self._mark_of
+        self.items.mark_of = self.session.mark_of
         self.items.on_move = self._on_move
         self.query_one(TopBar).show(self.root, self.result)
-        warnings = self.staging.load()  # a broken pending.yaml is reported, never fatal
+        warnings = self.session.load_staged()  # a broken pending.yaml is reported, never fatal
         if warnings:
             self.notify(
                 "\n".join(warnings), title=_("Pending decisions"), severity="warning", markup=False
             )
-        self._show_pending()
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.items.focus()
         self.reload()
@@ -163,7 +147,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
     def reload(self) -> None:
         """Scan the workspace again in a worker; the pending decisions stay."""
         gc.unfreeze()  # the old model may go now
-        self.scanning = True
+        self.session.rescanning()
         self.evidence.forget_previews()
         if self.result is not None:  # the counts shown are from before: "…" until told
             self.query_one(QueueNav).show_counts({})
@@ -180,31 +164,46 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         # The model of a large workspace is millions of objects that live until the next
         # reload; keeping them out of the cyclic collector's scans avoids long pauses.
         gc.freeze()
-        self.result = message.result
-        self.scanning = False
-        self._hidden_why = None
-        self._find_hidden()
-        if not self._pending_queues():
-            self._find_changed()
+        self.session.loaded(message.result)
+        for note in getattr(self.result, "notes", ()):
+            self.notify(note, title=_("Scan cache"), severity="warning", markup=False)
+
+    def _show_loaded(self) -> None:
+        """A new scan result: the panes it fills."""
         self.query_one(LoadingPane).display = False
         self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
-        self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
-        nav = self.query_one(QueueNav)
-        for q in queue_names():
-            self._show_nav_row(q)
-        nav.row(HEALTH).show(None)
-        if self.result.health:  # else it comes last, with HealthReady
-            self._show_health()
-        self.show_queue(self.queue)
-        self._show_pending()
-        for note in getattr(self.result, "notes", ()):
-            self.notify(note, title=_("Scan cache"), severity="warning", markup=False)
+        self.query_one(QueueNav).row(HEALTH).show(None)
 
     def _show_health(self) -> None:
         self.query_one(HealthView).show(
             self.result.health, self.result.warnings, self.result.missing
         )
+        self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
+
+    def on_session_changed(self, message: SessionChanged) -> None:
+        """Redraw what the review's change names (and nothing else)."""
+        change: Change = message.change
+        if change.loaded:
+            self._show_loaded()
+        if self.result is not None and change.health:
+            self._show_health()
+        if change.asked_again:
+            self._say_asked_again(change.asked_again)
+        if change.pending:
+            if self.staging.save_error:
+                self.notify(self.staging.save_error, severity="error", markup=False)
+            self._show_pending()
+        for q in change.queues:
+            self._show_nav_row(q)
+        if change.listing:
+            self._show_listing()
+        else:
+            for item_id in change.items:
+                self.items.refresh_item(item_id)
+            if change.current and self.result is not None:
+                self._show_current()
+        self._sync_bindings()
 
     def on_queue_counts(self, message: QueueCounts) -> None:
         if self.scanning:
@@ -214,26 +213,18 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         """One more queue computed: its count, and its items when it is the one shown."""
         if self.result is None:
             return
-        self.result.add_queue(message.name, message.items)
-        self._find_hidden()
-        self._show_nav_row(message.name)
-        if message.name == self.queue:
-            self.show_queue(self.queue)
-        elif self.queue != HEALTH and (item := self.items.current) is not None:
-            if any(q == message.name for q, _other in self.result.related(item["id"])):
+        self.session.queue_ready(message.name, message.items)
+        if message.name != self.queue and self.queue != HEALTH:
+            item = self.items.current
+            if item is not None and any(
+                q == message.name for q, _other in self.result.related(item["id"])
+            ):
                 self._show_current()  # its "also in …" lines name the new queue's items
-        self._sync_bindings()
 
     def on_health_ready(self, message: HealthReady) -> None:
         """The scan's end: health and its alarms, and the staged decisions checked against
         every queue."""
-        if self.result is None:
-            return
-        self.result.health = message.health
-        self._show_health()
-        self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
-        self._find_changed()
-        self._sync_bindings()
+        self.session.health_ready(message.health)
 
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
@@ -296,17 +287,6 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
             out.append((verb_key(verb, self.app.key_for), act))
         return out
 
-    def _mark_of(self, item_id: str):
-        d = self.staging.for_item(item_id)
-        if d is None:
-            if item_id in self.hidden:
-                return f"⊘ {self.hidden[item_id]}", "defer"
-            return None
-        label, act = decision_label(d)
-        if d.item in self.changed:
-            return f"⚠ {label}", "reject"
-        return label, act.tone if act else "defer"
-
     # -- bindings ----------------------------------------------------------------------------
     def _refused(self, act: Act) -> bool:
         """Would staging ``act`` on the current item be refused (a strip with nothing to
@@ -348,10 +328,14 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
             return bool(self.items.filter_text) or self.pane.filtering
         if action == "write":  # a staged decision may be on a queue still computed
             return (
-                True if self.staging and not self.scanning and not self._pending_queues() else None
+                True
+                if self.staging and not self.scanning and not self.session.pending_queues()
+                else None
             )
         if action == "bulk_archive":
-            has_flags = in_queue and any("flags" in it for it in self._queue_items(self.queue)[:1])
+            has_flags = in_queue and any(
+                "flags" in it for it in self.session.queue_items(self.queue)[:1]
+            )
             if not has_flags or act_for(self.queue, "archive") is None:
                 return False
             return True if not self.scanning and self._flagged_in_view() else None

@@ -1,20 +1,18 @@
 """Deciding on the review screen: staging a decision (a key, a member, a merge text),
 unstaging, opening the editor, writing the staged decisions and undoing the last batch.
-``ReviewDecisions`` is a mixin of ``ReviewScreen`` (it reads the screen's state)."""
+``ReviewDecisions`` is a part of ``ReviewScreen`` (what it reads is declared in ``review_base``)."""
 
 from __future__ import annotations
-
-from collections.abc import Iterable
-from dataclasses import replace
 
 from rich.cells import cell_len
 
 from memreview.app.backend import make_decision
 from memreview.app.editor import editor_target, run_editor
-from memreview.app.keys import act_for, decision_label, queue_names
+from memreview.app.keys import act_for, decision_label
 from memreview.app.messages import UndoDone
 from memreview.app.screens.apply import ApplyScreen, outcome_note
 from memreview.app.screens.merge import MergeEditor, merge_proposal
+from memreview.app.screens.review_base import ReviewBase
 from memreview.app.screens.undo import ask_undo, report_undo, start_undo
 from memreview.app.widgets.panels import PendingBar
 from memreview.decisions.unit import MEMBER, MERGE, Act
@@ -22,7 +20,7 @@ from memreview.display import one_line, visible
 from memreview.i18n import _
 
 
-class ReviewDecisions:
+class ReviewDecisions(ReviewBase):
     """Staging, unstaging, the editor, writing and undo."""
 
     # -- deciding ----------------------------------------------------------------------------
@@ -32,37 +30,15 @@ class ReviewDecisions:
         item = self.items.current
         if item is None:
             return
-        d = make_decision(item["id"], act.action, self.queue, keep=keep, text=text, slug=slug)
-        problem = self.backend.check(self.queue, item, d)
-        if not problem and self.result is not None:
-            problem = self.backend.clash(self.result, self.staging.decisions(), d)
-        if problem:
-            self.notify(problem, title=_("Not staged"), severity="warning", markup=False)
+        staged = self.session.stage(item, act, keep=keep, text=text, slug=slug)
+        if staged.refused:
+            self.notify(staged.refused, title=_("Not staged"), severity="warning", markup=False)
             return
-        d = replace(d, seen=self.backend.seen(self.result, d))
-        self.changed.discard(d.item)  # decided again, on what the item reads now
-        old = self.staging.stage(d)
-        self._staging_changed(item["id"], {d.queue, old.queue if old else d.queue})
         if self.items.cursor + 1 < self.items.count:
             self.items.advance()
-        else:
-            self.items.refresh_item(item["id"])
+        else:  # the last one: it stays highlighted, with its decision
             self._show_current()
             self._queue_done_note()
-
-    def _staging_changed(self, item_id: str | None = None, queues: Iterable | None = None) -> None:
-        """Redraw what shows the staged decisions (``queues``: those whose count changed)
-        and say so when they could not be saved."""
-        if self.staging.save_error:
-            self.notify(self.staging.save_error, severity="error", markup=False)
-        self._show_pending()
-        shown = queue_names()
-        for q in shown if queues is None else queues:
-            if q in shown:
-                self._show_nav_row(q)
-        if item_id is not None:
-            self.items.refresh_item(item_id)
-        self._sync_bindings()
 
     def _show_pending(self) -> None:
         self.query_one(PendingBar).show(self.staging.decisions(), self.staging.saved)
@@ -72,16 +48,20 @@ class ReviewDecisions:
         """The list's mark column as wide as the widest staged label of this queue, in
         terminal cells (one column when nothing is staged there: the titles get the room)."""
         widest = max(
-            (cell_len(self._mark_of(d.item)[0]) for d in self.staging if d.queue == self.queue),
+            (cell_len(self._mark_width_of(d.item)) for d in self.staging if d.queue == self.queue),
             default=1,
         )
         if self.queue in self.show_all and self.hidden and self.result is not None:
             # `A` shows the hidden items too, each marked "⊘ why": make room for the widest
             shown = {it.get("id") for it in self.result.all_queues.get(self.queue, [])}
             widest = max(
-                [widest] + [cell_len(self._mark_of(i)[0]) for i in self.hidden if i in shown]
+                [widest] + [cell_len(self._mark_width_of(i)) for i in self.hidden if i in shown]
             )
         self.items.set_mark_width(widest)
+
+    def _mark_width_of(self, item_id: str) -> str:
+        mark = self.session.mark_of(item_id)
+        return mark[0] if mark is not None else ""
 
     def action_decide(self, verb: str) -> None:
         act = act_for(self.queue, verb)
@@ -188,14 +168,10 @@ class ReviewDecisions:
 
     def action_unstage(self) -> None:
         item = self.items.current
-        d = self.staging.for_item(item["id"]) if item is not None else None
-        d = d or self.staging.newest()  # not staged here: the decision staged last
+        # not staged here: the decision staged last
+        d = self.session.unstage(item["id"] if item is not None else None)
         if d is None:
             return
-        self.staging.unstage(d.item)
-        self._staging_changed(d.item, (d.queue,))
-        if self.result is not None and d.queue == self.queue:
-            self._show_current()
         self.notify(
             _("unstaged: {decision}").format(decision=decision_label(d)[0]), markup=False, timeout=2
         )
@@ -222,8 +198,7 @@ class ReviewDecisions:
     def _applied(self, outcome) -> None:
         if outcome is None:
             return
-        self.staging.replace(outcome.keep_pending)
-        self._staging_changed()
+        self.session.replace_staged(outcome.keep_pending)
         msg, severity = outcome_note(outcome)
         self.notify(msg, markup=False, severity=severity)
         self.reload()
@@ -239,6 +214,5 @@ class ReviewDecisions:
         report_undo(self.app, message)
         if message.ok:
             if self.staging.saved:  # the undo staged the batch's decisions again on disk
-                self.staging.load()
-                self._staging_changed()
+                self.session.reload_staged()
             self.reload()

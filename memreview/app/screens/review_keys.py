@@ -1,7 +1,7 @@
 """The review screen's keys that can't act now: ``why_not`` says why in words, ``on_key``
 says it instead of doing nothing (and takes the digit after ``#``), and the footer names
-each decision key as the current queue names it. ``ReviewKeys`` is a mixin of
-``ReviewScreen`` (it reads the screen's state); ``check_action`` stays on the screen."""
+each decision key as the current queue names it. ``ReviewKeys`` is a part of
+``ReviewScreen`` (what it reads is declared in ``review_base``); ``check_action`` stays on the screen."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from textual import events
 from textual.actions import parse as parse_action
 
 from memreview.app.keys import HEALTH, act_for, queue_acts, queue_title, verb_key
+from memreview.app.screens.review_base import ReviewBase
 from memreview.decisions.unit import MEMBER, MERGE
 from memreview.i18n import _
 
 
-class ReviewKeys:
+class ReviewKeys(ReviewBase):
     """Why a key does nothing, the digit after ``#``, and the footer's bindings."""
 
     def why_not(self, action: str, parameters: tuple) -> str | None:

@@ -1,7 +1,7 @@
 """The review screen's queues: which items a queue shows (the new ones, or every one with
 ``A``), the items a decision hides and the staged decisions changed since, moving between
-queues, and archiving the flagged items in bulk. ``ReviewQueues`` is a mixin of
-``ReviewScreen`` (it reads the screen's state)."""
+queues, and archiving the flagged items in bulk. ``ReviewQueues`` is a part of
+``ReviewScreen`` (what it reads is declared in ``review_base``)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from memreview.app.messages import QueueChosen
 from memreview.app.screens.apply import outcome_note
 from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.dialogs import ConfirmDialog
+from memreview.app.screens.review_base import ReviewBase
 from memreview.app.widgets.panels import QueueBar, QueueNav
 from memreview.display import one_line, visible
 from memreview.i18n import _, ngettext
@@ -20,21 +21,10 @@ from memreview.i18n import _, ngettext
 UNHIDE_PREVIEW_LINES = 14  # lines of an unhide's diff the question shows
 
 
-class ReviewQueues:
+class ReviewQueues(ReviewBase):
     """The queue shown, its items, hidden and changed items, and bulk archiving."""
 
     # -- hidden and changed items ------------------------------------------------------------
-    def _find_hidden(self) -> None:
-        """The items a decision hides, and why (shown with ``A``, marked, ``Z`` unhides)."""
-        every = getattr(self.result, "all_queues", None) or {}
-        shown = {it.get("id") for items in self.result.queues.values() for it in items}
-        hidden_ids = {it.get("id") for items in every.values() for it in items} - shown
-        reasons = getattr(self.backend, "hidden_reasons", None)
-        if hidden_ids and reasons is not None and self._hidden_why is None:
-            self._hidden_why = reasons(self.result.today)  # read once per load
-        why = self._hidden_why or {}
-        self.hidden = {i: why.get(i, _("hidden")) for i in hidden_ids}
-
     def action_unhide(self) -> None:
         """Put the highlighted hidden item back in its queue (an undoable batch)."""
         item = self.items.current
@@ -79,28 +69,20 @@ class ReviewQueues:
         self.notify(done.message, title=_("Unhide"), severity=severity, markup=False)
         self.reload()
 
-    def _find_changed(self) -> None:
-        """The staged decisions whose targets read otherwise than when they were decided
-        (an agent wrote meanwhile; a write left them pending after a conflict): they are
-        marked and not written until decided again."""
-        self.changed = {
-            d.item
-            for d in self.staging
-            if d.seen is not None and self.backend.seen(self.result, d) != d.seen
-        }
-        if self.changed:
-            self.notify(
-                ngettext(
-                    "{count} staged decision changed since you decided (marked ⚠): look at it "
-                    "again and press its key again",
-                    "{count} staged decisions changed since you decided (marked ⚠): look at each "
-                    "again and press its key again",
-                    len(self.changed),
-                ).format(count=len(self.changed)),
-                title=_("Pending decisions"),
-                severity="warning",
-                markup=False,
-            )
+    def _say_asked_again(self, count: int) -> None:
+        """Say that ``count`` staged decisions read otherwise now (marked ⚠ in the lists)."""
+        self.notify(
+            ngettext(
+                "{count} staged decision changed since you decided (marked ⚠): look at it "
+                "again and press its key again",
+                "{count} staged decisions changed since you decided (marked ⚠): look at each "
+                "again and press its key again",
+                count,
+            ).format(count=count),
+            title=_("Pending decisions"),
+            severity="warning",
+            markup=False,
+        )
 
     def _show_nav_row(self, queue: str) -> None:
         if self.result is not None:
@@ -127,7 +109,12 @@ class ReviewQueues:
         self.pane.styles.height = max(3, min(most + (3 if self.pane.filtering else 0), rows))
 
     def show_queue(self, queue: str) -> None:
-        self.queue = queue
+        """Show ``queue`` (or the health view); its list is drawn when the session says so."""
+        self.session.choose(queue)
+
+    def _show_listing(self) -> None:
+        """The shown queue's list (or the health view), drawn anew."""
+        queue = self.queue
         nav = self.query_one(QueueNav)
         nav.set_current(queue)
         self._show_queue_bar()
@@ -139,38 +126,23 @@ class ReviewQueues:
             self._sync_bindings()
             return
         switcher.current = "review"
-        items = self._queue_items(queue)
+        items = self.session.queue_items(queue)
         why = self.result.missing.get(queue) if self.result is not None else None
         empty = _("nothing to review ({why})").format(why=why) if why else _("nothing to review")
-        if queue in self._pending_queues():
+        if queue in self.session.pending_queues():
             empty = _("computing this queue… (the others can be reviewed meanwhile)")
         self.pane.show_queue(queue, items, empty)
         self._fit_list()
         self._sync_bindings()
 
-    def _pending_queues(self) -> set[str]:
-        """The queues the scan has not computed yet."""
-        return getattr(self.result, "pending", None) or set()
-
-    def _queue_items(self, queue: str) -> list[dict]:
-        """The queue's items: the new ones, or every one when asked (``A``)."""
-        if self.result is None:
-            return []
-        if queue in self.show_all:
-            return self.result.all_queues.get(queue, [])
-        return self.result.queues.get(queue, [])
-
     def action_toggle_all(self) -> None:
         queue = self.queue
-        if queue in self.show_all:
-            self.show_all.discard(queue)
-            note = _("{queue}: only the new items")
-        else:
-            self.show_all.add(queue)
+        if self.session.toggle_all():
             note = _(
                 "{queue}: every item, the ones reviewed before too (⊘ hidden: Z shows one again)"
             )
-        self.show_queue(queue)
+        else:
+            note = _("{queue}: only the new items")
         self.notify(note.format(queue=queue_title(queue)), markup=False, timeout=2)
 
     def _flagged_in_view(self) -> list[dict]:
@@ -194,8 +166,7 @@ class ReviewQueues:
                 return
             others = [d for d in self.staging.decisions() if d.item not in ids]
             kept = [d for d in outcome.keep_pending if d.item in ids]
-            self.staging.replace(others)  # the bulk decisions were never staged
-            self._staging_changed()
+            self.session.replace_staged(others)  # the bulk decisions were never staged
             msg, severity = outcome_note(outcome)
             if kept:
                 msg += "\n" + ngettext(
@@ -221,27 +192,19 @@ class ReviewQueues:
         self.app.key_done()
 
     def next_queue(self, delta: int) -> str:
-        """The queue ``delta`` steps from this one, passing over the empty ones (the
-        health view is never passed over)."""
-        order = [*queue_names(), HEALTH]
-        k = order.index(self.queue) if self.queue in order else 0
-        for step in range(1, len(order)):
-            queue = order[(k + delta * step) % len(order)]
-            if queue == HEALTH or self._queue_items(queue):
-                return queue
-        return self.queue
+        return self.session.next_queue(delta)
 
     def _queue_done_note(self) -> None:
         """Said when the last item of the queue was decided: what is left, and where ``]``
         goes next."""
-        undecided = [it for it in self.items.all_items() if self.staging.for_item(it["id"]) is None]
+        undecided = self.session.undecided(self.items.all_items())
         shown = {it["id"] for it in self.items.in_view()}
         left = sum(1 for it in undecided if it["id"] in shown)
         hidden = len(undecided) - left  # undecided items the filter hides: the queue isn't done
         following = self.next_queue(1)
         where = queue_title(following)
         if following != HEALTH:
-            where += f" ({len(self._queue_items(following))})"
+            where += f" ({len(self.session.queue_items(following))})"
         key = self.app.key_for("queue.next", "]")
         if left:
             msg = _("last item of {queue}; {n} above still undecided — {key} next: {where}")

@@ -13,8 +13,8 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.worker import Worker
 
-from memreview.app.backend import Backend
 from memreview.app.messages import UndoDone
+from memreview.app.ports import ReviewBackend
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
 from memreview.i18n import _
 
@@ -40,14 +40,14 @@ def ask_undo(app: App, undo: Callable[[], object]) -> None:
     )
 
 
-def start_undo(node: DOMNode, backend: Backend) -> Worker[None]:
+def start_undo(node: DOMNode, backend: ReviewBackend) -> Worker[None]:
     """Undo the last batch in a thread; ``node`` receives the :class:`UndoDone`."""
     return node.run_worker(
         partial(_undo, node, backend), name="undo", group="undo", exclusive=True, thread=True
     )
 
 
-def _undo(node: DOMNode, backend: Backend) -> None:
+def _undo(node: DOMNode, backend: ReviewBackend) -> None:
     try:
         res = backend.undo_last()
     except Exception as exc:  # a held lock or an unreadable journal: shown, not raised

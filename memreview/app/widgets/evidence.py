@@ -15,9 +15,10 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from memreview.app.backend import Backend, make_decision
+from memreview.app.backend import make_decision
 from memreview.app.keys import act_by_action, decision_label, default_act
 from memreview.app.messages import PreviewReady, PreviewResult
+from memreview.app.ports import ReviewBackend
 from memreview.app.render import (
     STYLE_NAMES,
     decision_line,
@@ -46,7 +47,7 @@ class PreviewRequest:
 
 
 def preview_request(
-    queue: str, item: dict | None, staged: Decision | None, result, backend: Backend
+    queue: str, item: dict | None, staged: Decision | None, result, backend: ReviewBackend
 ) -> PreviewRequest | None:
     """Preview ``staged`` (the item's staged decision), else the queue's first action."""
     if item is None:
