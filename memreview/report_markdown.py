@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from memreview.display import one_line
+from memreview.display import cut_cells, one_line
 from memreview.i18n import _, ngettext
 
 LIST_LIMIT = 10
@@ -30,8 +30,8 @@ def md_text(text: object, width: int | None = None) -> str:
     leading character that would open a heading, a list or a quote.
     """
     s = " ".join(one_line(str(text)).split())
-    if width is not None and len(s) > width:
-        s = s[: width - 1] + "…"
+    if width is not None:
+        s = cut_cells(s, width)
     s = _MD_INLINE_RE.sub(r"\\\1", s)
     m = _MD_LEADING_RE.match(s)
     if m:

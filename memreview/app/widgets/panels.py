@@ -32,16 +32,8 @@ from memreview.app.messages import (
 )
 from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
-from memreview.display import one_line
+from memreview.display import cut_cells, one_line
 from memreview.i18n import _, ngettext
-
-
-def fit_cells(text: str, width: int) -> str:
-    """``text`` cut to ``width`` terminal cells, ending in "…" when cut (a CJK character
-    takes two cells)."""
-    if cell_len(text) <= width:
-        return text
-    return chop_cells(text, max(width - 1, 0))[0] + "…" if width > 0 else ""
 
 
 class QueueRow(Static):
@@ -87,7 +79,7 @@ class QueueRow(Static):
             room -= len(mark)
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(f"{self.key} ", "bold")
-        t.append(fit_cells(self.title, room) if width else self.title)
+        t.append(cut_cells(self.title, room) if width else self.title)
         t.append_text(tail)
         t.append("\n")
         if note and not count:
