@@ -77,3 +77,24 @@ async def test_a_cjk_title_in_a_list_with_a_scrollbar_ends_in_an_ellipsis_that_s
             visible = line.rstrip()
             assert "…" in visible, visible
             assert cell_len(visible[: visible.index("…") + 1]) <= 40, visible
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_a_notification_leaves_the_pending_bar_readable(make, size):
+    from textual.widgets._toast import Toast
+
+    from memreview.app.widgets.panels import PendingBar
+
+    app = make()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("2", "a")
+        app.notify("a long notification " * 6, title="Written", timeout=30)
+        await pilot.pause(0.3)
+        bar = review(app).query_one(PendingBar).region
+        toasts = list(app.screen.query(Toast))
+        assert toasts
+        for toast in toasts:
+            assert not toast.region.overlaps(bar), (toast.region, bar)
+        line = screen_text(app).splitlines()[bar.y]
+        assert "1 pending" in line and "saved" in line
