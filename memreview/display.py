@@ -13,7 +13,7 @@ import re
 from memreview.i18n import _, ngettext
 from memreview.secrets import mask_secrets
 
-__all__ = ["visible", "one_line", "cut_cells", "plural", "sparkline", "day_of", "days_ago", "dated"]
+__all__ = ["visible", "one_line", "plural", "sparkline", "day_of", "days_ago", "dated"]
 
 _ISO_DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
 
@@ -64,18 +64,6 @@ def visible(text: str) -> str:
 def one_line(text: str) -> str:
     """:func:`visible` on one line: newlines and tabs become spaces (for list rows)."""
     return visible(text).replace("\n", " ").replace("\t", " ")
-
-
-def cut_cells(text: str, width: int) -> str:
-    """``text`` in at most ``width`` terminal cells, ending in "…" when it had to be cut: a
-    Chinese character takes two cells, so cutting by characters would run twice as wide."""
-    from rich.cells import cell_len, chop_cells
-
-    if cell_len(text) <= width:
-        return text
-    if width <= 0:
-        return ""
-    return chop_cells(text, width - 1)[0].rstrip(" ") + "…"
 
 
 def plural(n: object, word: str) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from memreview.display import cut_cells, one_line
+from memreview.display import one_line
 from memreview.i18n import _, ngettext
+from memreview.workspace.cells import cut_cells
 
 LIST_LIMIT = 10
 NEAR_BUDGET = 0.9

@@ -98,7 +98,7 @@ def _visible_line(text: str) -> str:
 
 def _cut(text: str, cells: int) -> str:
     """A title cut to ``cells`` terminal cells, with "…" when cut."""
-    from memreview.display import cut_cells
+    from memreview.workspace.cells import cut_cells
 
     return cut_cells(text, cells)
 

@@ -102,8 +102,8 @@ def print_scan(result) -> None:
     """One workspace's scan as text: each queue's name and count and first five titles, then
     the warnings. Names, counts and notes are in the interface's language, titles as found."""
     from memreview.decisions.registry import shown_name, unit
-    from memreview.display import cut_cells, visible
-    from memreview.workspace.cells import width
+    from memreview.display import visible
+    from memreview.workspace.cells import cut_cells, width
 
     out = sys.stdout
     title_cells = title_width()

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 
 from memreview.app.widgets.item_list import ItemList
 from memreview.app.widgets.panels import QueueNav
-from memreview.display import cut_cells
+from memreview.workspace.cells import cut_cells
 
 
 def _row_line(app, queue: str) -> str:

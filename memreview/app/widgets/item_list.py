@@ -19,8 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from memreview.decisions.unit import TONES
-from memreview.display import cut_cells, one_line
+from memreview.display import one_line
 from memreview.i18n import N_, _
+from memreview.workspace.cells import cut_cells
 
 Mark = tuple[str, str]  # (label, tone) of a staged decision
 MARK_WIDTH = 12

@@ -32,8 +32,9 @@ from memreview.app.messages import (
 )
 from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
-from memreview.display import cut_cells, one_line
+from memreview.display import one_line
 from memreview.i18n import _, ngettext
+from memreview.workspace.cells import cut_cells
 
 
 class QueueRow(Static):
