@@ -28,7 +28,7 @@ from memreview.decisions.state import (
 )
 from memreview.i18n import N_, _
 from memreview.masking import mask_in
-from memreview.queues.common import short
+from memreview.queues.common import current_id, short
 from memreview.queues.skills import skill_item
 from memreview.workspace.dates import parse_date, parse_date_prefix
 from memreview.workspace.textfile import decode_bytes
@@ -60,6 +60,7 @@ class HiddenItem:
     title: str | None = None
     action: str | None = None
     removed: dict | None = None  # what the decision took out of a file (a skipped skill)
+    stored: str | None = None  # the id state.yaml keeps it under, when an older form of id
 
     def why(self) -> str:
         """``snoozed until 2026-12-27``, ``rejected``, …"""
@@ -118,6 +119,8 @@ def hidden_items(root: Path | str, today: date | None = None) -> list[HiddenItem
             hi.since = day.isoformat() if day else None
             d = items.get(item_id) or {}
             hi.queue, hi.title, hi.action = d.get("queue"), d.get("title"), d.get("action")
+            hi.id = current_id(item_id, hi.queue)  # a secret hidden as s-… is cr-… today
+            hi.stored = item_id if hi.id != item_id else None
         if hi.removed is not None and hi.queue is None:
             hi.queue, hi.title = "skills", _candidate_title(hi.removed)
         out.append(hi)
@@ -156,7 +159,8 @@ def unhide(
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
-    found = {h.id: h for h in hidden_items(root, today)}
+    listed = hidden_items(root, today)
+    found = {h.id: h for h in listed} | {h.stored: h for h in listed if h.stored}
     item = found.get(item_id)
     if item is None:
         return UnhideOutcome(
@@ -212,7 +216,7 @@ def unhide(
                 diff,
             )
         state = load_state(root)
-        state.hidden.pop(item.id, None)
+        state.hidden.pop(item.stored or item.id, None)
         store.write_private(root, _STATE_NAME, state.to_bytes())
     return UnhideOutcome(
         True,
