@@ -159,7 +159,11 @@ class _ListScreen(Screen[None]):
             review.post_message(done)
         else:
             self.app.notify(done.summary, title=done.title, markup=False)
-        self.refresh_rows()
+        # this view and the ones under it (History under the Archive it opened): a restore
+        # is a batch, an undo may bring an entry back to the archive
+        for screen in self.app.screen_stack:
+            if isinstance(screen, _ListScreen):
+                screen.refresh_rows()
 
     # what each list shows
     def load(self) -> list:
