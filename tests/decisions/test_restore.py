@@ -383,3 +383,21 @@ def test_with_its_neighbours_gone_a_promotion_ends_its_list_not_after_a_blank_li
         "- 写给主人的内容用第一人称（认可）（2026-05-03 自动沉淀）\n"
         "\n### 事实\n"
     ) in after
+
+
+SPACED = (
+    "# Memory\n\n## Promoted From Short-Term Memory (2026-11-21)\n\n"
+    f"{_marked(2)}\n- New cron jobs are checked within a day [score=0.836 recalls=5]\n\n"
+    f"{_marked(4)}\n- Gas is cheaper between 02:00 and 06:00 UTC [score=0.688 recalls=2]\n\n"
+    "## [KNOWLEDGE:sqlite-fallback]\nAdded: 2026-05-12\nSummary: recall falls back to FTS5\n"
+    "---\n"
+)
+
+
+def test_a_promotion_in_a_list_spaced_by_blank_lines_goes_back_as_it_was(make_ws):
+    log = "".join(f"- line {k}\n" for k in range(1, 10))
+    root = make_ws({"MEMORY.md": SPACED, "memory/2026-11-27.md": log})
+    assert decide(root, "promotions", "archive", {"title": "New cron jobs"}).ok
+    assert restore(root, "New cron jobs", now=NOW).ok
+    # not after the anchor that follows its section: between the heading and its neighbour
+    assert text(root, "MEMORY.md").split("\n## Removed promotions")[0] == SPACED

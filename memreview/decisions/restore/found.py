@@ -162,19 +162,27 @@ def _archiving_batch(copies: _Copies, item: Archived, records, origin: str | Non
 
 
 def _neighbours(item: Archived, was: TextFile) -> None:
-    """The lines right above and below an archived entry (not an anchor) where it sat in
-    ``was``, its file before it was archived: it goes back between them, into its list."""
+    """The lines above and below an archived entry (not an anchor) where it sat in ``was``,
+    its file before it was archived, and whether blank lines stood between: it goes back
+    between them as it was, into its list."""
     if item.anchor is not None:
         return
-    lines = item.restored_lines
-    if item.title not in lines or was.texts.count(item.title) != 1:
+    lines, texts = item.restored_lines, was.texts
+    if item.title not in lines or texts.count(item.title) != 1:
         return
-    start = was.texts.index(item.title) - lines.index(item.title)
+    start = texts.index(item.title) - lines.index(item.title)
     end = start + len(lines)
-    if start < 0 or was.texts[start:end] != lines:
+    if start < 0 or texts[start:end] != lines:
         return
-    item.after = was.texts[start - 1] if start > 0 and was.texts[start - 1].strip() else None
-    item.before = was.texts[end] if end < len(was.texts) and was.texts[end].strip() else None
+    above = start - 1
+    while above >= 0 and not texts[above].strip():
+        above -= 1
+    below = end
+    while below < len(texts) and not texts[below].strip():
+        below += 1
+    item.after = texts[above] if above >= 0 else None
+    item.before = texts[below] if below < len(texts) else None
+    item.gap_above, item.gap_below = above < start - 1, below > end
 
 
 def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:

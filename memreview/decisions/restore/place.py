@@ -90,9 +90,15 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
     texts = current.texts if current is not None else []
     block = item.restored_lines
     if item.after is not None and texts.count(item.after) == 1:
-        return with_lines(current, rel, texts.index(item.after) + 1, block)
+        at = texts.index(item.after) + 1
+        lead = [""] if item.gap_above else []
+        tail = [""] if item.gap_below and at < len(texts) and texts[at].strip() else []
+        return with_lines(current, rel, at, [*lead, *block, *tail])
     if item.before is not None and texts.count(item.before) == 1:  # the line above was merged
-        return with_lines(current, rel, texts.index(item.before), block)
+        at = texts.index(item.before)
+        lead = [""] if item.gap_above and at > 0 and texts[at - 1].strip() else []
+        tail = [""] if item.gap_below else []
+        return with_lines(current, rel, at, [*lead, *block, *tail])
     if current is not None and item.after_anchor:
         mf, _problems = parse_memory_file(current)
         prev = [a for a in mf.anchors if a.id == item.after_anchor]
