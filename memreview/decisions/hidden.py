@@ -144,6 +144,13 @@ class UnhideOutcome:
         return 0 if self.ok else 1
 
 
+def _hidden_item(root: Path, item_id: str, today: date | None) -> HiddenItem | None:
+    """The hidden item ``item_id`` names: by its id, or by the older id state.yaml keeps."""
+    listed = hidden_items(root, today)
+    found = {h.id: h for h in listed} | {h.stored: h for h in listed if h.stored}
+    return found.get(item_id)
+
+
 def unhide(
     root: Path | str,
     item_id: str,
@@ -159,9 +166,7 @@ def unhide(
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
-    listed = hidden_items(root, today)
-    found = {h.id: h for h in listed} | {h.stored: h for h in listed if h.stored}
-    item = found.get(item_id)
+    item = _hidden_item(root, item_id, today)
     if item is None:
         return UnhideOutcome(
             False,
