@@ -98,3 +98,13 @@ async def test_a_notification_leaves_the_pending_bar_readable(make, size):
             assert not toast.region.overlaps(bar), (toast.region, bar)
         line = screen_text(app).splitlines()[bar.y]
         assert "1 pending" in line and "saved" in line
+
+
+def test_the_archive_and_history_rows_cut_a_chinese_title_by_cells():
+    from types import SimpleNamespace
+
+    from memreview.app.screens.history import ROW_CELLS, ArchiveScreen
+
+    item = SimpleNamespace(kind="rejected-promotion", title="- " + LONG_CJK * 4)
+    line = ArchiveScreen(None).line(item)
+    assert line.endswith("…") and cell_len(line) <= ROW_CELLS
