@@ -12,6 +12,7 @@ import re
 
 from memreview.display import one_line
 from memreview.i18n import _, ngettext
+from memreview.workspace.cells import cut_cells
 
 LIST_LIMIT = 10
 NEAR_BUDGET = 0.9
@@ -30,8 +31,8 @@ def md_text(text: object, width: int | None = None) -> str:
     leading character that would open a heading, a list or a quote.
     """
     s = " ".join(one_line(str(text)).split())
-    if width is not None and len(s) > width:
-        s = s[: width - 1] + "…"
+    if width is not None:
+        s = cut_cells(s, width)
     s = _MD_INLINE_RE.sub(r"\\\1", s)
     m = _MD_LEADING_RE.match(s)
     if m:

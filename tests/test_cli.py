@@ -145,3 +145,26 @@ def test_outside_a_workspace_the_message_names_the_variable_and_the_demo(
     assert "not a memory workspace" in err
     assert "OPENCLAW_WORKSPACE_DIR" in err and "`memreview demo`" in err
     assert "Traceback" not in err
+
+
+def test_hidden_cuts_a_chinese_title_by_cells_and_ends_it_with_an_ellipsis(capsys):
+    from rich.cells import cell_len
+
+    from memreview.cli.history import print_hidden
+    from memreview.decisions.hidden import HiddenItem
+
+    title = "主人喜欢早上七点前收到日报摘要" * 6  # 90 characters, 180 cells
+    print_hidden([HiddenItem("p-1", "rejected", None, "b1", queue="dormant", title=title)])
+    first = capsys.readouterr().out.splitlines()[0]
+    shown = first.split("dormant", 1)[1].strip()
+    assert shown.endswith("…") and cell_len(shown) <= 80
+    assert title.startswith(shown[:-1])
+
+
+def test_a_markdown_report_cuts_a_chinese_name_by_cells():
+    from rich.cells import cell_len
+
+    from memreview.report_markdown import md_text
+
+    shown = md_text("夜间对账代理" * 10, 30)
+    assert shown.endswith("…") and cell_len(shown) <= 30

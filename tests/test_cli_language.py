@@ -118,3 +118,30 @@ def test_apply_summary_counts_in_the_language(ws, capsys, tmp_path):
         capsys, "apply", str(ws), "--decisions", str(decisions), "--dry-run", "--lang", "zh"
     )
     assert "将应用 0 项决定中的 0 项" in err, err
+
+
+def test_the_apps_language_from_its_palette_leaves_the_command_line_alone(
+    ws, capsys, monkeypatch, tmp_path
+):
+    from memreview.cli.language import choose_before_parsing, choose_for_app
+    from memreview.i18n import current_language, use_language
+
+    config = tmp_path / "user" / "config.yaml"
+    config.parent.mkdir()
+    config.write_text("app_lang: zh\n")  # what the palette's "language: 中文" saves
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    try:
+        _code, out, _err = run(capsys, "scan", str(ws), "--today", TODAY)
+        assert out.startswith("workspace")  # the command line follows lang: / the locale
+        choose_before_parsing([])
+        choose_for_app(ws)
+        assert current_language() == "zh"  # the app speaks what its palette chose
+        choose_before_parsing(["--lang", "en"])
+        choose_for_app(ws)
+        assert current_language() == "en"  # --lang still wins
+        (ws / "memreview.yaml").write_text("lang: en\n")
+        choose_before_parsing([])
+        choose_for_app(ws)
+        assert current_language() == "en"  # and the workspace's setting, as for lang:
+    finally:
+        use_language("en")

@@ -205,7 +205,8 @@ class MemReviewApp(App):
     def switch_language(self, lang: str) -> None:
         """Speak ``lang`` from now on (the palette's ``language:`` entry): the review screen
         is made again in it, its staged decisions read back from pending.yaml, and the choice
-        is saved in the user config."""
+        is saved in the user config as the app's (``app_lang:``: the command line keeps its
+        own ``lang:``, else the locale)."""
         review = next((s for s in self.screen_stack if isinstance(s, ReviewScreen)), None)
         if review is not None and len(review.staging) and not review.staging.saved:
             self.notify(
@@ -222,7 +223,7 @@ class MemReviewApp(App):
             self.switch_screen(fresh)
         else:
             self.push_screen(fresh)
-        problem = self.user_config.save_lang(lang)
+        problem = self.user_config.save_app_lang(lang)
         if problem:
             self.notify(problem, severity="warning", markup=False)
 

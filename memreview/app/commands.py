@@ -92,7 +92,7 @@ class MemReviewCommands(Provider):
             (
                 _("language: {name}").format(name=LANGUAGE_NAMES[other]),
                 partial(app.switch_language, other),
-                _("the interface in {name} (saved in your config)").format(
+                _("the app in {name} from now on (the command line keeps its own language)").format(
                     name=LANGUAGE_NAMES[other]
                 ),
             )

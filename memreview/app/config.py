@@ -29,7 +29,8 @@ class UserConfig:
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     editor: str | None = None
-    lang: str | None = None  # the interface language (`en`, `zh`)
+    lang: str | None = None  # the interface language (`en`, `zh`): the command line's and the app's
+    app_lang: str | None = None  # the app's own, chosen in its palette (the command line's stays)
     problem: str | None = None  # a one-line reason when the file could not be read
     _doc: object = None
 
@@ -38,10 +39,11 @@ class UserConfig:
         self.theme = name
         return self._save("theme", name, _("cannot save the theme to {path}: {reason}"))
 
-    def save_lang(self, lang: str) -> str | None:
-        """Store the interface language; a one-line problem, or None."""
-        self.lang = lang
-        return self._save("lang", lang, _("cannot save the language to {path}: {reason}"))
+    def save_app_lang(self, lang: str) -> str | None:
+        """Store the app's language (``app_lang:``; the command line keeps ``lang:``, else
+        the locale); a one-line problem, or None."""
+        self.app_lang = lang
+        return self._save("app_lang", lang, _("cannot save the language to {path}: {reason}"))
 
     def _save(self, key: str, value: str, problem: str) -> str | None:
         """Write ``key: value`` into the file, keeping the rest of it and its comments."""
@@ -114,11 +116,13 @@ def load_user_config(path: Path | None = None) -> UserConfig:  # noqa: C901
             setattr(cfg, name, value)
         elif value is not None:
             bad.append(_("'{name}' should be a name").format(name=name))
-    lang = doc.get("lang")
-    if lang is not None and language_of(str(lang)) is None:
-        bad.append(_("'lang' should be one of {names}").format(names=", ".join(sorted(LANGUAGES))))
-    elif lang is not None:
-        cfg.lang = language_of(str(lang))
+    for name in ("lang", "app_lang"):
+        lang = doc.get(name)
+        if lang is not None and language_of(str(lang)) is None:
+            names = ", ".join(sorted(LANGUAGES))
+            bad.append(_("'{name}' should be one of {names}").format(name=name, names=names))
+        elif lang is not None:
+            setattr(cfg, name, language_of(str(lang)))
     keymap = doc.get("keymap") or {}
     if isinstance(keymap, dict):
         cfg.keymap = {str(k): v for k, v in keymap.items() if isinstance(v, str) and v}

@@ -96,6 +96,13 @@ def _visible_line(text: str) -> str:
     return one_line(text)
 
 
+def _cut(text: str, cells: int) -> str:
+    """A title cut to ``cells`` terminal cells, with "…" when cut."""
+    from memreview.workspace.cells import cut_cells
+
+    return cut_cells(text, cells)
+
+
 def _verdicts_file(root: Path) -> str:
     from memreview.decisions import config_of
 
@@ -125,7 +132,7 @@ def print_log(entries) -> None:
             if not isinstance(d, dict) or "undo" in d:
                 continue
             title = _visible_line(str(d.get("title") or d.get("item") or ""))
-            out.write(f"    {d.get('queue', '?')} {d.get('action', '?')}: {title[:90]}\n")
+            out.write(f"    {d.get('queue', '?')} {d.get('action', '?')}: {_cut(title, 90)}\n")
         files = e.files
         if files:
             names = ", ".join(_visible_line(f) for f in files)
@@ -199,7 +206,7 @@ def print_archived(items) -> None:
         out.write(_("nothing archived to restore") + "\n")
         return
     for it in items:
-        out.write(f"{it.id}  {it.kind:<18}  {_visible_line(it.title)[:80]}\n")
+        out.write(f"{it.id}  {it.kind:<18}  {_cut(_visible_line(it.title), 80)}\n")
         if it.origin:
             where = it.origin + (f" § {it.heading}" if it.heading else "")
             if it.after_anchor:
@@ -227,7 +234,7 @@ def print_hidden(items) -> None:
         out.write(_("nothing hidden") + "\n")
         return
     for h in items:
-        title = _visible_line(h.title or "")[:80]
+        title = _cut(_visible_line(h.title or ""), 80)
         out.write(f"{h.id}  {h.queue or '?':<15} {title}\n")
         since = h.since or "?"
         line = _("{why}; since {since} (batch {batch})").format(

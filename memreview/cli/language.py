@@ -39,15 +39,20 @@ def without_lang(argv: list[str]) -> list[str]:
     return argv
 
 
-def user_lang() -> str | None:
-    """The user config's ``lang:`` (a broken config is reported by the app, not here)."""
+_flag: str | None = None  # the language ``--lang`` named in this run's arguments
+
+
+def user_lang(app: bool = False) -> str | None:
+    """The user config's ``lang:``; for the app, its ``app_lang:`` (the palette's choice)
+    first. A broken config is reported by the app, not here."""
     from memreview.shipped import user_config_file
 
     if not os.path.lexists(user_config_file()):  # most have none: nothing more to import
         return None
     from memreview.app.config import load_user_config
 
-    return load_user_config().lang
+    cfg = load_user_config()
+    return (cfg.app_lang or cfg.lang) if app else cfg.lang
 
 
 def workspace_lang(paths: Iterable[Path | None]) -> str | None:
@@ -73,9 +78,18 @@ def workspace_lang(paths: Iterable[Path | None]) -> str | None:
 
 def choose_before_parsing(argv: list[str]) -> None:
     """Speak the language of ``--lang``, else the user config's, else the locale's."""
-    flag = lang_flag(argv)
+    global _flag
+    flag = _flag = lang_flag(argv)
     user = None if flag else user_lang()
     use_language(choose_language(flag, None, user, os.environ))
+
+
+def choose_for_app(root: Path) -> None:
+    """The app's language, as the command line's but with the palette's choice (the user
+    config's ``app_lang:``) before ``lang:``: ``--lang``, else the workspace's, else it."""
+    if _flag:
+        return
+    use_language(choose_language(None, workspace_lang([root]), user_lang(app=True), os.environ))
 
 
 def choose_for_workspace(argv: list[str], paths: Iterable[Path | None]) -> None:

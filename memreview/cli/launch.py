@@ -38,9 +38,11 @@ def pick_agent(agents: list[tuple[str, Path]], where: str) -> Path | None:
 def run_app(root: Path, today: date | None, theme: str | None, throwaway: bool = False) -> int:
     """Run the app on ``root`` until it quits; its exit code."""
     from memreview.app import make_app
+    from memreview.cli.language import choose_for_app
     from memreview.workspace.loader import check_workspace
 
     root = check_workspace(root)
+    choose_for_app(root)
     app = make_app(root, today=today, theme=theme, throwaway=throwaway)
     app.run()
     return int(app.return_code or 0)

@@ -92,16 +92,6 @@ def print_json(doc: dict) -> None:
 TITLE_INDENT = 4
 
 
-def cut_to_cells(text: str, width: int) -> str:
-    """``text`` cut to ``width`` terminal cells with an ellipsis: a Chinese character takes
-    two cells, so cutting by characters would run twice as wide."""
-    from rich.cells import cell_len, set_cell_size
-
-    if cell_len(text) <= width:
-        return text
-    return set_cell_size(text, max(width - 1, 0)).rstrip(" ") + "…"
-
-
 def title_width() -> int:
     """The cells a title may take: the terminal's width (``$COLUMNS``, else 104 when the
     output is not a terminal) less the indent."""
@@ -113,7 +103,7 @@ def print_scan(result) -> None:
     the warnings. Names, counts and notes are in the interface's language, titles as found."""
     from memreview.decisions.registry import shown_name, unit
     from memreview.display import visible
-    from memreview.workspace.cells import width
+    from memreview.workspace.cells import cut_cells, width
 
     out = sys.stdout
     title_cells = title_width()
@@ -143,7 +133,7 @@ def print_scan(result) -> None:
             line += "  — " + note
         out.write(line + "\n")
         for it in items[:5]:
-            out.write(" " * TITLE_INDENT + cut_to_cells(visible(it["title"]), title_cells) + "\n")
+            out.write(" " * TITLE_INDENT + cut_cells(visible(it["title"]), title_cells) + "\n")
         if len(items) > 5:
             more = len(items) - 5
             out.write(

@@ -22,6 +22,7 @@ from memreview.decisions.state import (
     write_state,
 )
 from memreview.i18n import _, ngettext
+from memreview.queues.common import current_id
 from memreview.secrets import find_secrets
 
 __all__ = ["STATE_NAME"]  # undo_finish's name for state.yaml
@@ -45,10 +46,29 @@ def applied_before(root: Path) -> dict[str, str]:
             failed = store.failed_keys(batch)
             hides = [d.get("key") for d in batch.decisions if isinstance(d, dict) and d.get("hide")]
             keys = [*batch.applied, *(k for k in hides if k not in failed)]
+        renamed = _renamed_keys(batch.decisions)
         for key in keys:
             if isinstance(key, str):
                 done[key] = batch.batch_id
+                if key in renamed:  # journaled under the item's former id
+                    done[renamed[key]] = batch.batch_id
     return done
+
+
+def _renamed_keys(decisions: list) -> dict[str, str]:
+    """{journaled key: the key in today's id form} of the decisions whose item id has
+    changed form since (a secret's ``s-…``, ``cr-…`` today)."""
+    out: dict[str, str] = {}
+    for d in decisions:
+        if not isinstance(d, dict):
+            continue
+        key, item, queue = d.get("key"), d.get("item"), d.get("queue")
+        if not (isinstance(key, str) and isinstance(item, str) and key.startswith(item)):
+            continue
+        now = current_id(item, queue if isinstance(queue, str) else None)
+        if now != item:
+            out[key] = now + key[len(item) :]
+    return out
 
 
 def skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcome) -> None:
@@ -56,13 +76,13 @@ def skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcom
     (a revive or a snooze applied twice): a decision applies once."""
     if not done:
         return
-    hidden = load_state(root).hidden
+    state = load_state(root)
     repeats = {
         p.key
         for p in plan.decisions
         if p.key in done
-        and p.decision.item in hidden
-        and hidden[p.decision.item].batch == done[p.key]
+        and (h := state.entry(p.decision.item)) is not None
+        and h.batch == done[p.key]
     }
     if not repeats:
         return

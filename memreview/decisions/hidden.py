@@ -29,7 +29,7 @@ from memreview.decisions.state import (
 )
 from memreview.i18n import N_, _
 from memreview.masking import mask_in
-from memreview.queues.common import short
+from memreview.queues.common import current_id, short
 from memreview.queues.skills import skill_item
 from memreview.workspace.dates import parse_date, parse_date_prefix
 from memreview.workspace.textfile import decode_bytes
@@ -60,6 +60,7 @@ class HiddenItem:
     title: str | None = None
     action: str | None = None
     removed: dict | None = None  # what the decision took out of a file (a skipped skill)
+    stored: str | None = None  # the id state.yaml keeps it under, when an older form of id
 
     def why(self) -> str:
         """``snoozed until 2026-12-27``, ``rejected``, …"""
@@ -118,6 +119,8 @@ def hidden_items(root: Path | str, today: date | None = None) -> list[HiddenItem
             hi.since = day.isoformat() if day else None
             d = items.get(item_id) or {}
             hi.queue, hi.title, hi.action = d.get("queue"), d.get("title"), d.get("action")
+            hi.id = current_id(item_id, hi.queue)  # a secret hidden as s-… is cr-… today
+            hi.stored = item_id if hi.id != item_id else None
         if hi.removed is not None and hi.queue is None:
             hi.queue, hi.title = "skills", _candidate_title(hi.removed)
         out.append(hi)
@@ -141,6 +144,13 @@ class UnhideOutcome:
         return 0 if self.ok else 1
 
 
+def _hidden_item(root: Path, item_id: str, today: date | None) -> HiddenItem | None:
+    """The hidden item ``item_id`` names: by its id, or by the older id state.yaml keeps."""
+    listed = hidden_items(root, today)
+    found = {h.id: h for h in listed} | {h.stored: h for h in listed if h.stored}
+    return found.get(item_id)
+
+
 def unhide(
     root: Path | str,
     item_id: str,
@@ -156,8 +166,7 @@ def unhide(
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
-    found = {h.id: h for h in hidden_items(root, today)}
-    item = found.get(item_id)
+    item = _hidden_item(root, item_id, today)
     if item is None:
         return UnhideOutcome(
             False,
@@ -210,7 +219,7 @@ def unhide(
             return UnhideOutcome(
                 True, said.format(id=item.id, queue=item.queue or _("its queue")), None, item, diff
             )
-        state.hidden.pop(item.id, None)
+        state.hidden.pop(item.stored or item.id, None)
         write_state(root, state)
     return UnhideOutcome(
         True,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memreview.i18n import _
+from memreview.queues.common import current_id
 from memreview.queues.skills import SLUG_MAX, SLUG_RE
 
 # Keys a decisions file may carry besides the decision itself (shown, never acted on).
@@ -99,7 +100,7 @@ class Decision:
                 _("decision on {item}: 'queue' must be a queue's name").format(item=item)
             )
         return cls(
-            item=item.strip(),
+            item=current_id(item.strip(), queue if isinstance(queue, str) else None),
             action=action.strip(),
             keep=keep,
             text=text,

@@ -17,6 +17,7 @@ from memreview.decisions.model import Decision, DecisionError, check_slug
 from memreview.decisions.plan import PlanBuilder, PlannedDecision
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.i18n import _
+from memreview.queues.common import current_id
 
 
 def check_decision(queue: str, item: dict, d: Decision) -> None:
@@ -89,6 +90,8 @@ def build_plan(
             )
             continue
         queue, item = found
+        if item["id"] != d.item:  # an id of the item's former form: today's is kept
+            d = replace(d, item=item["id"])
         if d.item in seen:
             b.plan.invalid.append(
                 (d, _("item {item} is decided twice in this batch").format(item=d.item))
@@ -129,7 +132,7 @@ def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
 
 
 def _with_queue(d: Decision, queue: str) -> Decision:
-    return replace(d, queue=queue)
+    return replace(d, queue=queue, item=current_id(d.item, queue))
 
 
 def _placeholder(raw: object) -> Decision:

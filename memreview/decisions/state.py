@@ -14,6 +14,7 @@ from ruamel.yaml.constructor import SafeConstructor
 
 from memreview import store
 from memreview.i18n import N_, Message, _
+from memreview.queues.common import former_id
 from memreview.store import PathEscape, safe_read_bytes
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
@@ -91,9 +92,17 @@ class State:
     # entries memreview can't use (a forged type, an impossible date): written back as read
     other: dict[str, object] = field(default_factory=dict)
 
+    def entry(self, item_id: str) -> Hidden | None:
+        """The entry hiding ``item_id``: kept under its id, or under the id it had before
+        its queue's prefix changed (a secret hidden as ``s-…``)."""
+        h = self.hidden.get(item_id)
+        if h is None and (old := former_id(item_id)) is not None:
+            h = self.hidden.get(old)
+        return h
+
     def is_hidden(self, item_id: str, today: date) -> bool:
         """Whether the item is hidden on ``today`` (for good, or until a later day)."""
-        h = self.hidden.get(item_id)
+        h = self.entry(item_id)
         return h is not None and (h.until is None or today < h.until)
 
     def _stored(self, h: Hidden) -> dict:

@@ -123,7 +123,7 @@ def secrets(ws: Workspace, today: date) -> list[dict]:
         kinds = sorted({s.kind for s in found})
         first_line = masked.split("\n", 1)[0]
         # two lines with the same mask in one file: told apart by their order
-        base = item_id("s", rel, masked)
+        base = item_id("cr", rel, masked)  # "s" once (common.RENAMED_PREFIXES)
         n = seen[base] = seen.get(base, 0) + 1
         if first is None:
             title = _("{kinds} in the recall store ({file})").format(

@@ -9,6 +9,7 @@ from pathlib import Path
 from memreview.decisions import registry
 from memreview.decisions.state import State
 from memreview.health import SCHEMA
+from memreview.queues.common import RENAMED_PREFIXES, current_id
 from memreview.workspace.model import Workspace
 
 
@@ -74,11 +75,18 @@ class ScanResult:
         return [w.shown() for w in self.workspace.warnings]
 
     def item(self, item_id: str) -> tuple[str, dict] | None:
-        """(queue, item) for an id, hidden items included."""
+        """(queue, item) for an id, hidden items included; an id of the form an item had
+        before its queue's prefix changed (a secret's ``s-…``) finds the item too."""
         for name, items in self.all_queues.items():
             for it in items:
                 if it["id"] == item_id:
                     return name, it
+        for name in RENAMED_PREFIXES:
+            now = current_id(item_id, name)
+            if now != item_id:
+                found = next((it for it in self.all_queues.get(name, ()) if it["id"] == now), None)
+                if found is not None:
+                    return name, found
         return None
 
     def related(self, item_id: str) -> list[tuple[str, dict]]:

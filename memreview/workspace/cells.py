@@ -23,3 +23,17 @@ def width(text: str) -> int:
 def wide_enough(text: str, columns: int) -> bool:
     """``width(text) >= columns``, without counting when the length alone says so."""
     return len(text) >= columns or width(text) >= columns
+
+
+def cut_cells(text: str, columns: int) -> str:
+    """``text`` in at most ``columns`` cells, ending in "…" when it had to be cut (a title cut
+    by characters would run twice as wide in Chinese)."""
+    if width(text) <= columns:
+        return text
+    if columns <= 0:
+        return ""
+    used, end = 0, 0
+    while used + width(text[end]) <= columns - 1:  # the text is wider: stops before its end
+        used += width(text[end])
+        end += 1
+    return text[:end].rstrip(" ") + "…"

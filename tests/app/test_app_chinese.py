@@ -72,4 +72,6 @@ async def test_the_palette_switches_the_language_live_and_remembers_it(make, tmp
         assert "待审队列" in text and "1 项待定" in text
         assert "Queues" not in text
     config = (tmp_path / "user-config" / "config.yaml").read_text(encoding="utf-8")
-    assert "lang: zh" in config
+    # the app's own setting: the command line keeps its language (lang:, else the locale)
+    assert "app_lang: zh" in config.splitlines()
+    assert "lang: zh" not in config.splitlines()

@@ -241,3 +241,29 @@ async def test_a_temp_file_a_stopped_write_left_is_removed_and_named_on_start(ma
     assert not (ws / f["tmp"]).exists()
     assert any(f"removed {f['tmp']}" in m for m in said), said
     assert decoy.read_bytes() == b"an agent's file\n"
+
+
+async def test_a_restore_from_the_archive_shows_in_the_history_under_it(make, ws):
+    _decide(ws, "demotion", "approve", "[KNOWLEDGE:win11-gbk]")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("L")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        assert "restore" not in screen_text(app)
+        await pilot.press("R")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, ArchiveScreen)
+        await pilot.press(*"gbk")
+        await pilot.pause()
+        await pilot.press("enter", "enter")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await loaded(app, pilot)
+        await pilot.press("escape")  # back to the History view opened first
+        await loaded(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        rows = [line for line in screen_text(app).splitlines() if "restore" in line]
+        assert rows and "win11-gbk" in rows[0], rows

@@ -24,7 +24,7 @@ KEYS = "d-f8495d10a0cb"  # MEMORY.md:7 and :8, each holding the credential
 BACKUPS = "a-367f1fd60171"  # the archived fragment still in MEMORY.md:6
 PROMO_4, PROMO_5, PROMO_6 = "pm-04f328fb2129", "pm-02440390e6a1", "pm-eaa6cc272c75"
 PROMO_7, PROMO_8 = "pm-96c2252d4d29", "pm-5147136af5c2"
-SECRET_7 = "s-0c574f4e3b29"
+SECRET_7 = "cr-0c574f4e3b29"
 ZORA, ZORA_DEMOTE = "p-02a946511cb7", "m-02a946511cb7"  # one PROJECT anchor, two queues
 
 

@@ -330,3 +330,74 @@ def test_a_dry_run_names_no_batch_and_no_anchor_it_does_not_go_beside(make_ws):
     (root / "MEMORY.md").write_text("# Memory\n\n## Notes\n- something else\n")
     dry = restore(root, item.id, now=NOW, dry_run=True)
     assert dry.ok and "[[a]]" not in dry.message and "batch" not in dry.message
+
+
+def _marked(n: int) -> str:
+    return f"<!-- openclaw-memory-promotion:memory:memory/2026-11-27.md:{n}:{n} -->"
+
+
+LIST = (
+    "# Memory\n\n## Promoted From Short-Term Memory (2026-11-28)\n\n"
+    f"{_marked(2)}\n- The gateway listens on port 18789 only [score=0.801 recalls=4]\n"
+    f"{_marked(4)}\n- Backups run nightly at 03:00 from the pi [score=0.812 recalls=5]\n"
+    f"{_marked(6)}\n- The owner reads the digest before 07:00 [score=0.820 recalls=6]\n"
+    "\n## Notes\n- an owner's line\n"
+)
+ZH_LIST = (
+    "# 记忆\n\n### 偏好\n"
+    "- 主人喜欢早上七点前收到日报摘要（期待）（2026-05-01 自动沉淀）\n"
+    "- 写给主人的内容用第一人称（认可）（2026-05-03 自动沉淀）\n"
+    "- 每周日晚上主人会手动清一次浏览器缓存（习惯）（2026-08-30 自动沉淀）\n"
+    "\n### 事实\n- 主人的工作站是 Win11（平静）（2026-04-20 自动沉淀）\n"
+)
+
+
+def test_a_promotion_from_the_middle_of_a_list_goes_back_between_its_neighbours(make_ws):
+    log = "".join(f"- line {k}\n" for k in range(1, 10))
+    root = make_ws({"MEMORY.md": LIST, "memory/2026-11-27.md": log})
+    assert decide(root, "promotions", "archive", {"title": "Backups run nightly"}).ok
+    assert "Backups run nightly" not in text(root, "MEMORY.md").split("Removed promotions")[0]
+    out = restore(root, "Backups run nightly", now=NOW)
+    assert out.ok, out.message
+    # back in its place, no blank line splitting the list (the emptied marker section stays)
+    assert text(root, "MEMORY.md").split("\n## Removed promotions")[0] == LIST
+
+
+def test_a_chinese_promotion_goes_back_into_its_list_without_a_blank_line(make_ws):
+    root = make_ws({"memory/MEMORY.md": ZH_LIST})
+    assert decide(root, "promotions", "archive", {"title": "写给主人的内容"}).ok
+    assert restore(root, "写给主人的内容", now=NOW).ok
+    assert text(root, "memory/MEMORY.md") == ZH_LIST
+
+
+def test_with_its_neighbours_gone_a_promotion_ends_its_list_not_after_a_blank_line(make_ws):
+    root = make_ws({"memory/MEMORY.md": ZH_LIST})
+    assert decide(root, "promotions", "archive", {"title": "写给主人的内容"}).ok
+    now = text(root, "memory/MEMORY.md")
+    edited = now.replace("七点前", "七点以前").replace("每周日晚上", "每周六晚上")
+    (root / "memory/MEMORY.md").write_text(edited, encoding="utf-8")
+    assert restore(root, "写给主人的内容", now=NOW).ok
+    after = text(root, "memory/MEMORY.md")
+    assert (
+        "- 每周六晚上主人会手动清一次浏览器缓存（习惯）（2026-08-30 自动沉淀）\n"
+        "- 写给主人的内容用第一人称（认可）（2026-05-03 自动沉淀）\n"
+        "\n### 事实\n"
+    ) in after
+
+
+SPACED = (
+    "# Memory\n\n## Promoted From Short-Term Memory (2026-11-21)\n\n"
+    f"{_marked(2)}\n- New cron jobs are checked within a day [score=0.836 recalls=5]\n\n"
+    f"{_marked(4)}\n- Gas is cheaper between 02:00 and 06:00 UTC [score=0.688 recalls=2]\n\n"
+    "## [KNOWLEDGE:sqlite-fallback]\nAdded: 2026-05-12\nSummary: recall falls back to FTS5\n"
+    "---\n"
+)
+
+
+def test_a_promotion_in_a_list_spaced_by_blank_lines_goes_back_as_it_was(make_ws):
+    log = "".join(f"- line {k}\n" for k in range(1, 10))
+    root = make_ws({"MEMORY.md": SPACED, "memory/2026-11-27.md": log})
+    assert decide(root, "promotions", "archive", {"title": "New cron jobs"}).ok
+    assert restore(root, "New cron jobs", now=NOW).ok
+    # not after the anchor that follows its section: between the heading and its neighbour
+    assert text(root, "MEMORY.md").split("\n## Removed promotions")[0] == SPACED

@@ -29,8 +29,10 @@ from memreview.app.widgets.keybar import KeyBar
 from memreview.app.wrap import Indented
 from memreview.display import one_line, visible
 from memreview.i18n import N_, _
+from memreview.workspace.cells import cut_cells
 
 PREVIEW_LINES = 14  # lines of a restore's diff the question shows (its buttons stay in view)
+ROW_CELLS = 150  # the most cells a row of the list takes
 
 
 def _when(ts: str | None) -> str:
@@ -159,7 +161,11 @@ class _ListScreen(Screen[None]):
             review.post_message(done)
         else:
             self.app.notify(done.summary, title=done.title, markup=False)
-        self.refresh_rows()
+        # this view and the ones under it (History under the Archive it opened): a restore
+        # is a batch, an undo may bring an entry back to the archive
+        for screen in self.app.screen_stack:
+            if isinstance(screen, _ListScreen):
+                screen.refresh_rows()
 
     # what each list shows
     def load(self) -> list:
@@ -212,7 +218,8 @@ class HistoryScreen(_ListScreen):
         extra = f" (+{more})" if more > 0 else ""
         kind = store.kind_word(r.kind)
         pad = " " * max(0, 8 - cell_len(kind))  # Chinese words are two cells a character
-        return one_line(f"{mark} {_when(r.committed_ts or r.ts)}  {kind}{pad} {first}{extra}")[:150]
+        line = one_line(f"{mark} {_when(r.committed_ts or r.ts)}  {kind}{pad} {first}{extra}")
+        return cut_cells(line, ROW_CELLS)
 
     def details(self, entry) -> str:
         r = entry.record
@@ -311,7 +318,7 @@ class ArchiveScreen(_ListScreen):
         self.query_one("#search", Input).focus()
 
     def line(self, item) -> str:
-        return one_line(f"{item.kind:<18} {item.title}")[:150]
+        return cut_cells(one_line(f"{item.kind:<18} {item.title}"), ROW_CELLS)
 
     def details(self, item) -> str:
         if item.origin:
@@ -366,7 +373,7 @@ class ArchiveScreen(_ListScreen):
             )
         self.app.push_screen(
             ConfirmDialog(
-                _("Put {title} back?").format(title=one_line(item.title)[:60]),
+                _("Put {title} back?").format(title=cut_cells(one_line(item.title), 60)),
                 visible(shown),
                 yes=_("Restore"),
                 no=_("Keep archived"),

@@ -17,6 +17,7 @@ from memreview.app.screens.review_base import ReviewBase
 from memreview.app.widgets.panels import QueueBar, QueueNav
 from memreview.display import one_line, visible
 from memreview.i18n import _, ngettext
+from memreview.workspace.cells import cut_cells
 
 UNHIDE_PREVIEW_LINES = 14  # lines of an unhide's diff the question shows
 
@@ -54,7 +55,7 @@ class ReviewQueues(ReviewBase):
                 count=len(lines) - UNHIDE_PREVIEW_LINES
             )
         question = _("Put {title} back in its file?").format(
-            title=one_line(str(item.get("title") or item["id"]))[:60]
+            title=cut_cells(one_line(str(item.get("title") or item["id"])), 60)
         )
         dialog = ConfirmDialog(question, visible(shown), yes=_("Unhide"), no=_("Keep hidden"))
         self.app.push_screen(dialog, answer)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.cells import cell_len, chop_cells, set_cell_size
+from rich.cells import set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -21,6 +21,7 @@ from textual.strip import Strip
 from memreview.decisions.unit import TONES
 from memreview.display import one_line
 from memreview.i18n import N_, _
+from memreview.workspace.cells import cut_cells
 
 Mark = tuple[str, str]  # (label, tone) of a staged decision
 MARK_WIDTH = 12
@@ -245,7 +246,7 @@ class ItemList(ScrollView, can_focus=True):
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.scrollable_size.width  # a title's "…" is not hidden by the scrollbar
         base = self._style("base")
         row = round(self.scroll_y) + y
         if not self._view:
@@ -269,8 +270,8 @@ class ItemList(ScrollView, can_focus=True):
         pointer = "▌" if row == self.cursor else " "
         title = " " + one_line(str(item.get("title", "")))
         room = width - 1 - self.mark_width
-        if cell_len(title) > room > 1:  # cut in cells, and said so
-            title = chop_cells(title, room - 1)[0] + "…"
+        if room > 1:
+            title = cut_cells(title, room)  # in cells, and said so
         segments = [
             Segment(pointer, row_style),
             Segment(_fit(mark_text, self.mark_width), mark_style),

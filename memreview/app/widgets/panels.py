@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from rich.cells import chop_cells
+from rich.cells import cell_len, chop_cells
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -34,6 +34,7 @@ from memreview.app.widgets import theme_colour
 from memreview.decisions import Decision
 from memreview.display import one_line
 from memreview.i18n import _, ngettext
+from memreview.workspace.cells import cut_cells
 
 
 class QueueRow(Static):
@@ -44,28 +45,49 @@ class QueueRow(Static):
         self.queue = queue
         self.key = key
         self.title = queue_title(queue)
+        self._shown: tuple | None = None  # what show() was last given, for a resize
 
     def show(
         self, count: int | None, staged: int = 0, note: str | None = None, hidden: int = 0
     ) -> None:
+        self._shown = (count, staged, note, hidden)
+        self.update(self._text(self.content_size.width, *self._shown), layout=False)
+        empty = count == 0 and self.queue != HEALTH
+        if self.has_class("-empty") != empty:
+            self.set_class(empty, "-empty")
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self._shown is not None:
+            self.update(self._text(self.content_size.width, *self._shown), layout=False)
+
+    def _text(
+        self, width: int, count: int | None, staged: int, note: str | None, hidden: int
+    ) -> Text:
+        """Two lines: key, name, count and staged mark (the name cut with "…" when the row
+        is too narrow, never the count: a "…" at the end means "being computed"), then why
+        the queue is empty or how many of its items are hidden."""
+        tail = Text(end="")
+        if count is not None:
+            tail.append(f" {count}", "bold")
+        elif self.queue != HEALTH:
+            tail.append(" …", "dim")  # not known yet: the queue is being computed
+        room = width - cell_len(self.key) - 1 - tail.cell_len
+        if staged:
+            mark = f"  ✓{staged}"
+            if width and cell_len(self.title) + len(mark) > room:
+                mark = mark[1:]  # short of room: one space, and the name gives way
+            tail.append(mark)
+            room -= len(mark)
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(f"{self.key} ", "bold")
-        t.append(self.title)
-        if count is not None:
-            t.append(f" {count}", "bold")
-        elif self.queue != HEALTH:
-            t.append(" …", "dim")  # not known yet: the queue is being computed
-        if staged:
-            t.append(f"  ✓{staged}")
+        t.append(cut_cells(self.title, room) if width else self.title)
+        t.append_text(tail)
         t.append("\n")
         if note and not count:
             t.append(f"  {one_line(note)}", "dim")
         elif hidden:
             t.append("  " + _("{count} hidden").format(count=hidden), "dim")
-        self.update(t, layout=False)  # always two lines: no layout needed
-        empty = count == 0 and self.queue != HEALTH
-        if self.has_class("-empty") != empty:
-            self.set_class(empty, "-empty")
+        return t
 
     def on_click(self, event: events.Click) -> None:
         self.post_message(QueueChosen(self.queue))

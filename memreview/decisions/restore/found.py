@@ -97,32 +97,92 @@ def _anchors_around(tf: TextFile, index: int) -> tuple[str | None, str | None]:
     return (before[-1].id if before else None), (after[0].id if after else None)
 
 
-def _origin_from_journal(root: Path, item: Archived, records) -> None:
+def _origin_from_journal(copies: _Copies, item: Archived, records) -> None:
     """The origin of an archive block without a ``From:`` line: the batch whose copy of the
     archive gained the block, and its file that lost the block's first line."""
+    found = _archiving_batch(copies, item, records)
+    if found is None:
+        return
+    batch, rel, was = found
+    index = was.texts.index(item.title)
+    item.origin, item.heading = rel, heading_above(was.texts, index)
+    above, below = _anchors_around(was, index)
+    item.after_anchor, item.before_anchor = above, None if above else below
+    item.found_by, item.batch = "journal", batch
+    _neighbours(item, was)
+
+
+class _Copies:
+    """The journal's copies of files (backups, copies after a batch), each read once for
+    one listing, and the set of its lines to look one up."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._read: dict[str, tuple[TextFile, frozenset[str]] | None] = {}
+
+    def get(self, rel: str | None) -> TextFile | None:
+        found = self._load(rel)
+        return found[0] if found else None
+
+    def has(self, rel: str | None, line: str) -> bool:
+        found = self._load(rel)
+        return found is not None and line in found[1]
+
+    def _load(self, rel: str | None):
+        if rel is None:
+            return None
+        if rel not in self._read:
+            tf = read_text(self.root, rel)
+            self._read[rel] = (tf, frozenset(tf.texts)) if tf is not None else None
+        return self._read[rel]
+
+
+def _archiving_batch(copies: _Copies, item: Archived, records, origin: str | None = None):
+    """(batch id, file, that file before the batch) of the batch whose copy of the archive
+    gained the block and whose file (``origin`` when given) lost the block's first line;
+    None when the journal shows no such batch."""
     body = item.title
     for b in reversed(records):
         if b.undone_by or b.kind != "apply":
             continue
         jf = next((f for f in b.files if f.file == item.archive and f.written), None)
-        if jf is None:
+        if jf is None or not copies.has(jf.after_copy, body):
             continue
-        after = read_text(root, jf.after_copy)
-        before = read_text(root, jf.backup) if not jf.created else None
-        if after is None or body not in after.texts or (before and body in before.texts):
+        if not jf.created and copies.has(jf.backup, body):
             continue
         for other in b.files:
             if other.file == item.archive or not other.written or other.created:
                 continue
-            was, now = read_text(root, other.backup), read_text(root, other.after_copy)
-            if was is None or body not in was.texts or (now is not None and body in now.texts):
+            if origin is not None and other.file != origin:
                 continue
-            index = was.texts.index(body)
-            item.origin, item.heading = other.file, heading_above(was.texts, index)
-            above, below = _anchors_around(was, index)
-            item.after_anchor, item.before_anchor = above, None if above else below
-            item.found_by, item.batch = "journal", b.batch_id
-            return
+            if not copies.has(other.backup, body) or copies.has(other.after_copy, body):
+                continue
+            return b.batch_id, other.file, copies.get(other.backup)
+    return None
+
+
+def _neighbours(item: Archived, was: TextFile) -> None:
+    """The lines above and below an archived entry (not an anchor) where it sat in ``was``,
+    its file before it was archived, and whether blank lines stood between: it goes back
+    between them as it was, into its list."""
+    if item.anchor is not None:
+        return
+    lines, texts = item.restored_lines, was.texts
+    if item.title not in lines or texts.count(item.title) != 1:
+        return
+    start = texts.index(item.title) - lines.index(item.title)
+    end = start + len(lines)
+    if start < 0 or texts[start:end] != lines:
+        return
+    above = start - 1
+    while above >= 0 and not texts[above].strip():
+        above -= 1
+    below = end
+    while below < len(texts) and not texts[below].strip():
+        below += 1
+    item.after = texts[above] if above >= 0 else None
+    item.before = texts[below] if below < len(texts) else None
+    item.gap_above, item.gap_below = above < start - 1, below > end
 
 
 def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
@@ -252,6 +312,7 @@ def archived_entries(root: Path | str) -> list[Archived]:
     cfg = config_of(root)
     records = store.batches(root)
     out: list[Archived] = []
+    copies = _Copies(root)
     for rel, kind in (
         (cfg.superseded_file, "superseded"),
         (cfg.demoted_file, "demoted"),
@@ -262,7 +323,11 @@ def archived_entries(root: Path | str) -> list[Archived]:
             continue
         for item in _archive_blocks(rel, tf, kind):
             if item.origin is None:
-                _origin_from_journal(root, item, records)
+                _origin_from_journal(copies, item, records)
+            elif item.anchor is None:  # an entry: where in its section, from the journal
+                found = _archiving_batch(copies, item, records, item.origin)
+                if found is not None:
+                    _neighbours(item, found[2])
             out.append(item)
     # an entry put back once is not offered again when a later batch deletes it again:
     # that batch's own deletion is

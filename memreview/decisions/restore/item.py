@@ -35,6 +35,8 @@ class Archived:
     found_by: str = ""  # recorded | journal | "" (unknown)
     after: str | None = None  # a removed entry: the line that preceded it
     before: str | None = None  # a removed entry: the line that followed it (when not blank)
+    gap_above: bool = False  # blank lines stood between ``after`` and the entry
+    gap_below: bool = False  # and between the entry and ``before``
     batch: str | None = None  # the batch that archived or removed it, when known
     marker: str | None = None  # a promoted entry's marker line
     after_anchor: str | None = None  # an anchor: the id of the anchor it followed

@@ -3,7 +3,10 @@ files a restore writes."""
 
 from __future__ import annotations
 
+import re
+
 from memreview.decisions.restore.item import (
+    MARKER_RE,
     TOMBSTONE_HEADING,
     Archived,
     find_run,
@@ -35,6 +38,19 @@ def _section_end(texts: list[str], heading: str | None) -> tuple[int, bool]:
     while end > 0 and not texts[end - 1].strip():
         end -= 1
     return end, start is not None
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _list_item(text: str) -> bool:
+    """Whether the line is an item of a Markdown list (``- …``, ``* …``, ``1. …``)."""
+    return bool(_LIST_ITEM.match(text))
+
+
+def _body(block: list[str]) -> str:
+    """The first line of an entry that is not its promotion marker."""
+    return next((t for t in block if not MARKER_RE.search(t)), "")
 
 
 def with_lines(current: TextFile | None, rel: str, at: int, new: list[str]) -> bytes:
@@ -74,9 +90,15 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
     texts = current.texts if current is not None else []
     block = item.restored_lines
     if item.after is not None and texts.count(item.after) == 1:
-        return with_lines(current, rel, texts.index(item.after) + 1, block)
+        at = texts.index(item.after) + 1
+        lead = [""] if item.gap_above else []
+        tail = [""] if item.gap_below and at < len(texts) and texts[at].strip() else []
+        return with_lines(current, rel, at, [*lead, *block, *tail])
     if item.before is not None and texts.count(item.before) == 1:  # the line above was merged
-        return with_lines(current, rel, texts.index(item.before), block)
+        at = texts.index(item.before)
+        lead = [""] if item.gap_above and at > 0 and texts[at - 1].strip() else []
+        tail = [""] if item.gap_below else []
+        return with_lines(current, rel, at, [*lead, *block, *tail])
     if current is not None and item.after_anchor:
         mf, _problems = parse_memory_file(current)
         prev = [a for a in mf.anchors if a.id == item.after_anchor]
@@ -100,6 +122,8 @@ def insert_entry(item: Archived, rel: str, current: TextFile | None) -> bytes:
         block = [f"## {item.heading}", "", *block]
     if item.kind == "removed" and not block[0].startswith("#"):
         return with_lines(current, rel, at, block)  # a bullet or a row: no blank lines
+    if at > 0 and _list_item(texts[at - 1]) and _list_item(_body(block)):
+        return with_lines(current, rel, at, block)  # at the end of its list, not after it
     lead = [""] if at > 0 else []
     tail = [""] if at < len(texts) and texts[at].strip() else []
     return with_lines(current, rel, at, [*lead, *block, *tail])
