@@ -8,13 +8,17 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
+from typing import TypeVar
 
 from memreview.secrets import ACCOUNT_GATES, LABEL_GATE, LABEL_GATE_ZH, TOKEN_GATES, mask_secrets
 
 __all__ = ["mask_in", "strings_in"]
 
 
-def mask_in(obj):
+T = TypeVar("T")
+
+
+def mask_in(obj: T) -> T:
     """``obj`` (JSON-shaped: dicts, lists, strings…) with every string masked; the same
     object back when nothing in it holds a credential.
 

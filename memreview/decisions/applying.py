@@ -12,9 +12,10 @@ Here: ``apply``, ``preview`` and the batch's commit message. The per-file jobs a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions import registry
@@ -40,15 +41,17 @@ from memreview.i18n import _
 from memreview.masking import mask_in
 from memreview.workspace.config import owner_commits
 
+Fault = Callable[[str], None] | None  # a test's failpoint at each write step
+
 
 def _run(
     result: ScannedWorkspace,
-    decisions: Sequence[Decision | dict],
+    decisions: Sequence[Decision | dict[str, Any]],
     *,
     dry_run: bool,
     now: datetime | None,
     lock_wait: float,
-    fault=None,
+    fault: Fault = None,
 ) -> tuple[EditPlan, ApplyOutcome, store.BatchResult | None]:
     root = Path(result.root)
     now = now or datetime.now().astimezone()  # local time names the backups, as the store does
@@ -105,7 +108,7 @@ def _run(
     return plan, outcome, batch
 
 
-def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict:
+def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict[str, Any]:
     """The decision as the journal keeps it, with the state entry it adds (so finishing an
     interrupted batch can add it too) and the one it replaces (``was``: an undo of the batch
     puts it back rather than showing the item another batch hid)."""
@@ -126,7 +129,7 @@ def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict:
         record["redacted"] = redacted
     if p.hide is not None:
         until = p.hide.until.isoformat() if p.hide.until else None
-        hide = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
+        hide: dict[str, Any] = {"item": p.hide.item, "until": until, "reason": p.hide.reason}
         if p.hide.removed is not None:
             hide["removed"] = p.hide.removed
         if p.hide.item in hidden_now:
@@ -135,14 +138,18 @@ def _journal_record(p: PlannedDecision, hidden_now: dict[str, Hidden]) -> dict:
     return record
 
 
-def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: BatchRun) -> None:
+def _classify(
+    plan: EditPlan, outcome: ApplyOutcome, batch: store.BatchResult, run: BatchRun
+) -> None:
     by_key = plan.by_key()
     failed: dict[str, DecisionProblem] = {}
     conflicted: dict[str, DecisionProblem] = {}
-    for key, p in run.problems.items():
+    for key, problem in run.problems.items():
         if key in by_key:
-            target = failed if p.kind == "failure" else conflicted
-            target.setdefault(key, DecisionProblem(by_key[key].decision, p.file, p.reason))
+            target = failed if problem.kind == "failure" else conflicted
+            target.setdefault(
+                key, DecisionProblem(by_key[key].decision, problem.file, problem.reason)
+            )
     for c in batch.conflicts:
         if c.decision in by_key and c.decision not in failed:
             conflicted.setdefault(
@@ -173,8 +180,11 @@ def _classify(plan: EditPlan, outcome: ApplyOutcome, batch, run: BatchRun) -> No
 
 
 def preview(
-    result: ScannedWorkspace, decisions: Sequence[Decision | dict], *, now: datetime | None = None
-):
+    result: ScannedWorkspace,
+    decisions: Sequence[Decision | dict[str, Any]],
+    *,
+    now: datetime | None = None,
+) -> dict[str, str]:
     """{relative path: unified diff} of what ``decisions`` would write; nothing is written."""
     outcome = apply(result, decisions, dry_run=True, now=now)
     out = {f.rel: f.diff for f in outcome.files if f.diff}
@@ -185,13 +195,13 @@ def preview(
 
 def apply(
     result: ScannedWorkspace,
-    decisions: Sequence[Decision | dict],
+    decisions: Sequence[Decision | dict[str, Any]],
     *,
     dry_run: bool = False,
     commit: bool | None = None,
     now: datetime | None = None,
     lock_wait: float = 2.0,
-    fault=None,
+    fault: Fault = None,
 ) -> ApplyOutcome:
     """Apply ``decisions`` to the workspace ``result`` was scanned from.
 
@@ -214,7 +224,15 @@ def apply(
         return outcome
 
 
-def _apply(result, decisions, dry_run, commit, now, lock_wait, fault) -> ApplyOutcome:
+def _apply(
+    result: ScannedWorkspace,
+    decisions: Sequence[Decision | dict[str, Any]],
+    dry_run: bool,
+    commit: bool | None,
+    now: datetime | None,
+    lock_wait: float,
+    fault: Fault,
+) -> ApplyOutcome:
     root = Path(result.root)
     plan, outcome, batch = _run(
         result, decisions, dry_run=dry_run, now=now, lock_wait=lock_wait, fault=fault

@@ -4,7 +4,9 @@ decisions left pending (``pending.yaml``) and the redacted secrets scrubbed from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions.model import Decision
@@ -24,6 +26,7 @@ from memreview.decisions.state import (
 from memreview.i18n import _, ngettext
 from memreview.queues.common import current_id
 from memreview.secrets import find_secrets
+from memreview.workspace.config import Config
 
 __all__ = ["STATE_NAME"]  # undo_finish's name for state.yaml
 
@@ -55,7 +58,7 @@ def applied_before(root: Path) -> dict[str, str]:
     return done
 
 
-def _renamed_keys(decisions: list) -> dict[str, str]:
+def _renamed_keys(decisions: list[Any]) -> dict[str, str]:
     """{journaled key: the key in today's id form} of the decisions whose item id has
     changed form since (a secret's ``s-…``, ``cr-…`` today)."""
     out: dict[str, str] = {}
@@ -71,7 +74,9 @@ def _renamed_keys(decisions: list) -> dict[str, str]:
     return out
 
 
-def skip_hidden_repeats(root: Path, plan: EditPlan, done: dict[str, str], outcome) -> None:
+def skip_hidden_repeats(
+    root: Path, plan: EditPlan, done: dict[str, str], outcome: ApplyOutcome
+) -> None:
     """Take out of ``plan`` the decisions an earlier batch applied whose item it still hides
     (a revive or a snooze applied twice): a decision applies once."""
     if not done:
@@ -107,7 +112,9 @@ def applied_hides(plan: EditPlan, outcome: ApplyOutcome) -> list[PlannedDecision
     return [p for p in plan.decisions if p.hide is not None and p.key in done]
 
 
-def record_hides(root: Path, hides: list[PlannedDecision], batch: str, outcome, dry_run: bool):
+def record_hides(
+    root: Path, hides: list[PlannedDecision], batch: str, outcome: ApplyOutcome, dry_run: bool
+) -> None:
     """Add the state entries of ``hides`` (batch ``batch``) to state.yaml, or for a dry run
     the diff it would get. When the state file there can't be read, or what would be
     written could not be read back, nothing is written and the items of the batch stay
@@ -145,7 +152,7 @@ def record_hides(root: Path, hides: list[PlannedDecision], batch: str, outcome, 
     return None
 
 
-def _refuse_hides(hides: list[PlannedDecision], outcome, refused: str) -> None:
+def _refuse_hides(hides: list[PlannedDecision], outcome: ApplyOutcome, refused: str) -> None:
     outcome.messages.append(refused)
     kept = {p.key for p in hides}
     outcome.applied = [d for d in outcome.applied if d.key not in kept]
@@ -181,7 +188,13 @@ def scrub_redacted(root: Path, plan: EditPlan, outcome: ApplyOutcome) -> None:
     )
 
 
-def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
+def update_pending(
+    root: Path,
+    plan: EditPlan,
+    decisions: Sequence[Decision | dict[str, Any]],
+    stay: list[Decision],
+    outcome: ApplyOutcome,
+) -> list[Decision]:
     """pending.yaml without this batch's decisions, except those that could not be written."""
     existing, warnings = load_pending(root)
     outcome.messages += warnings
@@ -212,13 +225,13 @@ def update_pending(root, plan, decisions, stay, outcome) -> list[Decision]:
     return keep
 
 
-def _item_of(d: Decision | dict) -> str | None:
+def _item_of(d: Decision | dict[str, Any]) -> str | None:
     """The item id a raw decision names, when it is one (a malformed entry may hold a list)."""
     item = d.get("item") if isinstance(d, dict) else getattr(d, "item", None)
     return item if isinstance(item, str) else None
 
 
-def prune(root: Path, cfg, outcome: ApplyOutcome) -> None:
+def prune(root: Path, cfg: Config, outcome: ApplyOutcome) -> None:
     """Remove the backups of old batches that can't be undone any more (store.prune)."""
     try:
         pruned = store.prune_backups(

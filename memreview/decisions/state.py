@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.constructor import SafeConstructor
@@ -18,6 +19,7 @@ from memreview.queues.common import former_id
 from memreview.store import PathEscape, safe_read_bytes
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
+from memreview.workspace.model import Workspace
 from memreview.workspace.yamlcap import CONFIG_LIMIT, MIB, YAMLRefused, load_yaml, size_text
 
 STATE_FILE = ".memreview/state.yaml"
@@ -46,7 +48,7 @@ class StateUnreadable(Exception):
         )
 
 
-def _kept_text(removed: dict | None) -> str | None:
+def _kept_text(removed: dict[str, Any] | None) -> str | None:
     """The candidate text of ``removed`` when it is too long to stay in state.yaml."""
     text = (removed or {}).get("candidate")
     if isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > INLINE_LIMIT:
@@ -70,11 +72,11 @@ class Hidden:
     until: date | None  # None: for good
     reason: str
     batch: str | None = None
-    removed: dict | None = None  # what the decision took out of a file (a skipped skill)
+    removed: dict[str, Any] | None = None  # what the decision took out of a file (a skipped skill)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The entry as state.yaml (and an unhide's journal line) keeps it."""
-        out = {
+        out: dict[str, Any] = {
             "until": self.until.isoformat() if self.until else None,
             "reason": self.reason,
             "batch": self.batch,
@@ -105,7 +107,7 @@ class State:
         h = self.entry(item_id)
         return h is not None and (h.until is None or today < h.until)
 
-    def _stored(self, h: Hidden) -> dict:
+    def _stored(self, h: Hidden) -> dict[str, Any]:
         """The entry as state.yaml keeps it: a long candidate by its digest."""
         out = h.to_json()
         text = _kept_text(h.removed)
@@ -225,7 +227,7 @@ def hidden_from(val: object) -> Hidden | None:
     )
 
 
-def load_state(root: Path, ws=None) -> State:
+def load_state(root: Path, ws: Workspace | None = None) -> State:
     """The workspace's state.yaml; an empty State when missing or unusable (with a warning
     on ``ws`` when it is given)."""
     try:

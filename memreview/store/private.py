@@ -13,7 +13,7 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -147,7 +147,9 @@ def read_private_within(root: Path | str, name: str, limit: int) -> bytes | None
     return data
 
 
-def remove_private_unlisted(root: Path | str, folder: str, pattern: re.Pattern, keep) -> None:
+def remove_private_unlisted(
+    root: Path | str, folder: str, pattern: re.Pattern[str], keep: Collection[str]
+) -> None:
     """Remove the regular files of ``.memreview/<folder>/`` whose name matches ``pattern``
     and is not in ``keep`` (memreview's own copies no longer referred to); a link, a
     directory or any other name is left alone."""

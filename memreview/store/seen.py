@@ -81,7 +81,12 @@ def remember_promotions(
         return _remember(root, present, today, keep_files)
 
 
-def _remember(root, present, today: date, keep_files) -> list[str]:
+def _remember(
+    root: Path | str,
+    present: dict[str, tuple[str, str]],
+    today: date,
+    keep_files: frozenset[str] | set[str],
+) -> list[str]:
     seen = read_seen(root)
     kept = {k: r for k, r in seen["keys"].items() if r.get("file") in keep_files}
     if not present and not seen["keys"] and not seen["gone"]:
