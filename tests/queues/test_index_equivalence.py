@@ -110,48 +110,59 @@ def _sentence(r: random.Random) -> str:
 
 
 def _workspace(r: random.Random) -> dict:
+    """Curated rules in MEMORY.md; nights of promotions in MEMORY.md (seen at boot) and in
+    memory/notes.md (not: its promotions can be unused); recall events over both and the
+    daily logs."""
     curated = [_sentence(r) for _ in range(r.randint(3, 25))]
-    memory = ["# MEMORY.md", "", "## Rules", ""] + [f"- {t}" for t in curated] + [""]
+    files = {
+        "MEMORY.md": ["# MEMORY.md", "", "## Rules", ""] + [f"- {t}" for t in curated] + [""],
+        "memory/notes.md": ["# Notes", ""],
+    }
     made: list[str] = []
-    for night in range(r.randint(1, 5)):
-        memory += [f"## Promoted From Short-Term Memory (2026-11-{10 + night:02d})", ""]
+    for night in range(r.randint(1, 6)):
+        lines = files["MEMORY.md" if night % 2 else "memory/notes.md"]
+        lines += [f"## Promoted From Short-Term Memory (2026-11-{10 + night:02d})", ""]
         for _ in range(r.randint(1, 8)):
-            x = r.random()
-            if x < 0.25:
-                text = r.choice(curated)
-            elif x < 0.5:
-                text = _edited(r, r.choice(curated), " ab的", r.randint(1, 3))
-            elif x < 0.6 and made:
-                text = r.choice(made)
-            else:
-                text = _sentence(r)
+            text = _promoted_text(r, curated, made)
             made.append(text)
             n = r.randint(1, 30)
             src = f"memory/2026-11-{r.randint(1, 9):02d}.md"
-            memory += [
+            lines += [
                 f"<!-- openclaw-memory-promotion:memory:{src}:{n}:{n + 1} -->",
                 f"- {text} [score=0.8 recalls=3 avg=0.7 source={src}:{n}-{n + 1}]",
                 "",
             ]
-    files: dict = {"MEMORY.md": "\n".join(memory) + "\n"}
+    out: dict = {rel: "\n".join(lines) + "\n" for rel, lines in files.items()}
     for d in range(1, 10):
-        files[f"memory/2026-11-{d:02d}.md"] = "".join(f"- line {k}\n" for k in range(1, 40))
-    files["memory/.dreams/events.jsonl"] = [
+        out[f"memory/2026-11-{d:02d}.md"] = "".join(f"- line {k}\n" for k in range(1, 40))
+    paths = ["MEMORY.md", "memory/notes.md", *(f"memory/2026-11-{d:02d}.md" for d in range(1, 10))]
+    out["memory/.dreams/events.jsonl"] = [
         {
             "type": "memory.recall.recorded",
             "timestamp": f"2026-{r.choice(['10', '11'])}-{r.randint(1, 28):02d}T09:00:00Z",
             "query": "q",
             "results": [
                 {
-                    "path": r.choice(["MEMORY.md", f"memory/2026-11-{r.randint(1, 9):02d}.md"]),
-                    "startLine": (a := r.randint(1, len(memory))),
+                    "path": r.choice(paths),
+                    "startLine": (a := r.randint(1, 60)),
                     "endLine": a + r.randint(0, 6),
                 }
             ],
         }
-        for _ in range(r.randint(0, 60))
+        for _ in range(r.randint(0, 40))
     ]
-    return files
+    return out
+
+
+def _promoted_text(r: random.Random, curated: list[str], made: list[str]) -> str:
+    x = r.random()
+    if x < 0.25:
+        return r.choice(curated)
+    if x < 0.5:
+        return _edited(r, r.choice(curated), " ab的", r.randint(1, 3))
+    if x < 0.6 and made:
+        return r.choice(made)
+    return _sentence(r)
 
 
 def _dumped(files: dict) -> dict:
@@ -162,7 +173,7 @@ def _dumped(files: dict) -> dict:
 
 
 def test_promotions_and_promoted_unused_are_what_all_pairs_give(make_ws, monkeypatch):
-    stood = 0
+    stood = unused = recalled = 0
     for seed in range(40):
         ws = make_ws(_dumped(_workspace(random.Random(seed))))
         ws.config.demotion_age_days = 5
@@ -174,7 +185,9 @@ def test_promotions_and_promoted_unused_are_what_all_pairs_give(make_ws, monkeyp
             every = (detect.promotions(ws, TODAY), demotion.promoted_unused(ws, TODAY))
         assert indexed == every, seed
         stood += sum(1 for it in indexed[0] for f in it["flags"] if "already stands" in f["reason"])
-    assert stood > 20  # the check had something to find
+        recalled += sum(1 for it in indexed[0] if it["recalled_since"])
+        unused += len(indexed[1])
+    assert stood > 20 and recalled > 20 and unused > 20  # each lookup had something to find
 
 
 def test_the_recall_index_finds_every_overlapping_event():
