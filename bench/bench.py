@@ -36,8 +36,10 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 
 
-def ensure_workspace(scale: float, seed: int = 0) -> Path:
-    dest = OUT / f"scale-{scale:g}"
+def ensure_workspace(scale: float, seed: int = 0, promotions: int = 0) -> Path:
+    """The generated workspace of ``scale`` (``promotions``: that many more OpenClaw
+    promotions, the promotions-heavy profile), made once under bench/out/."""
+    dest = OUT / (f"scale-{scale:g}" + (f"-p{promotions}" if promotions else ""))
     marker = dest / ".bench-done"
     if not marker.exists():
         if dest.exists():
@@ -54,6 +56,8 @@ def ensure_workspace(scale: float, seed: int = 0) -> Path:
                 str(scale),
                 "--seed",
                 str(seed),
+                "--promotions",
+                str(promotions),
             ],
             check=True,
             stdout=subprocess.DEVNULL,
@@ -139,54 +143,38 @@ def main() -> int:
     ap.add_argument("--scales", default="0.01,0.1,0.25,0.5,1.0")
     ap.add_argument("--out", type=Path, default=HERE / "results.json")
     ap.add_argument("--no-app", action="store_true")
+    ap.add_argument(
+        "--promotions",
+        type=int,
+        default=3000,
+        help="also scale 1 with this many more OpenClaw promotions (0: not run)",
+    )
     args = ap.parse_args()
     load = os.getloadavg()
     scales = [float(s) for s in args.scales.split(",")]
     OUT.mkdir(exist_ok=True)
-    rows = []
-    for scale in scales:
-        ws = ensure_workspace(scale)
-        inproc = run_json([sys.executable, str(HERE / "scan_once.py"), str(ws)])
-        row = {
-            "scale": scale,
-            "entries": inproc["entries"],
-            **dict(
-                zip(
-                    ("scan_cmd_s", "scan_cmd_cpu_s"), map(_r, scan_command_seconds(ws)), strict=True
-                )
-            ),
-            **{
-                k: inproc[k]
-                for k in ("load_s", "scan_s", "scan_cpu_s", "floor_s", "floor_cpu_s", "peak_rss_mb")
-            },
-            "ratio_cpu": round(inproc["scan_cpu_s"] / inproc["floor_cpu_s"], 1),
-            "ratio": round(inproc["scan_s"] / inproc["floor_s"], 1),
-            "per_queue_s": {k: round(v, 3) for k, v in inproc["per_queue_s"].items()},
-            "counts": inproc["counts"],
+    rows = [measure_row(ensure_workspace(scale), scale, args.no_app) for scale in scales]
+    heavy = None
+    if args.promotions:  # a year of OpenClaw dreaming at scale 1
+        heavy = measure_row(ensure_workspace(1.0, promotions=args.promotions), 1.0, args.no_app)
+        heavy["promotions"] = args.promotions
+    # other scripts' keys (queue_exponents) are kept
+    doc = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
+    doc.pop("promotions_heavy", None)
+    doc.update(
+        {
+            "machine": os.uname().machine,
+            "cpus": os.cpu_count(),
+            "load_before": [round(x, 2) for x in load],
+            "load_after": [round(x, 2) for x in os.getloadavg()],
+            "rows": rows,
+            **({"promotions_heavy": heavy} if heavy else {}),
         }
-        version = best_run([sys.executable, "-m", "memreview", "--version"])
-        row["startup_s"], row["startup_cpu_s"] = map(_r, version)
-        if not args.no_app:
-            cold = {**os.environ, "MEMREVIEW_NO_CACHE": "1"}
-            row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)], env=cold)
-        row.update(warm_figures(ws))
-        rows.append(row)
-        print(f"scale {scale:g} done", file=sys.stderr)
-    args.out.write_text(
-        json.dumps(
-            {
-                "machine": os.uname().machine,
-                "cpus": os.cpu_count(),
-                "load_before": [round(x, 2) for x in load],
-                "load_after": [round(x, 2) for x in os.getloadavg()],
-                "rows": rows,
-            },
-            indent=1,
-            ensure_ascii=False,
-        )
-        + "\n"
     )
-    print_table(rows)
+    args.out.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    print_table(rows + ([heavy] if heavy else []))
+    if heavy:
+        print(f"(the last row: scale 1 with {args.promotions:,} more OpenClaw promotions)")
     print(
         f"\nload average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f} ({os.cpu_count()} cpus)"
     )
@@ -196,6 +184,34 @@ def main() -> int:
 
         perf_doc.main([])
     return 0
+
+
+def measure_row(ws: Path, scale: float, no_app: bool) -> dict:
+    """Every figure of one workspace (see the module docstring)."""
+    inproc = run_json([sys.executable, str(HERE / "scan_once.py"), str(ws)])
+    row = {
+        "scale": scale,
+        "entries": inproc["entries"],
+        **dict(
+            zip(("scan_cmd_s", "scan_cmd_cpu_s"), map(_r, scan_command_seconds(ws)), strict=True)
+        ),
+        **{
+            k: inproc[k]
+            for k in ("load_s", "scan_s", "scan_cpu_s", "floor_s", "floor_cpu_s", "peak_rss_mb")
+        },
+        "ratio_cpu": round(inproc["scan_cpu_s"] / inproc["floor_cpu_s"], 1),
+        "ratio": round(inproc["scan_s"] / inproc["floor_s"], 1),
+        "per_queue_s": {k: round(v, 3) for k, v in inproc["per_queue_s"].items()},
+        "counts": inproc["counts"],
+    }
+    version = best_run([sys.executable, "-m", "memreview", "--version"])
+    row["startup_s"], row["startup_cpu_s"] = map(_r, version)
+    if not no_app:
+        cold = {**os.environ, "MEMREVIEW_NO_CACHE": "1"}
+        row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)], env=cold)
+    row.update(warm_figures(ws))
+    print(f"scale {scale:g} done", file=sys.stderr)
+    return row
 
 
 def _r(value: float) -> float:

@@ -178,6 +178,8 @@ def render(results: dict) -> str:
             + ", ".join(f"{q} {t:.2f} s" for q, t in per)
             + ".",
         ]
+    out += _heavy(results.get("promotions_heavy"))
+    out += _exponents(results.get("queue_exponents"))
     if top:
         out += ["", f"The speed targets at scale {top['scale']:g}, read from the table above:", ""]
         out += _table(
@@ -190,6 +192,41 @@ def render(results: dict) -> str:
         )
     out += ["", END]
     return "\n".join(out) + "\n"
+
+
+def _heavy(r: dict | None) -> list[str]:
+    """The promotions-heavy profile: scale 1 and a year of OpenClaw dreaming."""
+    if not r:
+        return []
+    per = sorted((r.get("per_queue_s") or {}).items(), key=lambda kv: -kv[1])
+    return [
+        "",
+        f"Promotions-heavy (scale {r['scale']:g} with {r.get('promotions', 0):,} more OpenClaw "
+        f"promotions, {r['entries']:,} entries): cold `scan --json` {_s(r.get('scan_cmd_s'))} "
+        f"({_s(r.get('scan_cmd_cpu_s'), ' s')} CPU), in-process {_s(r.get('scan_s'))} "
+        f"against a floor of {_s(r.get('floor_s'))} ({r.get('ratio', '?')}×); per queue: "
+        + ", ".join(f"{q} {t:.2f} s" for q, t in per)
+        + ".",
+    ]
+
+
+def _exponents(x: dict | None) -> list[str]:
+    """Each queue's CPU time at three sizes and k in time ∝ entries^k (bench/queue_exponents.py)."""
+    if not x:
+        return []
+    entries = x.get("entries") or []
+    out = [
+        "",
+        "Each queue on its own, CPU seconds (`python bench/queue_exponents.py`, "
+        f"{x.get('promotions_at_scale_1', 0):,} OpenClaw promotions per 25,000 entries), and k "
+        "in time ∝ entries^k:",
+        "",
+    ]
+    rows = [
+        [q, *(f"{t:.3f}" for t in ts), "—" if x["k"].get(q) is None else f"{x['k'][q]:.2f}"]
+        for q, ts in (x.get("cpu_s") or {}).items()
+    ]
+    return out + _table(["queue", *(f"{n:,} entries" for n in entries), "k"], rows)
 
 
 def _verdict(value: object, goal: float, unit: str) -> str:

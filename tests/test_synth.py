@@ -385,3 +385,33 @@ def test_cli(tmp_path, capsys):
     assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["seed"] == 2
     assert main([str(out), "--scale", "0.01"]) == 2  # not empty: refused
     assert main([str(tmp_path / "x"), "--scale", "0"]) == 2
+
+
+def test_a_year_of_dreaming_adds_promotions_in_openclaw_s_shapes(tmp_path):
+    from memreview.queues.promotions import promotions
+    from memreview.workspace.loader import load_workspace
+
+    plain, heavy = tmp_path / "plain", tmp_path / "heavy"
+    generate(plain, 0.01, seed=3)
+    manifest = generate(heavy, 0.01, seed=3, promotions=400)
+    assert manifest["counts"]["openclaw_promotions"] == 400
+    text = _text(heavy / "MEMORY.md")
+    marker = "<!-- openclaw-memory-promotion:"
+    assert text.count(marker) - _text(plain / "MEMORY.md").count(marker) == 400
+    assert re.search(r"\[score=[\d.]+ signals=\d+ recalls=\d+ avg=[\d.]+ source=", text)
+    assert re.search(r"\[score=[\d.]+ recalls=\d+ avg=[\d.]+ source=", text)  # older tails
+    assert "### Global" in text and "### Project: " in text
+    assert re.search(r"\.\.\. \[score=", text)  # a snippet cut at 640 characters
+    today = REVIEW + timedelta(days=1)
+    found = promotions(load_workspace(heavy), today)
+    assert len(found) - len(promotions(load_workspace(plain), today)) == 400
+    reasons = [f["reason"] for it in found for f in it["flags"] if f["flag"] == "duplicate"]
+    assert any("already stands" in r for r in reasons)
+    assert any("promoted before" in r for r in reasons)
+    store = json.loads(_text(heavy / "memory/.dreams/short-term-recall.json"))["entries"]
+    assert sum(1 for e in store.values() if e.get("promotedAt")) > 100
+    # the other stages draw the same numbers: every other file is as without promotions
+    for p in plain.rglob("*"):
+        rel = p.relative_to(plain)
+        if p.is_file() and str(rel) not in ("MEMORY.md", "memory/.dreams/short-term-recall.json"):
+            assert p.read_bytes() == (heavy / rel).read_bytes(), rel

@@ -103,6 +103,8 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     # the text each occurrence lies in
     owner_of = np.repeat(np.arange(len(texts), dtype=np.int32), np.diff(np.r_[starts, n_codes]))
     owner_by_slot = owner_of[pos_by_slot]
+    piece_text = slot[order].astype(np.int64) * len(texts) + owner_by_slot  # ascending
+    grouped = (bounds, piece_text, owner_by_slot, len(texts))
     slot_of = {h: k for k, h in enumerate(every.tolist())}
     bound_list = bounds.tolist()
     for pi, plan in enumerate(plans):
@@ -117,13 +119,7 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
         # (most patterns end here, before any array is made).
         if not sum(counts[: edits + 1]) or sum(counts) < need:
             continue
-        slots = np.array(slot_list, dtype=np.int64)
-        lo_b = bounds[slots]
-        sizes = bounds[slots + 1] - lo_b
-        offs = np.fromiter((off for _h, off in plan), dtype=np.int64, count=len(plan))
-        # every occurrence of every piece, in the texts holding at least `need` of them
-        at = np.repeat(lo_b, sizes) + _ranges(sizes)
-        off_rep = np.repeat(offs, sizes)
+        at, off_rep = _occurrences(plan, slot_list, edits, grouped)
         in_text = owner_by_slot[at]
         enough = np.bincount(in_text, minlength=len(texts)) >= need
         if not enough.any():
@@ -170,6 +166,35 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
         base = starts[owners[first]]
         out[pi] = Spans(owners[first], np.maximum(lo - base, 0), hi - base)
     return out
+
+
+LOOKUP_GAIN = 8  # a bisection costs about this many steps of the walk through occurrences
+
+
+def _occurrences(plan, slot_list, edits, grouped):
+    """The occurrences of a pattern's pieces (positions in the grouped arrays, and each one's
+    piece offset) in the texts that can match: those holding one of its ``edits + 1`` rarest
+    pieces (one of any edits + 1 stays intact in a match), so the common pieces are never
+    walked through texts that hold only them. ``piece_text``: (piece, text) of each
+    occurrence, ascending, so that a piece's occurrences in given texts are bisected."""
+    bounds, piece_text, owner_by_slot, n_texts = grouped
+    slots = np.array(slot_list, dtype=np.int64)
+    lo_b = bounds[slots]
+    sizes = bounds[slots + 1] - lo_b
+    offs = np.fromiter((off for _h, off in plan), dtype=np.int64, count=len(plan))
+    total = int(sizes.sum())
+    rare = np.argsort(sizes, kind="stable")[: edits + 1]
+    texts = None
+    if int(sizes[rare].sum()) * LOOKUP_GAIN < total:
+        r_at = np.repeat(lo_b[rare], sizes[rare]) + _ranges(sizes[rare])
+        texts = np.unique(owner_by_slot[r_at])
+    if texts is None or len(texts) * len(slots) * LOOKUP_GAIN >= total:  # walk them all
+        return np.repeat(lo_b, sizes) + _ranges(sizes), np.repeat(offs, sizes)
+    keys = (slots[:, None] * n_texts + texts[None, :]).ravel()
+    lo = np.searchsorted(piece_text, keys, side="left")
+    width = np.searchsorted(piece_text, keys, side="right") - lo
+    at = np.repeat(lo, width) + _ranges(width)
+    return at, np.repeat(np.repeat(offs, len(texts)), width)
 
 
 def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

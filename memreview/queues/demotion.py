@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from memreview.i18n import _
 from memreview.queues.common import item_id, short
+from memreview.queues.recall_index import recall_index
 from memreview.workspace.boot import is_boot, seen_at_boot
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import PROMOTED_HEADING_RE
@@ -166,10 +167,7 @@ def promoted_unused(ws: Workspace, today: date) -> list[dict]:
         return []
     cfg = ws.config
     start = today - timedelta(days=cfg.recall_window_days - 1)
-    by_path: dict[str, list] = {}
-    for r in usage.recalls:
-        if r.day <= today:
-            by_path.setdefault(r.path, []).append(r)
+    ix, events = recall_index(usage), usage.recalls
     boot = seen_at_boot(ws)
     items = []
     for rel, mf in ws.files.items():
@@ -187,10 +185,10 @@ def promoted_unused(ws: Workspace, today: date) -> list[dict]:
             if source is not None:
                 spans.append(source)
             recalled = [
-                r
+                events[k]
                 for path, lo, hi in spans
-                for r in by_path.get(path, ())
-                if r.start <= hi and lo <= r.end
+                for k in ix.overlapping(path, lo, hi)
+                if events[k].day <= today
             ]
             if any(r.day >= promoted for r in recalled):
                 continue

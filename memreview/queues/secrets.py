@@ -58,15 +58,23 @@ def log_secrets(log: DailyLog) -> list[tuple[int, int, list[Secret], str]]:
     hits = gate_hits(log.text, log.text_lower)
     if not hits:
         return []
-    text = log.text
-    breaks = [m.start() for m in _NEWLINE.finditer(text)] if len(hits) > 64 else None
-    lines = sorted(
-        {
-            bisect_left(breaks, pos) if breaks is not None else text.count("\n", 0, pos)
-            for pos in hits
-        }
-    )
-    return texts_secrets(log_lines(log), lines)
+    return texts_secrets(log_lines(log), hit_lines(log.text, hits))
+
+
+def hit_lines(text: str, hits: set[int]) -> list[int]:
+    """The 0-based lines of ``text`` holding the positions ``hits``, ascending: many hits by
+    bisection among the line breaks, a few by counting the breaks between one and the next."""
+    if len(hits) > 64:
+        breaks = [m.start() for m in _NEWLINE.finditer(text)]
+        return sorted({bisect_left(breaks, pos) for pos in hits})
+    lines: list[int] = []
+    line = prev = 0
+    for pos in sorted(hits):
+        line += text.count("\n", prev, pos)
+        prev = pos
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
 
 
 @per_file

@@ -24,16 +24,25 @@ def main(argv: list[str] | None = None) -> int:
         help="1.0 = 25,000 entries, 90 logs of 2,000 lines (default 0.1)",
     )
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--promotions",
+        type=int,
+        default=0,
+        help="that many more OpenClaw promotions in MEMORY.md, eight a night (3,000: a year)",
+    )
     ap.add_argument("--manifest", type=Path, help="also write the manifest as JSON here")
     args = ap.parse_args(argv)
     if args.scale <= 0:
         print("synth: --scale must be positive", file=sys.stderr)
         return 2
+    if args.promotions < 0:
+        print("synth: --promotions must not be negative", file=sys.stderr)
+        return 2
     if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
         print(f"synth: {args.out} exists and is not an empty directory", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    manifest = generate(args.out, args.scale, args.seed)
+    manifest = generate(args.out, args.scale, args.seed, args.promotions)
     took = time.perf_counter() - t0
     if args.manifest:
         args.manifest.write_text(

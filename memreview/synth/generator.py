@@ -16,6 +16,7 @@ from memreview.synth.plant.duplicates import dedupe_random, plant_duplicates
 from memreview.synth.plant.fragments import plant_fragments
 from memreview.synth.plant.judge import plant_complements
 from memreview.synth.plant.logs import plan_logs
+from memreview.synth.plant.promotions import plant_promotions
 from memreview.synth.plant.supersede import plant_supersede
 from memreview.synth.write.logs import write_logs
 from memreview.synth.write.memory import write_memory_files
@@ -53,9 +54,11 @@ STAGES = (
 )
 
 
-def generate(out: Path, scale: float, seed: int = 0) -> dict:
+def generate(out: Path, scale: float, seed: int = 0, promotions: int = 0) -> dict:
     """Write a synthetic workspace into ``out`` (created if missing) and return a manifest
-    of what was planted for each queue, the files written with their sizes, and counts."""
+    of what was planted for each queue, the files written with their sizes, and counts;
+    ``promotions``: that many more OpenClaw promotions in the root MEMORY.md (a year of
+    dreaming, ``plant.promotions``)."""
     if scale <= 0:
         raise ValueError("scale must be positive")
     out = Path(out)
@@ -63,6 +66,8 @@ def generate(out: Path, scale: float, seed: int = 0) -> dict:
     b = Builder(out, scale, seed)
     t0 = time.perf_counter()
     for stage in STAGES:
+        if stage is write_memory_files:  # after every other bullet is planted
+            plant_promotions(b, promotions)
         stage(b)
     counts = b.manifest["counts"]
     counts["projects"] = (

@@ -142,6 +142,7 @@ class Builder:
         self.lingxi_module_of: dict[str, str] = {}  # Lingxi section -> its module heading
         self.fragment_rows: list[tuple] = []  # dreams.db rows
         self.chronicle: list[str] = []  # rows of the Lingxi chronicle table
+        self.promotion_rows: list[dict] = []  # short-term store rows of plant.promotions
 
     def k(self, top: float, minimum: int = 2) -> int:
         """``top`` scaled, at least ``minimum``."""

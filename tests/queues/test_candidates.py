@@ -92,3 +92,11 @@ def test_contained_in_finds_exactly_the_texts_that_score_90(patterns, noise, edi
             if score:
                 expected.append((ti, score))
         assert got.get(pi, []) == expected, p
+
+
+def test_a_text_holding_only_a_pattern_s_common_piece_is_no_candidate():
+    # "abc" again and again would fill the diagonals with occurrences of one piece; a match
+    # needs one of the pattern's rarest pieces intact, and this text holds none of them
+    pattern = "abcdefghijklmnopqrstuvwxyz0123"
+    found = candidate_pairs([pattern], ["abc" * 200, "xx" + pattern + "yy"], 0.2)
+    assert found[0].text.tolist() == [1]

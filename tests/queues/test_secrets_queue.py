@@ -74,3 +74,15 @@ def test_a_workspace_without_credentials_has_an_empty_queue(make_ws):
         }
     )
     assert secrets(ws, TODAY) == []
+
+
+def test_the_lines_of_a_log_s_gate_hits_are_counted_once_through_the_text():
+    import random
+
+    from memreview.queues.secrets import hit_lines
+
+    r = random.Random(5)
+    for _ in range(200):
+        text = "".join(r.choice("ab\n") for _ in range(r.randint(0, 300)))
+        hits = {r.randrange(len(text) + 1) for _ in range(r.randint(1, 90))}
+        assert hit_lines(text, hits) == sorted({text.count("\n", 0, p) for p in hits})

@@ -8,11 +8,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
 
-from rapidfuzz import fuzz, process
-
 from memreview.i18n import _, ngettext
 from memreview.queues.common import item_id, short
-from memreview.queues.duplicates import comparable, curated_files
 from memreview.queues.promotions.flags import (
     FLAGS,
     flag_command,
@@ -34,7 +31,9 @@ from memreview.queues.promotions.shapes import (
     flag_moment,
     flag_transcript,
 )
-from memreview.queues.sameness import comparison_form, same_fact
+from memreview.queues.promotions.standing import standing
+from memreview.queues.recall_index import recall_index
+from memreview.queues.sameness import comparison_form
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE
 from memreview.workspace.memo import per_file
@@ -48,11 +47,8 @@ class _Context:
     today: date
     archived_keys: set[str]
     archived_forms: dict[str, str]
-    curated: list[tuple[str, Entry]]  # comparison form and entry, outside promotion sections
-    curated_forms: list[str] = field(default_factory=list)  # the forms of ``curated``
-
-    def __post_init__(self) -> None:
-        self.curated_forms = [f for f, _e in self.curated]
+    # comparison form -> the curated entry (outside promotion sections) where it stands
+    standing: dict[str, Entry | None] = field(default_factory=dict)
 
 
 def source_lines(ws: Workspace, path: str) -> list[str] | None:
@@ -77,6 +73,7 @@ class _Lines(list):
     """A source file's lines, and where its headings are (found once, when first asked)."""
 
     heads: list[int] | None = None
+    titles: list[tuple[str, bool]] | None = None  # each heading's text, level 1 or 2
 
 
 @per_file  # asked for once per promotion: split once per file (and kept for a rescan)
@@ -95,15 +92,30 @@ def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
         return ()
     top = min(line, len(lines))
     if isinstance(lines, _Lines):
-        if lines.heads is None:
-            lines.heads = [k for k, text in enumerate(lines) if _HEADING.match(text)]
-        heads = lines.heads[: bisect_left(lines.heads, top)]
-    else:
-        heads = [k for k in range(top) if _HEADING.match(lines[k])]
+        return _chain(lines, top)
+    heads = [k for k in range(top) if _HEADING.match(lines[k])]
     out = []
     for k in reversed(heads):
         out.append(_HEADING.match(lines[k]).group(1))
         if lines[k].startswith("## ") or lines[k].startswith("# "):
+            break
+    return tuple(out)
+
+
+def _chain(lines: _Lines, top: int) -> tuple[str, ...]:
+    """``_source_headings`` from the headings found once per file."""
+    if lines.heads is None:
+        lines.heads = [k for k, text in enumerate(lines) if _HEADING.match(text)]
+        lines.titles = [
+            (_HEADING.match(lines[k]).group(1), lines[k].startswith(("## ", "# ")))
+            for k in lines.heads
+        ]
+    titles = lines.titles or []
+    out = []
+    for i in range(bisect_left(lines.heads, top) - 1, -1, -1):
+        title, top_level = titles[i]
+        out.append(title)
+        if top_level:
             break
     return tuple(out)
 
@@ -117,15 +129,11 @@ def _recalled_since(ws: Workspace, p: Promoted) -> int | None:
     spans = [(p.entry.file, p.entry.line, p.entry.end_line)]
     if p.source:
         spans.append(p.source)
-    n = 0
-    for r in usage.recalls:
-        if p.day is not None and r.day < p.day:
-            continue
-        for path, a, b in spans:
-            if r.path == path and r.start <= b and a <= r.end:
-                n += 1
-                break
-    return n
+    ix = recall_index(usage)
+    hits = {k for path, a, b in spans for k in ix.overlapping(path, a, b)}
+    if p.day is None:
+        return len(hits)
+    return sum(1 for k in hits if usage.recalls[k].day >= p.day)
 
 
 def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
@@ -164,18 +172,16 @@ def _duplicate(ctx: _Context, p: Promoted, form: str, seen: dict[str, Promoted])
         return _("the same text was promoted before, at {file}:{line}").format(
             file=earlier.entry.file, line=earlier.entry.line
         )
-    if len(form) < 8 or not ctx.curated:
+    other = ctx.standing.get(form)
+    if other is None:
         return None
-    forms = ctx.curated_forms
-    for _choice, score, k in process.extract(
-        form, forms, scorer=fuzz.ratio, score_cutoff=ctx.ws.config.near_ratio, limit=5
-    ):
-        other = ctx.curated[k][1]
-        if score >= 100 or same_fact(form, forms[k]):
-            return _("the same fact already stands at {file}:{line}").format(
-                file=other.file, line=other.line
-            )
-    return None
+    return _("the same fact already stands at {file}:{line}").format(
+        file=other.file, line=other.line
+    )
+
+
+def _standing(ws: Workspace, forms: set[str], promoted: frozenset[int]):
+    return standing(ws, forms, promoted)  # (a seam: tests compare it with all pairs)
 
 
 def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
@@ -237,19 +243,6 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
                 )
             )
     return [{"flag": f, "label": FLAGS[f], "reason": r} for f, r in flags]
-
-
-def _curated(ws: Workspace, promoted_ids: set[int]) -> list[tuple[str, Entry]]:
-    out = []
-    for rel in sorted(curated_files(ws)):
-        mf = ws.files.get(rel)
-        if mf is None:
-            continue
-        for e in mf.entries:
-            if id(e) in promoted_ids or not comparable(e):
-                continue
-            out.append((comparison_form(e.norm), e))
-    return out
 
 
 def context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
@@ -315,14 +308,17 @@ def promotions(ws: Workspace, today: date) -> list[dict]:
     if not found:
         return []
     keys, forms = _archived(ws)
-    ctx = _Context(ws, today, keys, forms, _curated(ws, {id(p.entry) for p in found}))
+    ctx = _Context(ws, today, keys, forms)
+    promo_forms = [comparison_form(p.entry.norm) for p in found]
+    ctx.standing = _standing(ws, set(promo_forms), frozenset(id(p.entry) for p in found))
+    form_of = {id(p): f for p, f in zip(found, promo_forms, strict=True)}
     # promotions are judged in the order they were made: the later copy is the duplicate
     order = sorted(found, key=lambda p: (p.day or date.min, p.entry.file, p.entry.line))
     seen_forms: dict[str, Promoted] = {}
     seen_keys: dict[str, str] = {}
     items = []
     for p in order:
-        form = comparison_form(p.entry.norm)
+        form = form_of[id(p)]
         flags = _flags(ctx, p, form, seen_forms, seen_keys)
         seen_forms.setdefault(form, p)
         seen_keys.setdefault(p.key, f"{p.entry.file}:{p.entry.line}")

@@ -4,6 +4,7 @@ the reason it fires (or None); and ``stripped_body``, the text without leaked sc
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memreview.i18n import N_, _
 from memreview.queues.common import short
@@ -83,10 +84,17 @@ _ASSIGNMENTS = re.compile(r"(?:[\w.-]+\s*=\s*\S+\s*){2,}")
 _PATH_WORD = re.compile(r"^[~.]?/|^[A-Za-z]:\\|^[\w.-]+/[\w./-]+$")  # every form holds / or \
 
 
+@lru_cache(maxsize=1 << 14)  # the headings above one source line are asked for by many
+def _command_heading(heading: str) -> bool:
+    return COMMAND_HEADINGS.search(heading) is not None
+
+
 def flag_command(p: Promoted, source_headings: tuple[str, ...] = ()) -> str | None:
     """Mostly a command line, a config fragment or a path list (not when the owner keeps it
     under a commands heading, here or in its source)."""
-    if any(COMMAND_HEADINGS.search(h) for h in (*p.entry.heading_path, *source_headings)):
+    if any(map(_command_heading, p.entry.heading_path)) or any(
+        map(_command_heading, source_headings)
+    ):
         return None
     body = p.body.strip()
     if "\n" in body or not body:

@@ -121,6 +121,8 @@ def write_short_term_recall(b: Builder) -> None:
             if r.random() < 0.1:
                 e["promotedAt"] = f"{days[-1]}T03:04:00Z"
             entries[key] = e
+    for row in b.promotion_rows:
+        entries[row["key"]] = row
     doc = {"version": 1, "updatedAt": f"{iso(days_ago(1))}T03:05:51Z", "entries": entries}
     p = b.out / "memory/.dreams/short-term-recall.json"
     p.parent.mkdir(parents=True, exist_ok=True)
