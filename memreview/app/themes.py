@@ -10,7 +10,6 @@ from textual.theme import Theme
 
 from memreview.i18n import _, ngettext
 from memreview.shipped import shipped_dir
-from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
 
 DEFAULT_THEME = "memreview-dark"
 
@@ -139,6 +138,8 @@ def load_themes(directory: Path | None = None) -> ThemeSet:
         paths = sorted(directory.glob("*.yaml")) if directory.is_dir() else []
     except OSError:
         paths = []
+    if paths:  # the YAML reader is imported only for a theme file (most have none)
+        from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
     for path in paths:
         try:
             doc = read_yaml_file(path, limit=CONFIG_LIMIT)

@@ -38,7 +38,7 @@ def pick_agent(agents: list[tuple[str, Path]], where: str) -> Path | None:
 def run_app(root: Path, today: date | None, theme: str | None, throwaway: bool = False) -> int:
     """Run the app on ``root`` until it quits; its exit code."""
     from memreview.app import make_app
-    from memreview.workspace.loader import check_workspace
+    from memreview.workspace.root import check_workspace
 
     root = check_workspace(root)
     app = make_app(root, today=today, theme=theme, throwaway=throwaway)

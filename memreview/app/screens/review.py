@@ -88,6 +88,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         self.hidden: dict[str, str] = {}  # item id -> why a decision hides it
         self._hidden_why: dict[str, str] | None = None  # the backend's reasons, read once
         self.member_prompt = False  # `#` was pressed: the next digit keeps that member
+        # until a queue's items first show, the loading pane stays: the first queue computed
+        # that has items is the one shown (``_show_when_ready``)
+        self.first_shown = False
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -186,8 +189,6 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         self._find_hidden()
         if not self._pending_queues():
             self._find_changed()
-        self.query_one(LoadingPane).display = False
-        self.query_one("#switcher").display = True
         self.query_one(TopBar).show(self.root, self.result)
         self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
         nav = self.query_one(QueueNav)
@@ -196,10 +197,21 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         nav.row(HEALTH).show(None)
         if self.result.health:  # else it comes last, with HealthReady
             self._show_health()
-        self.show_queue(self.queue)
+        if self.first_shown or not self._pending_queues():
+            self.show_queue(self.queue)
+        else:  # the first queue's items before anything else: no empty list meanwhile
+            self._show_when_ready()
         self._show_pending()
         for note in getattr(self.result, "notes", ()):
             self.notify(note, title=_("Scan cache"), severity="warning", markup=False)
+
+    def _show_when_ready(self) -> None:
+        """At the first load: the first queue in order that is computed and has items, as
+        soon as there is one (else, once every queue is computed, the first queue)."""
+        pending = self._pending_queues()
+        ready = [q for q in queue_names() if q not in pending and self._queue_items(q)]
+        if ready or not pending:
+            self.show_queue(ready[0] if ready else queue_names()[0])
 
     def _show_health(self) -> None:
         self.query_one(HealthView).show(
@@ -217,7 +229,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         self.result.add_queue(message.name, message.items)
         self._find_hidden()
         self._show_nav_row(message.name)
-        if message.name == self.queue:
+        if not self.first_shown:
+            self._show_when_ready()
+        elif message.name == self.queue:
             self.show_queue(self.queue)
         elif self.queue != HEALTH and (item := self.items.current) is not None:
             if any(q == message.name for q, _other in self.result.related(item["id"])):
@@ -238,7 +252,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
         """Called by the list, synchronously, whenever its cursor or contents change."""
-        self.pane.show_header(queue_title(self.queue))
+        self.pane.show_header(queue_title(self.queue), self.queue in self._pending_queues())
         self._show_current()
         self._sync_bindings()
 
@@ -247,7 +261,6 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
             return
         item = self.items.current
         decision = self.staging.for_item(item["id"]) if item is not None else None
-        why = self.result.missing.get(self.queue)
         self.evidence.show_item(
             self.queue,
             item,
@@ -256,11 +269,19 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
             self._hints(),
             also=self._also(item) if item is not None else (),
             changed=item is not None and item["id"] in self.changed,
-            empty_text=_("Nothing to review here: {why}.").format(why=why)
-            if why
-            else _("Nothing to review here."),
+            empty_text=self._empty_text(),
             preview=preview_request(self.queue, item, decision, self.result, self.backend),
         )
+
+    def _empty_text(self) -> str:
+        """The evidence of a queue with no item shown: why it is empty, or nothing while
+        it is being computed (the list says so)."""
+        if self.queue in self._pending_queues():
+            return ""
+        why = self.result.missing.get(self.queue)
+        if why:
+            return _("Nothing to review here: {why}.").format(why=why)
+        return _("Nothing to review here.")
 
     def _also(self, item: dict) -> list[str]:
         """One line per other item naming the same anchor or entry, with what is staged

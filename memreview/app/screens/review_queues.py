@@ -128,6 +128,10 @@ class ReviewQueues:
 
     def show_queue(self, queue: str) -> None:
         self.queue = queue
+        self.first_shown = True
+        if self.query_one("#loading").display:  # a queue shown: the loading pane makes way
+            self.query_one("#loading").display = False
+            self.query_one(ContentSwitcher).display = True
         nav = self.query_one(QueueNav)
         nav.set_current(queue)
         self._show_queue_bar()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.cells import chop_cells
 from rich.text import Text
@@ -31,9 +32,11 @@ from memreview.app.messages import (
     WorkspaceLoaded,
 )
 from memreview.app.widgets import theme_colour
-from memreview.decisions import Decision
 from memreview.display import one_line
 from memreview.i18n import _, ngettext
+
+if TYPE_CHECKING:  # the first frame shows these panes: nothing of the decisions is imported
+    from memreview.decisions import Decision
 
 
 class QueueRow(Static):
