@@ -114,6 +114,7 @@ class MemReviewApp(App):
         # the same keys' CPU time on the app's own thread (what a busy machine doesn't inflate)
         self.key_cpu_times: list[float] = []
         self._key_started: tuple[float, float] | None = None
+        self._help_started = False  # the help drawn ahead (``scan_done``)
         self._keymap_keys = dict(user_config.keymap)
         for t in themes.themes:
             self.register_theme(t)
@@ -175,7 +176,13 @@ class MemReviewApp(App):
                 timeout=8,
             )
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.run_worker(self._prepare_help, thread=True, group="help", exit_on_error=False)
+
+    def scan_done(self) -> None:
+        """Told by the review screen when its scan is over: the help is drawn ahead then
+        (not before: it would take the scan's time to the first items)."""
+        if not self._help_started:
+            self._help_started = True
+            self.run_worker(self._prepare_help, thread=True, group="help", exit_on_error=False)
 
     def _prepare_help(self) -> None:
         # drawn ahead, so that the first `?` doesn't wait for it

@@ -197,6 +197,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         nav.row(HEALTH).show(None)
         if self.result.health:  # else it comes last, with HealthReady
             self._show_health()
+            self._scan_over()
         if self.first_shown or not self._pending_queues():
             self.show_queue(self.queue)
         else:  # the first queue's items before anything else: no empty list meanwhile
@@ -248,6 +249,12 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues, Screen):
         self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
         self._find_changed()
         self._sync_bindings()
+        self._scan_over()
+
+    def _scan_over(self) -> None:
+        scan_done = getattr(self.app, "scan_done", None)
+        if scan_done is not None:  # the app draws its help ahead now
+            scan_done()
 
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:

@@ -244,8 +244,11 @@ class LoadingPane(Vertical):
                 posted[0] = posted[0] or isinstance(message, WorkspaceLoaded)
                 self.post_message(message)
 
+        from memreview.scan.collector import fewer_collections
+
         try:
-            result = scan(root, today=today, progress=progress, emit=emit)
+            with fewer_collections():
+                result = scan(root, today=today, progress=progress, emit=emit)
         except Exception as exc:  # shown in the pane: no traceback reaches the user
             if not worker.is_cancelled:
                 self.post_message(LoadFailed(str(exc) or type(exc).__name__))
