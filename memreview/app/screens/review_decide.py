@@ -13,9 +13,6 @@ from memreview.app.backend import make_decision
 from memreview.app.editor import editor_target, run_editor
 from memreview.app.keys import act_for, decision_label, queue_names
 from memreview.app.messages import UndoDone
-from memreview.app.screens.apply import ApplyScreen, outcome_note
-from memreview.app.screens.merge import MergeEditor, merge_proposal
-from memreview.app.screens.undo import ask_undo, report_undo, start_undo
 from memreview.app.widgets.panels import PendingBar
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line, visible
@@ -117,6 +114,8 @@ class ReviewDecisions:
         self.app.key_done()
 
     def action_merge(self) -> None:
+        from memreview.app.screens.merge import MergeEditor, merge_proposal
+
         item = self.items.current
         if item is None:
             return
@@ -159,6 +158,8 @@ class ReviewDecisions:
 
     def _edit_slug(self, item: dict, act: Act) -> None:
         """``m`` in the skills queue: name the new skill's folder, then stage create-skill."""
+        from memreview.app.screens.merge import MergeEditor
+
         item_id, queue = item["id"], self.queue
 
         def done(text: str | None) -> None:
@@ -212,6 +213,8 @@ class ReviewDecisions:
 
     # -- writing -----------------------------------------------------------------------------
     def action_write(self) -> None:
+        from memreview.app.screens.apply import ApplyScreen
+
         if not self.staging or self.result is None:
             self.notify(_("nothing is staged"))
             return
@@ -220,6 +223,8 @@ class ReviewDecisions:
         self.app.key_done()
 
     def _applied(self, outcome) -> None:
+        from memreview.app.screens.apply import outcome_note
+
         if outcome is None:
             return
         self.staging.replace(outcome.keep_pending)
@@ -229,6 +234,8 @@ class ReviewDecisions:
         self.reload()
 
     def action_undo(self) -> None:
+        from memreview.app.screens.undo import ask_undo, start_undo
+
         nothing = self.backend.nothing_to_undo()
         if nothing:  # said before asking, not after
             self.notify(nothing, markup=False, timeout=4)
@@ -236,6 +243,8 @@ class ReviewDecisions:
         ask_undo(self.app, lambda: start_undo(self, self.backend))
 
     def on_undo_done(self, message: UndoDone) -> None:
+        from memreview.app.screens.undo import report_undo
+
         report_undo(self.app, message)
         if message.ok:
             if self.staging.saved:  # the undo staged the batch's decisions again on disk

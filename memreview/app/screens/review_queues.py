@@ -10,8 +10,6 @@ from textual.widgets import ContentSwitcher
 from memreview.app.backend import make_decision
 from memreview.app.keys import HEALTH, act_for, queue_names, queue_title
 from memreview.app.messages import QueueChosen
-from memreview.app.screens.apply import outcome_note
-from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.widgets.panels import QueueBar, QueueNav
 from memreview.display import one_line, visible
@@ -188,6 +186,9 @@ class ReviewQueues:
         if not flagged:
             self.notify(_("no flagged item in view"), markup=False, timeout=2)
             return
+        from memreview.app.screens.apply import outcome_note
+        from memreview.app.screens.bulk import BulkArchiveScreen
+
         act = act_for(self.queue, "archive")
         decisions = [make_decision(it["id"], act.action, self.queue) for it in flagged]
         screen = BulkArchiveScreen(self.result, decisions, self.backend)
