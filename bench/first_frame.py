@@ -60,9 +60,17 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 def launch_command(workspace: Path | None, cache_dir: Path) -> str:
     env = {"PYTHONPATH": str(ROOT), "MEMREVIEW_CACHE_DIR": str(cache_dir)}
-    args = [sys.executable, "-m", "memreview", *(["demo"] if workspace is None else [str(workspace)])]
-    return "exec env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + (
-        " ".join(shlex.quote(a) for a in args)
+    args = [
+        sys.executable,
+        "-m",
+        "memreview",
+        *(["demo"] if workspace is None else [str(workspace)]),
+    ]
+    return (
+        "exec env "
+        + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        + " "
+        + (" ".join(shlex.quote(a) for a in args))
     )
 
 

@@ -130,6 +130,8 @@ FIRST_FRAME = """
                     break
                 await pilot.pause(0.01)
             seen["then"] = type(app.screen).__name__
+            later = ("memreview.app.screens.apply", "memreview.app.screens.merge")
+            seen["later"] = [m for m in later if m in sys.modules]  # on the first w or m
             seen["counts"] = sum(app.screen.result.counts.values())
 
     asyncio.run(main())
@@ -146,6 +148,7 @@ def test_the_first_frame_comes_before_the_review_screen_and_the_scan_are_importe
     assert seen["screen"] == "StartScreen"
     assert seen["modules"] == []  # the first frame waited for none of them
     assert seen["then"] == "ReviewScreen" and seen["counts"] > 0  # then the review itself
+    assert seen["later"] == []  # writing and merging: imported when first asked for
 
 
 def test_the_queue_list_of_the_first_frame_is_the_shipped_table():
