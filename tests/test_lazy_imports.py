@@ -141,9 +141,7 @@ FIRST_FRAME = """
 
 def test_the_first_frame_comes_before_the_review_screen_and_the_scan_are_imported(tmp_path):
     ws = ROOT / "sample_workspace"
-    # (ruamel: the shipped theme files are read for the first frame's colours)
-    heavy = [m for m in HEAVY[2:] if m != "ruamel"]
-    code = FIRST_FRAME.format(heavy=heavy, ws=str(ws), config=str(tmp_path / "c.yaml"))
+    code = FIRST_FRAME.format(heavy=HEAVY[2:], ws=str(ws), config=str(tmp_path / "c.yaml"))
     seen = imported(code, {"MEMREVIEW_CACHE_DIR": str(tmp_path / "cache")})
     assert seen["screen"] == "StartScreen"
     assert seen["modules"] == []  # the first frame waited for none of them

@@ -32,18 +32,19 @@ def make_app(
     """
     from memreview.app.app import MemReviewApp
     from memreview.app.config import load_user_config
-    from memreview.app.themes import load_themes
+    from memreview.app.themes import first_frame_themes
 
     if scan is None:
         scan = _scan_workspace
+    user_config = load_user_config(config_path)
     return MemReviewApp(
         root=Path(root),
         today=today,
         scan=scan,
         backend=backend,  # None: the app makes one after its first frame
-        themes=load_themes(themes_dir),
+        themes=first_frame_themes(theme or user_config.theme, themes_dir),
         theme=theme,
-        user_config=load_user_config(config_path),
+        user_config=user_config,
         throwaway=throwaway,
     )
 

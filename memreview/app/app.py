@@ -140,6 +140,7 @@ class MemReviewApp(App):
         if self.user_config.keymap:
             self.set_keymap(self.user_config.keymap)
         if REVIEW_MODULE in sys.modules and self.backend is not None:
+            self._add_themes(self._theme_files())
             self._show_review()  # nothing to import: the review screen is the first frame
         else:
             self.push_screen(StartScreen(self.root))
@@ -149,12 +150,37 @@ class MemReviewApp(App):
     def _boot(self) -> None:
         """After the first frame: import the review screen and what it needs, off the
         app's thread, then show it."""
+        themes = self._theme_files()
+        if themes is not None:
+            self.call_from_thread(self._add_themes, themes)
         _review_screen()
         if self.backend is None:
             from memreview.app.backend import Backend
 
             self.backend = Backend(self.root)
         self.call_from_thread(self._show_review)
+
+    def _theme_files(self) -> ThemeSet | None:
+        """The themes with the theme files read, when the first frame had the built-in
+        ones only."""
+        if self.theme_set.files_read:
+            return None
+        from memreview.app.themes import load_themes
+
+        return load_themes()
+
+    def _add_themes(self, themes: ThemeSet | None) -> None:
+        """Take the themes of the theme files (the current one restyled if a file changed
+        it); their problems are told with the others."""
+        if themes is None:
+            return
+        shown = self.current_theme
+        for t in themes.themes:
+            self.register_theme(t)
+        self._problems.extend(themes.problems)
+        self.theme_set = themes
+        if self.current_theme != shown:
+            self.refresh_css(animate=False)
 
     def _show_review(self) -> None:
         """The review screen (it starts the scan), then what the app tells at its start."""

@@ -131,3 +131,30 @@ async def test_the_scan_runs_with_fewer_garbage_collections(make):
         await loaded(app, pilot)
         assert seen == [SCAN_THRESHOLD] and "Contradictions   1 of" in screen_text(app)
     assert gc.get_threshold() == before
+
+
+async def test_the_theme_files_are_read_after_the_first_frame_and_taken(
+    make, tmp_path, monkeypatch
+):
+    """With no theme asked for, the app starts with the built-in themes and reads the theme
+    files after: one that changes the default theme restyles it, a broken one is told."""
+    from memreview.app import themes
+
+    folder = tmp_path / "themes"
+    folder.mkdir()
+    (folder / "dark.yaml").write_text(
+        "name: memreview-dark\ndark: true\nprimary: '#AA3366'\n", encoding="utf-8"
+    )
+    (folder / "broken.yaml").write_text("primary: [\n", encoding="utf-8")
+    monkeypatch.setattr(themes, "themes_dir", lambda: folder)
+    app = make()
+    assert not app.theme_set.files_read  # what the first frame had: the built-in ones
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert app.theme == "memreview-dark"
+        assert app.current_theme.primary == "#AA3366"
+        styled = app.get_css_variables()["primary"]  # the stylesheet's, as Textual made it
+        assert styled == app.current_theme.to_color_system().generate()["primary"]
+        assert styled.upper() != "#5AA9E6"  # not the built-in one's any more
+        told = "\n".join(str(n.message) for n in app._notifications)
+        assert "theme broken.yaml" in told
