@@ -82,6 +82,7 @@ def one_run(
     t0 = time.perf_counter()
     tmux(
         "new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+        "-c", str(cache_dir.parent),  # not a checkout: `-m memreview` imports PYTHONPATH's
         launch_command(workspace, cache_dir),
     )  # fmt: skip
     pid_text = tmux("display-message", "-p", "-t", name, "#{pane_pid}", check=False).stdout
@@ -155,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for k in range(args.runs):
             cache = tmp / ("cache" if args.warm else f"cache-{k}")
-            run = one_run(args.workspace, size, cache, args.timeout, f"{keep}-{k}")
+            ws = args.workspace.resolve() if args.workspace else None
+            run = one_run(ws, size, cache, args.timeout, f"{keep}-{k}")
             runs.append(run)
             if not args.json:
                 print(_line(k + 1, run))
