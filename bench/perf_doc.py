@@ -68,6 +68,8 @@ def render(results: dict) -> str:
         f"{results.get('machine', '')} machine (load average {load_b[0]} before, "
         f"{load_a[0]} after), every scale in the same run."
     )
+    for note in results.get("notes") or ():  # figures measured again since, and how
+        out += ["", str(note)]
     out += ["", "Cold (no scan cache):", ""]
     out += _table(
         [
