@@ -24,6 +24,8 @@ class StartScreen(Screen):
 
     # the review screen's widths (memreview.tcss): below 100 columns a line of queues
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-medium"), (140, "-wide"), (200, "-huge")]
+    # the app's views wait for the review screen (it takes this screen's place); quit works
+    APP_KEYS_OFF = ("help", "history", "archive", "command_palette")
 
     def __init__(self, root: Path) -> None:
         super().__init__()
