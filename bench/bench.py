@@ -9,6 +9,8 @@ then, each in a fresh process:
   included: a cold scan);
 - in-process: load, queues, time per queue, peak memory, and the floor — merely reading,
   decoding and splitting the same files — with the ratio scan / floor;
+- the app launched in a terminal (bench/first_frame.py, tmux), cold: time to its first frame
+  (title bar and queue names), median of three;
 - the app (Pilot), cold: time to the first queue's items and to every count, and the app's
   own per-key latency (timed inside the app, key arrival to refresh) on a 10,000-item queue
   and a 100-item one;
@@ -102,6 +104,15 @@ def open_once(ws: Path, env: dict) -> dict:
         [*args, repr(time.time())], check=True, capture_output=True, text=True, env=env
     )
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def first_frame(ws: Path) -> dict:
+    """The app's first frame in a terminal, cold (bench/first_frame.py; nothing without tmux)."""
+    if shutil.which("tmux") is None:
+        return {}
+    args = [sys.executable, str(HERE / "first_frame.py"), str(ws), "--runs", "3", "--json"]
+    got = run_json(args)
+    return {k: got[k] for k in ("first_frame_s", "first_frame_cpu_s") if got.get(k) is not None}
 
 
 def warm_figures(ws: Path) -> dict:
@@ -209,6 +220,7 @@ def measure_row(ws: Path, scale: float, no_app: bool) -> dict:
     if not no_app:
         cold = {**os.environ, "MEMREVIEW_NO_CACHE": "1"}
         row["app"] = run_json([sys.executable, str(HERE / "app_once.py"), str(ws)], env=cold)
+        row["app"].update(first_frame(ws))
     row.update(warm_figures(ws))
     print(f"scale {scale:g} done", file=sys.stderr)
     return row

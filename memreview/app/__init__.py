@@ -31,22 +31,30 @@ def make_app(
     quit (``memreview demo`` without ``--keep``), and quitting says so.
     """
     from memreview.app.app import MemReviewApp
-    from memreview.app.backend import Backend
     from memreview.app.config import load_user_config
-    from memreview.app.themes import load_themes
+    from memreview.app.themes import first_frame_themes
 
     if scan is None:
-        from memreview.scan import scan_workspace as scan
+        scan = _scan_workspace
+    user_config = load_user_config(config_path)
     return MemReviewApp(
         root=Path(root),
         today=today,
         scan=scan,
-        backend=backend if backend is not None else Backend(Path(root)),
-        themes=load_themes(themes_dir),
+        backend=backend,  # None: the app makes one after its first frame
+        themes=first_frame_themes(theme or user_config.theme, themes_dir),
         theme=theme,
-        user_config=load_user_config(config_path),
+        user_config=user_config,
         throwaway=throwaway,
     )
+
+
+def _scan_workspace(*args, **kw):
+    """``memreview.scan.scan_workspace``, imported when the scan runs (in the app's worker
+    thread, after the first frame)."""
+    from memreview.scan import scan_workspace
+
+    return scan_workspace(*args, **kw)
 
 
 def make_picker(agents: list[tuple[str, Path]], where: str) -> App:

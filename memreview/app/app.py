@@ -3,26 +3,45 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette
 from textual.screen import Screen
 
-from memreview.app.backend import Backend
-from memreview.app.commands import MemReviewCommands
 from memreview.app.config import UserConfig
-from memreview.app.screens.dialogs import ConfirmDialog
-from memreview.app.screens.help import HelpScreen, help_markdown, help_text, text_width
-from memreview.app.screens.recovery import offer_recovery
-from memreview.app.screens.review import ReviewScreen, ScanFunction
+from memreview.app.screens.start import StartScreen
 from memreview.app.themes import ACTION_VARIABLES, DEFAULT_THEME, ThemeSet
 from memreview.i18n import N_, _, ngettext, use_language
+
+if TYPE_CHECKING:
+    from memreview.app.backend import Backend
+    from memreview.app.screens.review import ReviewScreen
+
+# What the first frame waits for is only this module and the start screen's: the review
+# screen and all it imports (the decisions, the store, the queues' table) are imported after
+# it, in a worker thread (``_boot``).
+REVIEW_MODULE = "memreview.app.screens.review"
+
+
+def _commands():
+    """The palette's entries of memreview (imported when the palette first opens)."""
+    from memreview.app.commands import MemReviewCommands
+
+    return MemReviewCommands
+
+
+def _review_screen() -> type[ReviewScreen]:
+    from memreview.app.screens.review import ReviewScreen
+
+    return ReviewScreen
+
 
 # Textual's own palette entries that memreview keeps, named in the interface's language (its
 # "Theme" and "Keys" are left out: the palette's `theme` and `help` entries do that here)
@@ -39,7 +58,7 @@ class MemReviewApp(App):
 
     CSS_PATH = "memreview.tcss"
     TITLE = "memreview"
-    COMMANDS = App.COMMANDS | {MemReviewCommands}
+    COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = [
         Binding(
             "question_mark,f1",
@@ -75,8 +94,8 @@ class MemReviewApp(App):
         self,
         root: Path,
         today: date | None,
-        scan: ScanFunction,
-        backend: Backend,
+        scan: Callable[..., object],
+        backend: Backend | None,
         themes: ThemeSet,
         theme: str | None,
         user_config: UserConfig,
@@ -87,7 +106,7 @@ class MemReviewApp(App):
         self.throwaway = throwaway  # a demo copy, deleted on quit with what is pending in it
         self.today = today
         self.scan = scan
-        self.backend = backend
+        self.backend = backend  # None: made with the review screen (``_boot``)
         self.user_config = user_config
         self.theme_set = themes
         # key handling times in seconds, newest last: key arrival to the next screen refresh
@@ -95,6 +114,7 @@ class MemReviewApp(App):
         # the same keys' CPU time on the app's own thread (what a busy machine doesn't inflate)
         self.key_cpu_times: list[float] = []
         self._key_started: tuple[float, float] | None = None
+        self._help_started = False  # the help drawn ahead (``scan_done``)
         self._keymap_keys = dict(user_config.keymap)
         for t in themes.themes:
             self.register_theme(t)
@@ -119,8 +139,58 @@ class MemReviewApp(App):
     def on_mount(self) -> None:
         if self.user_config.keymap:
             self.set_keymap(self.user_config.keymap)
-        review = ReviewScreen(self.root, self.today, self.scan, self.backend)
-        self.push_screen(review)
+        if REVIEW_MODULE in sys.modules and self.backend is not None:
+            self._add_themes(self._theme_files())
+            self._show_review()  # nothing to import: the review screen is the first frame
+        else:
+            self.push_screen(StartScreen(self.root))
+            self.call_after_refresh(self._boot)
+
+    @work(thread=True, exclusive=True, group="boot")
+    def _boot(self) -> None:
+        """After the first frame: import the review screen and what it needs, off the
+        app's thread, then show it."""
+        themes = self._theme_files()
+        if themes is not None:
+            self.call_from_thread(self._add_themes, themes)
+        _review_screen()
+        if self.backend is None:
+            from memreview.app.backend import Backend
+
+            self.backend = Backend(self.root)
+        self.call_from_thread(self._show_review)
+
+    def _theme_files(self) -> ThemeSet | None:
+        """The themes with the theme files read, when the first frame had the built-in
+        ones only."""
+        if self.theme_set.files_read:
+            return None
+        from memreview.app.themes import load_themes
+
+        return load_themes()
+
+    def _add_themes(self, themes: ThemeSet | None) -> None:
+        """Take the themes of the theme files (the current one restyled if a file changed
+        it); their problems are told with the others."""
+        if themes is None:
+            return
+        shown = self.current_theme
+        for t in themes.themes:
+            self.register_theme(t)
+        self._problems.extend(themes.problems)
+        self.theme_set = themes
+        if self.current_theme != shown:
+            self.refresh_css(animate=False)
+
+    def _show_review(self) -> None:
+        """The review screen (it starts the scan), then what the app tells at its start."""
+        from memreview.app.screens.recovery import offer_recovery
+
+        review = _review_screen()(self.root, self.today, self.scan, self.backend)
+        if isinstance(self.screen, StartScreen):
+            self.switch_screen(review)
+        else:
+            self.push_screen(review)
         offer_recovery(self, review, self.backend)
         if self._problems:
             # reported once, in one notification
@@ -132,10 +202,18 @@ class MemReviewApp(App):
                 timeout=8,
             )
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.run_worker(self._prepare_help, thread=True, group="help", exit_on_error=False)
+
+    def scan_done(self) -> None:
+        """Told by the review screen when its scan is over: the help is drawn ahead then
+        (not before: it would take the scan's time to the first items)."""
+        if not self._help_started:
+            self._help_started = True
+            self.run_worker(self._prepare_help, thread=True, group="help", exit_on_error=False)
 
     def _prepare_help(self) -> None:
         # drawn ahead, so that the first `?` doesn't wait for it
+        from memreview.app.screens.help import help_markdown, help_text, text_width
+
         help_text(help_markdown(self.key_for), text_width(self.size.width))
 
     def _remember_theme(self, theme) -> None:
@@ -179,6 +257,8 @@ class MemReviewApp(App):
 
     # -- actions -----------------------------------------------------------------------------
     def action_help(self) -> None:
+        from memreview.app.screens.help import HelpScreen, help_markdown
+
         if isinstance(self.screen, HelpScreen):
             return
         if not self.is_screen_installed("help"):  # kept: opened again at no cost
@@ -188,6 +268,8 @@ class MemReviewApp(App):
 
     def action_history(self) -> None:
         """The History view: every batch, its diff, undo of any batch."""
+        if self.backend is None:  # the review screen is still being made
+            return
         from memreview.app.screens.history import HistoryScreen
 
         if not isinstance(self.screen, HistoryScreen):
@@ -196,6 +278,8 @@ class MemReviewApp(App):
 
     def action_archive(self) -> None:
         """The Archive view: search what was archived and put an entry back."""
+        if self.backend is None:  # the review screen is still being made
+            return
         from memreview.app.screens.history import ArchiveScreen
 
         if not isinstance(self.screen, ArchiveScreen):
@@ -207,7 +291,8 @@ class MemReviewApp(App):
         is made again in it, its staged decisions read back from pending.yaml, and the choice
         is saved in the user config as the app's (``app_lang:``: the command line keeps its
         own ``lang:``, else the locale)."""
-        review = next((s for s in self.screen_stack if isinstance(s, ReviewScreen)), None)
+        review_screen = _review_screen()
+        review = next((s for s in self.screen_stack if isinstance(s, review_screen)), None)
         if review is not None and len(review.staging) and not review.staging.saved:
             self.notify(
                 _("the staged decisions could not be saved: the language stays as it is"),
@@ -218,7 +303,7 @@ class MemReviewApp(App):
         use_language(lang)
         if self.is_screen_installed("help"):
             self.uninstall_screen("help")
-        fresh = ReviewScreen(self.root, self.today, self.scan, self.backend)
+        fresh = review_screen(self.root, self.today, self.scan, self.backend)
         if review is not None and self.screen is review:
             self.switch_screen(fresh)
         else:
@@ -234,6 +319,8 @@ class MemReviewApp(App):
                 yield SystemCommand(_(title), _(help_text), command.callback, command.discover)
 
     def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(
                 CommandPalette(placeholder=_("Search for commands…"), id="--command-palette")
@@ -241,8 +328,11 @@ class MemReviewApp(App):
         self.key_done()
 
     def _pending_count(self) -> int:
+        if REVIEW_MODULE not in sys.modules:  # quit before the review screen: nothing staged
+            return 0
+        review_screen = _review_screen()
         for screen in self.screen_stack:
-            if isinstance(screen, ReviewScreen):
+            if isinstance(screen, review_screen):
                 return len(screen.staging)
         return 0
 
@@ -251,9 +341,11 @@ class MemReviewApp(App):
         if not n:
             self.exit()
             return
+        from memreview.app.screens.dialogs import ConfirmDialog
+
         if isinstance(self.screen, ConfirmDialog):
             return
-        review = next(s for s in self.screen_stack if isinstance(s, ReviewScreen))
+        review = next(s for s in self.screen_stack if isinstance(s, _review_screen()))
         if self.throwaway:
             where = _(
                 "This is the demo's temporary copy: it is deleted when you quit, and they "

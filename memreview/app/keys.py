@@ -4,13 +4,16 @@ What each queue offers is declared by its unit (``decisions/units/``) and read h
 one table, ``decisions/registry.py``, every time it is asked: this module turns it into
 bindings and answers the screens' questions. Nothing else decides which key does what in
 which queue.
+
+The table is imported when a key is first asked about, not with this module: the queues'
+names and titles, all the first frame shows, come from ``decisions.queue_list`` until then.
 """
 
 from __future__ import annotations
 
 from textual.binding import Binding
 
-from memreview.decisions import registry
+from memreview.decisions.queue_list import queue_list
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.i18n import N_, _, current_language
 
@@ -18,15 +21,22 @@ HEALTH = "health"
 QUEUE_KEYS = 10  # the first ten queues are on the digits 1-9 and 0; the rest on [ ] and ctrl+p
 
 
+def _registry():
+    """The one table of queues (imported on first use)."""
+    from memreview.decisions import registry
+
+    return registry
+
+
 def queue_names() -> tuple[str, ...]:
     """The queues' names, in the sidebar's order."""
-    return registry.queue_names()
+    return tuple(name for name, _title in queue_list())
 
 
 def queue_title(queue: str) -> str:
     """The queue's name as the sidebar shows it (``Health`` for the health view)."""
-    unit = registry.unit(queue)
-    return _(unit.title) if unit is not None else _("Health")
+    title = next((t for name, t in queue_list() if name == queue), None)
+    return _(title) if title is not None else _("Health")
 
 
 def queue_short(queue: str) -> str:
@@ -36,7 +46,7 @@ def queue_short(queue: str) -> str:
 
 def queue_acts(queue: str) -> dict[str, Act]:
     """verb -> Act for the queue, in the order the queue offers them."""
-    unit = registry.unit(queue)
+    unit = _registry().unit(queue)
     return {a.verb: a for a in unit.acts} if unit is not None else {}
 
 
@@ -54,19 +64,19 @@ def verb_key(verb: str, key_for, members: str = "#1–9") -> str:
         return members if key in ("#", MEMBER_KEY) else f"{key} 1–9"
     if verb == MERGE:
         return key_for("decide.merge", "m")
-    found = registry.verb(verb)
+    found = _registry().verb(verb)
     return key_for(f"decide.{verb}", found.key if found else "?")
 
 
 def act_for(queue: str, verb: str) -> Act | None:
     """What ``verb`` does in ``queue``, or None when it means nothing there."""
-    unit = registry.unit(queue)
+    unit = _registry().unit(queue)
     return unit.act(verb) if unit is not None else None
 
 
 def act_by_action(queue: str, action: str) -> Act | None:
     """The table row for a staged action (to label and colour it)."""
-    unit = registry.unit(queue)
+    unit = _registry().unit(queue)
     return unit.act_by_action(action) if unit is not None else None
 
 
@@ -83,7 +93,7 @@ def decision_label(decision) -> tuple[str, Act | None]:
 
 def default_act(queue: str) -> Act | None:
     """The action previewed for an item nothing is staged for: the queue's first one."""
-    unit = registry.unit(queue)
+    unit = _registry().unit(queue)
     return unit.acts[0] if unit is not None and unit.acts else None
 
 
@@ -91,7 +101,7 @@ def verb_bindings() -> list[Binding]:
     """One binding per verb, plus merge and the member key."""
     out = [
         Binding(v.key, f"decide('{v.name}')", v.label, id=f"decide.{v.name}", tooltip=v.tooltip)
-        for v in registry.verbs()
+        for v in _registry().verbs()
     ]
     out.append(
         Binding(
@@ -132,7 +142,7 @@ def queue_bindings() -> list[Binding]:
             id=f"queue.{u.name}",
             tooltip=N_("Show this queue"),
         )
-        for k, u in enumerate(registry.units()[:QUEUE_KEYS], 1)
+        for k, u in enumerate(_registry().units()[:QUEUE_KEYS], 1)
     ]
     out.append(
         Binding(

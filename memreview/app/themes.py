@@ -10,7 +10,6 @@ from textual.theme import Theme
 
 from memreview.i18n import _, ngettext
 from memreview.shipped import shipped_dir
-from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
 
 DEFAULT_THEME = "memreview-dark"
 
@@ -122,6 +121,7 @@ class ThemeSet:
     themes: list[Theme] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     aliases: dict[str, str] = field(default_factory=dict)  # file stem -> theme name
+    files_read: bool = True  # False: the built-in themes only, the theme files read later
 
     def resolve(self, name: str | None) -> str | None:
         if not name:
@@ -129,16 +129,33 @@ class ThemeSet:
         return self.aliases.get(name, name)
 
 
+def builtin_themes() -> ThemeSet:
+    """The built-in themes alone (``files_read`` False: the app reads the theme files after
+    its first frame, and takes what they change)."""
+    aliases = {"dark": "memreview-dark", "light": "memreview-light"}
+    return ThemeSet(themes=list(BUILTIN), aliases=aliases, files_read=False)
+
+
+def first_frame_themes(wanted: str | None, directory: Path | None) -> ThemeSet:
+    """The themes to start with: the built-in ones alone when the theme asked for is one of
+    them (the YAML reader and the theme files wait for the first frame), else every one."""
+    if directory is None and (not wanted or wanted in {t.name for t in BUILTIN}):
+        return builtin_themes()
+    return load_themes(directory)
+
+
 def load_themes(directory: Path | None = None) -> ThemeSet:
     """The built-in themes overlaid by every ``*.yaml`` in ``directory``; broken files are
     listed in ``problems`` and skipped."""
     directory = themes_dir() if directory is None else directory
-    out = ThemeSet(themes=list(BUILTIN))
-    out.aliases = {"dark": "memreview-dark", "light": "memreview-light"}
+    out = builtin_themes()
+    out.files_read = True
     try:
         paths = sorted(directory.glob("*.yaml")) if directory.is_dir() else []
     except OSError:
         paths = []
+    if paths:  # the YAML reader is imported only for a theme file (most have none)
+        from memreview.workspace.yamlcap import CONFIG_LIMIT, read_yaml_file
     for path in paths:
         try:
             doc = read_yaml_file(path, limit=CONFIG_LIMIT)

@@ -66,7 +66,7 @@ def run_command(argv: list[str]) -> int:
     if getattr(args, "json", False):  # a script's interface: English, whatever the language
         use_language("en")
     skip_cache(args)
-    from memreview.workspace.loader import NotAWorkspace
+    from memreview.workspace.root import NotAWorkspace
 
     try:
         return command(args.command)(args)
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     choose_for_workspace(argv, [args.path])
     skip_cache(args)
     from memreview.cli import launch
-    from memreview.workspace.loader import NotAWorkspace
+    from memreview.workspace.root import NotAWorkspace
 
     try:
         return launch.open_app(args)

@@ -10,6 +10,7 @@ the user config and the locale; then, once the workspace is known, again with it
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -58,14 +59,15 @@ def user_lang(app: bool = False) -> str | None:
 def workspace_lang(paths: Iterable[Path | None]) -> str | None:
     """The ``lang:`` of the first of ``paths`` that has a ``memreview.yaml`` saying one, read
     as the loader reads it (never through a symlink that leads out of the workspace)."""
+    paths = [p for p in paths if p is not None and Path(p).is_dir() and _may_name_lang(Path(p))]
+    if not paths:  # no settings file names a language: the YAML reader isn't imported
+        return None
     from memreview.workspace.config import Config, load_config
     from memreview.workspace.model import Workspace
     from memreview.workspace.reader import Reader
     from memreview.workspace.yamlcap import CONFIG_LIMIT
 
     for path in paths:
-        if path is None or not Path(path).is_dir():
-            continue
         root = Path(path).resolve()
         data = Reader(root, Workspace(root=root, config=Config())).read(
             "memreview.yaml", CONFIG_LIMIT
@@ -74,6 +76,27 @@ def workspace_lang(paths: Iterable[Path | None]) -> str | None:
         if cfg.lang:
             return cfg.lang
     return None
+
+
+QUICK_LOOK = 1 << 20  # a settings file up to this size is looked at before it is parsed
+
+
+def _may_name_lang(root: Path) -> bool:
+    """Whether ``root/memreview.yaml`` may say ``lang:``: False for none at all, or for a
+    plain file holding neither the word nor a backslash (with which a quoted key could spell
+    it) nor a NUL; a symlink or a large file is left to the reader."""
+    try:
+        st = os.lstat(root / "memreview.yaml")
+    except OSError:
+        return False  # no settings file (or one that can't be read: the reader says so)
+    if not stat.S_ISREG(st.st_mode) or st.st_size > QUICK_LOOK:
+        return True
+    try:
+        data = (root / "memreview.yaml").read_bytes()
+    except OSError:
+        return True
+    # (a NUL byte: UTF-16 or -32, which spell the word otherwise)
+    return b"lang" in data or b"\\" in data or b"\x00" in data
 
 
 def choose_before_parsing(argv: list[str]) -> None:

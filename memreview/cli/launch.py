@@ -39,7 +39,7 @@ def run_app(root: Path, today: date | None, theme: str | None, throwaway: bool =
     """Run the app on ``root`` until it quits; its exit code."""
     from memreview.app import make_app
     from memreview.cli.language import choose_for_app
-    from memreview.workspace.loader import check_workspace
+    from memreview.workspace.root import check_workspace
 
     root = check_workspace(root)
     choose_for_app(root)

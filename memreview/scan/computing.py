@@ -95,24 +95,39 @@ def _detect_all(
     the groups of input files each queue read."""
     units = [u for u in registry.units() if u.name in names]
     views = {u.name: (ws if reads is None else _Reading(ws)) for u in units}
+
+    def detect(k: int, unit) -> list[dict]:
+        report(_("queue: {name}").format(name=_(unit.title)), 0.9 + 0.08 * k / len(units))
+        items = unit.detect(views[unit.name], today)
+        if reads is not None:
+            reads[unit.name] = views[unit.name].groups()
+        return items
+
+    # the first queue alone, before the others' detectors are imported or the slow ones
+    # started: the app shows its items while the rest is computed
+    first = next((u for u in units if not u.slow), None)
+    if first is not None:
+        _resolve(first)
+        yield first.name, detect(units.index(first), first)
     for unit in units:  # imported here, not in two threads at once (see ImportedOnUse)
-        resolve = getattr(unit.detect, "resolve", None)
-        if resolve is not None:
-            resolve()
+        _resolve(unit)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
         slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
         for k, unit in enumerate(units):
-            report(_("queue: {name}").format(name=_(unit.title)), 0.9 + 0.08 * k / len(units))
-            if not unit.slow:
-                items = unit.detect(views[unit.name], today)
-                if reads is not None:
-                    reads[unit.name] = views[unit.name].groups()
-                yield unit.name, items
+            if not unit.slow and unit is not first:
+                yield unit.name, detect(k, unit)
         for name, future in slow.items():
             items = future.result()
             if reads is not None:
                 reads[name] = views[name].groups()
             yield name, items
+
+
+def _resolve(unit) -> None:
+    """Import the module of the unit's detector now (see ImportedOnUse)."""
+    resolve = getattr(unit.detect, "resolve", None)
+    if resolve is not None:
+        resolve()
 
 
 def compute(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from memreview.scan.events import Counts, Emit
 from memreview.workspace.cache import ScanCache, cache_enabled
-from memreview.workspace.loader import check_workspace
+from memreview.workspace.root import check_workspace
 
 if TYPE_CHECKING:
     from memreview.scan.result import ScanResult

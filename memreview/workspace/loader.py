@@ -35,6 +35,7 @@ from memreview.workspace.records import (
     read_skills,
     read_verdicts,
 )
+from memreview.workspace.root import NotAWorkspace, check_workspace, is_workspace  # noqa: F401
 from memreview.workspace.textfile import decode_whole, is_binary
 from memreview.workspace.yamlcap import CONFIG_LIMIT
 
@@ -46,37 +47,6 @@ OTHER_ROOT_FILES = ("NOW.md", "HEARTBEAT.md", "INDEX.md", "DREAMS.md")
 BOOT_ROOT_FILES = ("AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md")
 
 Progress = Callable[[str, float], None]
-
-
-class NotAWorkspace(Exception):
-    """The path is not a workspace; the message is one line for the user."""
-
-
-def is_workspace(root: Path) -> bool:
-    return (root / "MEMORY.md").is_file() or (root / "memory" / "MEMORY.md").is_file()
-
-
-def check_workspace(path: Path) -> Path:
-    """The resolved workspace root, or NotAWorkspace with a one-line reason."""
-    try:
-        root = path.expanduser().resolve()
-    except (OSError, RuntimeError) as exc:
-        raise NotAWorkspace(
-            _("{path}: cannot resolve path ({reason})").format(path=path, reason=exc)
-        ) from None
-    if not root.exists():
-        raise NotAWorkspace(_("{path}: no such directory").format(path=path))
-    if not root.is_dir():
-        raise NotAWorkspace(_("{path}: not a directory").format(path=path))
-    if not os.access(root, os.R_OK | os.X_OK):
-        raise NotAWorkspace(_("{path}: permission denied").format(path=path))
-    if not is_workspace(root):
-        raise NotAWorkspace(
-            _("{path}: not a memory workspace (no MEMORY.md at its root or under memory/)").format(
-                path=path
-            )
-        )
-    return root
 
 
 def _inside(root: Path, p: Path) -> bool:

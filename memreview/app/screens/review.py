@@ -82,6 +82,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         self.session = ReviewSession(backend, self._tell_changed)
         self._binding_state: tuple | None = None
         self.member_prompt = False  # `#` was pressed: the next digit keeps that member
+        # until a queue's items first show, the loading pane stays: the first queue computed
+        # that has items is the one shown (``_show_when_ready``)
+        self.first_shown = False
 
     def _tell_changed(self, change: Change) -> None:
         self.post_message(SessionChanged(change))
@@ -169,11 +172,18 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             self.notify(note, title=_("Scan cache"), severity="warning", markup=False)
 
     def _show_loaded(self) -> None:
-        """A new scan result: the panes it fills."""
-        self.query_one(LoadingPane).display = False
-        self.query_one("#switcher").display = True
+        """A new scan result: the panes it fills (the loading pane stays until a queue's
+        items show, ``_show_listing``)."""
         self.query_one(TopBar).show(self.root, self.result)
         self.query_one(QueueNav).row(HEALTH).show(None)
+
+    def _show_when_ready(self) -> None:
+        """At the first load: the first queue in order that is computed and has items, as
+        soon as there is one (else, once every queue is computed, the first queue)."""
+        pending = self.session.pending_queues()
+        ready = [q for q in queue_names() if q not in pending and self.session.queue_items(q)]
+        if ready or not pending:
+            self.show_queue(ready[0] if ready else queue_names()[0])
 
     def _show_health(self) -> None:
         self.query_one(HealthView).show(
@@ -188,6 +198,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             self._show_loaded()
         if self.result is not None and change.health:
             self._show_health()
+            self._scan_over()
         if change.asked_again:
             self._say_asked_again(change.asked_again)
         if change.pending:
@@ -197,7 +208,10 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         for q in change.queues:
             self._show_nav_row(q)
         if change.listing:
-            self._show_listing()
+            if self.first_shown or not self.session.pending_queues():
+                self._show_listing()
+            else:  # the first queue's items before anything else: no empty list meanwhile
+                self._show_when_ready()
         else:
             for item_id in change.items:
                 self.items.refresh_item(item_id)
@@ -214,7 +228,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         if self.result is None:
             return
         self.session.queue_ready(message.name, message.items)
-        if message.name != self.queue and self.queue != HEALTH:
+        if not self.first_shown:
+            self._show_when_ready()
+        elif message.name != self.queue and self.queue != HEALTH:
             item = self.items.current
             if item is not None and any(
                 q == message.name for q, _other in self.result.related(item["id"])
@@ -226,10 +242,15 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         every queue."""
         self.session.health_ready(message.health)
 
+    def _scan_over(self) -> None:
+        scan_done = getattr(self.app, "scan_done", None)
+        if scan_done is not None:  # the app draws its help ahead now
+            scan_done()
+
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
         """Called by the list, synchronously, whenever its cursor or contents change."""
-        self.pane.show_header(queue_title(self.queue))
+        self.pane.show_header(queue_title(self.queue), self.queue in self._pending_queues())
         self._show_current()
         self._sync_bindings()
 
@@ -238,7 +259,6 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             return
         item = self.items.current
         decision = self.staging.for_item(item["id"]) if item is not None else None
-        why = self.result.missing.get(self.queue)
         self.evidence.show_item(
             self.queue,
             item,
@@ -247,11 +267,19 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             self._hints(),
             also=self._also(item) if item is not None else (),
             changed=item is not None and item["id"] in self.changed,
-            empty_text=_("Nothing to review here: {why}.").format(why=why)
-            if why
-            else _("Nothing to review here."),
+            empty_text=self._empty_text(),
             preview=preview_request(self.queue, item, decision, self.result, self.backend),
         )
+
+    def _empty_text(self) -> str:
+        """The evidence of a queue with no item shown: why it is empty, or nothing while
+        it is being computed (the list says so)."""
+        if self.queue in self._pending_queues():
+            return ""
+        why = self.result.missing.get(self.queue)
+        if why:
+            return _("Nothing to review here: {why}.").format(why=why)
+        return _("Nothing to review here.")
 
     def _also(self, item: dict) -> list[str]:
         """One line per other item naming the same anchor or entry, with what is staged

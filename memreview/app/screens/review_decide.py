@@ -10,10 +10,7 @@ from memreview.app.backend import make_decision
 from memreview.app.editor import editor_target, run_editor
 from memreview.app.keys import act_for, decision_label
 from memreview.app.messages import UndoDone
-from memreview.app.screens.apply import ApplyScreen, outcome_note
-from memreview.app.screens.merge import MergeEditor, merge_proposal
 from memreview.app.screens.review_base import ReviewBase
-from memreview.app.screens.undo import ask_undo, report_undo, start_undo
 from memreview.app.widgets.panels import PendingBar
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line, visible
@@ -97,6 +94,8 @@ class ReviewDecisions(ReviewBase):
         self.app.key_done()
 
     def action_merge(self) -> None:
+        from memreview.app.screens.merge import MergeEditor, merge_proposal
+
         item = self.items.current
         if item is None:
             return
@@ -139,6 +138,8 @@ class ReviewDecisions(ReviewBase):
 
     def _edit_slug(self, item: dict, act: Act) -> None:
         """``m`` in the skills queue: name the new skill's folder, then stage create-skill."""
+        from memreview.app.screens.merge import MergeEditor
+
         item_id, queue = item["id"], self.queue
 
         def done(text: str | None) -> None:
@@ -188,6 +189,8 @@ class ReviewDecisions(ReviewBase):
 
     # -- writing -----------------------------------------------------------------------------
     def action_write(self) -> None:
+        from memreview.app.screens.apply import ApplyScreen
+
         if not self.staging or self.result is None:
             self.notify(_("nothing is staged"))
             return
@@ -196,6 +199,8 @@ class ReviewDecisions(ReviewBase):
         self.app.key_done()
 
     def _applied(self, outcome) -> None:
+        from memreview.app.screens.apply import outcome_note
+
         if outcome is None:
             return
         self.session.replace_staged(outcome.keep_pending)
@@ -204,6 +209,8 @@ class ReviewDecisions(ReviewBase):
         self.reload()
 
     def action_undo(self) -> None:
+        from memreview.app.screens.undo import ask_undo, start_undo
+
         nothing = self.backend.nothing_to_undo()
         if nothing:  # said before asking, not after
             self.notify(nothing, markup=False, timeout=4)
@@ -211,6 +218,8 @@ class ReviewDecisions(ReviewBase):
         ask_undo(self.app, lambda: start_undo(self, self.backend))
 
     def on_undo_done(self, message: UndoDone) -> None:
+        from memreview.app.screens.undo import report_undo
+
         report_undo(self.app, message)
         if message.ok:
             if self.staging.saved:  # the undo staged the batch's decisions again on disk

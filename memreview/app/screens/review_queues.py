@@ -10,8 +10,6 @@ from textual.widgets import ContentSwitcher
 from memreview.app.backend import make_decision
 from memreview.app.keys import HEALTH, act_for, queue_names, queue_title
 from memreview.app.messages import QueueChosen
-from memreview.app.screens.apply import outcome_note
-from memreview.app.screens.bulk import BulkArchiveScreen
 from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.screens.review_base import ReviewBase
 from memreview.app.widgets.panels import QueueBar, QueueNav
@@ -111,11 +109,16 @@ class ReviewQueues(ReviewBase):
 
     def show_queue(self, queue: str) -> None:
         """Show ``queue`` (or the health view); its list is drawn when the session says so."""
+        self.first_shown = True  # chosen: no other queue takes its place when it is ready
         self.session.choose(queue)
 
     def _show_listing(self) -> None:
         """The shown queue's list (or the health view), drawn anew."""
         queue = self.queue
+        self.first_shown = True
+        if self.query_one("#loading").display:  # a queue shown: the loading pane makes way
+            self.query_one("#loading").display = False
+            self.query_one(ContentSwitcher).display = True
         nav = self.query_one(QueueNav)
         nav.set_current(queue)
         self._show_queue_bar()
@@ -157,6 +160,9 @@ class ReviewQueues(ReviewBase):
         if not flagged:
             self.notify(_("no flagged item in view"), markup=False, timeout=2)
             return
+        from memreview.app.screens.apply import outcome_note
+        from memreview.app.screens.bulk import BulkArchiveScreen
+
         act = act_for(self.queue, "archive")
         decisions = [make_decision(it["id"], act.action, self.queue) for it in flagged]
         screen = BulkArchiveScreen(self.result, decisions, self.backend)

@@ -126,8 +126,8 @@ class Evidence(Widget, can_focus=False):
         st = self.style_of
         self.offset_y = 0
         self._preview = self._request_preview(preview) if item is not None else None
-        if item is None:
-            self._body = [Text(empty_text or _("Nothing to review here."), style=st("dim"))]
+        if item is None:  # "": nothing to say (the queue is being computed)
+            self._body = [Text(empty_text, style=st("dim"))]
         else:
             parts: list[RenderableType] = [
                 WrappedText(one_line(str(item.get("title", ""))), style=st("title"))

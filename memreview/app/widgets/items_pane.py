@@ -16,10 +16,21 @@ from memreview.i18n import _
 class ListHeader(Static):
     """Above the item list: the queue's title, the cursor's place and the filter."""
 
-    def show(self, title: str, cursor: int, count: int, filter_text: str, total: int) -> None:
+    def show(
+        self,
+        title: str,
+        cursor: int,
+        count: int,
+        filter_text: str,
+        total: int,
+        pending: bool = False,
+    ) -> None:
+        """``pending``: the queue is still being computed ("…" in place of "0 of 0")."""
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         t.append(title, "bold")
-        if count:
+        if pending and not count:
+            t.append("   …", "dim")
+        elif count:
             t.append("   " + _("{n} of {count}").format(n=f"{cursor + 1:,}", count=f"{count:,}"))
         else:
             t.append("   " + _("{n} of {count}").format(n=0, count=0))
@@ -73,9 +84,11 @@ class ItemsPane(Vertical):
         self.items.set_items(items, keep_id=self._cursor_ids.get(queue))
         self.items.focus()
 
-    def show_header(self, title: str) -> None:
+    def show_header(self, title: str, pending: bool = False) -> None:
         lst = self.items
-        self.query_one(ListHeader).show(title, lst.cursor, lst.count, lst.filter_text, lst.total)
+        self.query_one(ListHeader).show(
+            title, lst.cursor, lst.count, lst.filter_text, lst.total, pending
+        )
 
     def open_filter(self) -> None:
         box = self.filter_box

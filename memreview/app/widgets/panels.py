@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, chop_cells
 from rich.text import Text
@@ -31,10 +32,12 @@ from memreview.app.messages import (
     WorkspaceLoaded,
 )
 from memreview.app.widgets import theme_colour
-from memreview.decisions import Decision
 from memreview.display import one_line
 from memreview.i18n import _, ngettext
 from memreview.workspace.cells import cut_cells
+
+if TYPE_CHECKING:  # the first frame shows these panes: nothing of the decisions is imported
+    from memreview.decisions import Decision
 
 
 class QueueRow(Static):
@@ -263,8 +266,11 @@ class LoadingPane(Vertical):
                 posted[0] = posted[0] or isinstance(message, WorkspaceLoaded)
                 self.post_message(message)
 
+        from memreview.scan.collector import fewer_collections
+
         try:
-            result = scan(root, today=today, progress=progress, emit=emit)
+            with fewer_collections():
+                result = scan(root, today=today, progress=progress, emit=emit)
         except Exception as exc:  # shown in the pane: no traceback reaches the user
             if not worker.is_cancelled:
                 self.post_message(LoadFailed(str(exc) or type(exc).__name__))

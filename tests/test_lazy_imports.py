@@ -1,0 +1,153 @@
+"""What a command or the app's first frame imports: the libraries it may not need are imported
+when first needed, never up front (each case in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from memreview.decisions import registry
+from memreview.decisions.queue_list import SHIPPED_NAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = (
+    "textual",
+    "rich",
+    "numpy",
+    "rapidfuzz",
+    "pypinyin",
+    "detect_secrets",
+    "ruamel",
+    "babel",
+    "memreview.decisions.registry",
+    "memreview.store",
+    "memreview.workspace.loader",
+)
+
+
+def imported(code: str, env: dict | None = None) -> dict:
+    """Run ``code`` in a fresh interpreter; it prints a JSON object on its last line."""
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+COMMAND = """
+    import contextlib, io, json, sys
+    from memreview.cli import main
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            main({argv!r})
+        except SystemExit:
+            pass
+    print(json.dumps([m for m in {heavy!r} if m in sys.modules]))
+"""
+
+
+def test_help_and_version_import_nothing_heavy(tmp_path):
+    env = {"MEMREVIEW_CONFIG": str(tmp_path / "config.yaml")}
+    for argv in (["--help"], ["--version"], ["scan", "--help"], ["demo", "--help"]):
+        assert imported(COMMAND.format(argv=argv, heavy=HEAVY), env) == [], argv
+
+
+def test_an_english_scan_imports_neither_pinyin_nor_the_secret_patterns(tmp_path):
+    """pypinyin is for a Chinese skill's folder name, detect-secrets' patterns for a line
+    that may hold a credential: a workspace with neither never imports them."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "MEMORY.md").write_text(
+        "# Memory\n\n## [KNOWLEDGE:deploy-window]\nAdded: 2026-11-01\n"
+        "Summary: deploys happen on Tuesdays after the standup\n---\n",
+        encoding="utf-8",
+    )
+    env = {"MEMREVIEW_CONFIG": str(tmp_path / "config.yaml"), "MEMREVIEW_NO_CACHE": "1"}
+    argv = ["scan", "--json", str(ws)]
+    heavy = ("pypinyin", "detect_secrets", "textual", "rich")
+    assert imported(COMMAND.format(argv=argv, heavy=heavy), env) == []
+
+
+def test_a_settings_file_without_lang_is_not_parsed_to_choose_the_language(tmp_path):
+    """Choosing the language reads ``memreview.yaml`` with the YAML reader only when the
+    file may say ``lang:`` (the word, or a backslash a quoted key could spell it with)."""
+    cases = {
+        "none": "archive_dir: memory/archive\n",
+        "plain": "archive_dir: memory/archive\nlang: zh\n",
+        "escaped": '"\\x6cang": zh\n',
+    }
+    for name, text in cases.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+        (tmp_path / name / "memreview.yaml").write_text(text, encoding="utf-8")
+    code = """
+        import json, sys
+        from pathlib import Path
+        from memreview.cli.language import workspace_lang
+        found = workspace_lang([Path({path!r})])
+        print(json.dumps([found, "ruamel" in sys.modules]))
+    """
+    seen = {name: imported(code.format(path=str(tmp_path / name))) for name in cases}
+    assert seen == {"none": [None, False], "plain": ["zh", True], "escaped": ["zh", True]}
+
+
+FIRST_FRAME = """
+    import asyncio, json, sys
+    from pathlib import Path
+    from memreview.app import make_app
+    from memreview.app.screens.start import StartScreen
+
+    seen = {{}}
+    mounted = StartScreen.on_mount
+
+    def on_mount(self):
+        mounted(self)
+
+        def drawn():
+            seen["modules"] = [m for m in {heavy!r} if m in sys.modules]
+            seen["screen"] = type(self.app.screen).__name__
+
+        self.call_after_refresh(drawn)
+
+    StartScreen.on_mount = on_mount
+
+    async def main():
+        app = make_app(Path({ws!r}), config_path=Path({config!r}))
+        async with app.run_test(size=(120, 36)) as pilot:
+            for _ in range(3000):
+                screen = app.screen
+                if getattr(screen, "result", None) is not None and not screen.result.pending:
+                    break
+                await pilot.pause(0.01)
+            seen["then"] = type(app.screen).__name__
+            later = ("memreview.app.screens.apply", "memreview.app.screens.merge")
+            seen["later"] = [m for m in later if m in sys.modules]  # on the first w or m
+            seen["counts"] = sum(app.screen.result.counts.values())
+
+    asyncio.run(main())
+    print(json.dumps(seen))
+"""
+
+
+def test_the_first_frame_comes_before_the_review_screen_and_the_scan_are_imported(tmp_path):
+    ws = ROOT / "sample_workspace"
+    code = FIRST_FRAME.format(heavy=HEAVY[2:], ws=str(ws), config=str(tmp_path / "c.yaml"))
+    seen = imported(code, {"MEMREVIEW_CACHE_DIR": str(tmp_path / "cache")})
+    assert seen["screen"] == "StartScreen"
+    assert seen["modules"] == []  # the first frame waited for none of them
+    assert seen["then"] == "ReviewScreen" and seen["counts"] > 0  # then the review itself
+    assert seen["later"] == []  # writing and merging: imported when first asked for
+
+
+def test_the_queue_list_of_the_first_frame_is_the_shipped_table():
+    assert tuple((u.name, u.title) for u in registry.SHIPPED) == SHIPPED_NAMES

@@ -1,0 +1,40 @@
+"""Scans collect garbage less often, in any thread, and the thresholds come back after."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+from memreview.scan.collector import SCAN_THRESHOLD, fewer_collections
+
+
+def test_the_thresholds_are_raised_while_any_scan_runs_and_put_back_after_the_last():
+    before = gc.get_threshold()
+    inside, release = threading.Event(), threading.Event()
+    seen = []
+
+    def other_scan():
+        with fewer_collections():
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=other_scan)
+    with fewer_collections():
+        t.start()
+        inside.wait(10)
+        seen.append(gc.get_threshold())
+    seen.append(gc.get_threshold())  # the other scan still runs
+    release.set()
+    t.join(10)
+    assert seen == [SCAN_THRESHOLD, SCAN_THRESHOLD]
+    assert gc.get_threshold() == before
+
+
+def test_the_thresholds_come_back_after_a_scan_that_fails():
+    before = gc.get_threshold()
+    try:
+        with fewer_collections():
+            raise OSError("the disk went away")
+    except OSError:
+        pass
+    assert gc.get_threshold() == before
