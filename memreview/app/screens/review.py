@@ -22,6 +22,7 @@ from memreview.app.keys import (
     act_for,
     decision_label,
     queue_acts,
+    queue_names,
     queue_title,
     review_bindings,
     verb_key,
