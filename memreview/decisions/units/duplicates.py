@@ -71,6 +71,24 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
             b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
 
 
+# what each kind of item is, in the owner's words (the JSON keeps the kind's name)
+KIND_WORDS = {
+    "exact": N_("the same text"),
+    "near": N_("the same text but for filler"),
+    "restructured": N_("the same fact in another shape"),
+    "block": N_("a block of lines copied"),
+    "paraphrase": N_("the same fact in other words"),
+    "fingerprint": N_("the same fingerprint"),
+    "chronicle": N_("one day in the chronicle"),
+}
+
+
+def kind_words(kind: object) -> str:
+    """A kind in the owner's words; a kind memreview has no words for, as it is named."""
+    words = KIND_WORDS.get(str(kind))
+    return _(words) if words else str(kind or "")
+
+
 def evidence(item: dict) -> list:
     """Kind, size and lowest similarity, each member, and the proposed merge."""
     score = item.get("score")
@@ -78,7 +96,7 @@ def evidence(item: dict) -> list:
     blocks: list = [
         Facts(
             (
-                (_("kind"), item.get("kind")),
+                (_("kind"), kind_words(item.get("kind"))),
                 (_("members"), len(refs)),
                 (_("lowest similarity"), f"{score:g}" if isinstance(score, float) else score),
             )
@@ -96,7 +114,7 @@ def note(item: dict) -> str:
     """How many entries, of which kind."""
     count = len(item.get("refs") or [])
     return ngettext(" — {count} entry ({kind})", " — {count} entries ({kind})", count).format(
-        count=count, kind=item.get("kind")
+        count=count, kind=kind_words(item.get("kind"))
     )
 
 

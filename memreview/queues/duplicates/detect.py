@@ -11,6 +11,7 @@ from memreview.i18n import ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.duplicates.chronicle import chronicle_items
 from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
+from memreview.queues.duplicates.kinds import shown_kind
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable
@@ -20,6 +21,8 @@ from memreview.workspace.model import Entry, Workspace
 
 
 def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=None) -> dict:
+    """An item of the rule ``kind`` over ``group``: its id from the rule's name (what an
+    owner's hidden items name), its ``kind`` the dress (``kinds.shown_kind``)."""
     files = sorted({e.file for e in group})
     if len(files) == 1:
         ident = item_id("d", kind, files[0], *sorted(e.norm for e in group))
@@ -28,7 +31,7 @@ def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=
     item = {
         "id": ident,
         "title": short(title or group[0].first_line),
-        "kind": kind,
+        "kind": shown_kind(kind, group),
         "refs": [e.ref() for e in group],
         "merged": None,
         "score": score,
@@ -55,7 +58,7 @@ def _run_item(kind: str, runs: list[list[Entry]], scope: Scope, title: str) -> d
     return {
         "id": ident,
         "title": short(title),
-        "kind": kind,
+        "kind": shown_kind(kind),
         "refs": [_span_ref(r) for r in runs],
         "merged": None,
         "score": None,
