@@ -44,10 +44,14 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         return
     refs = item.get("refs") or []
     keep = (d.keep or 1) - 1
-    # a copied block or record is one ref naming each of its entries' lines
+    # a copied block or record is one ref naming each of its entries' lines (and the
+    # heading lines a copied block takes with it)
     runs = [
         [b.entry({**ref, "line": ln}) for ln in ref.get("lines") or [ref.get("line")]]
         for ref in refs
+    ]
+    headings = [
+        [b.heading(str(ref.get("file")), ln) for ln in ref.get("headings") or ()] for ref in refs
     ]
     if d.action == "not-duplicate":
         for run in runs:
@@ -67,7 +71,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
                 for target in run[1:]:
                     b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
             continue
-        for target in run:
+        for target in [*run, *headings[k]]:
             b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
 
 

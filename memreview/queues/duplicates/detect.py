@@ -13,7 +13,7 @@ from memreview.queues.duplicates.chronicle import chronicle_items
 from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
 from memreview.queues.duplicates.kinds import shown_kind
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
-from memreview.queues.duplicates.runs import blocks, records
+from memreview.queues.duplicates.runs import HeadingLine, blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
@@ -41,19 +41,36 @@ def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=
     return item
 
 
-def _span_ref(entries: list[Entry]) -> dict:
-    """One ref for a run of entries: the first one's, to the last one's end, with every
-    entry's line (a decision removes each)."""
+def _span_ref(run: list) -> dict:
+    """One ref for a copied run: from its first line (a heading the copy carries) to its
+    last entry's end, with every entry's line and the heading lines that go with the copy
+    (a decision removes each)."""
+    entries = [e for e in run if isinstance(e, Entry)]
     ref = entries[0].ref()
+    first = run[0]
+    if isinstance(first, HeadingLine):
+        ref["line"], ref["text"] = first.line, first.text
     ref["end_line"] = entries[-1].end_line
     ref["lines"] = [e.line for e in entries]
+    headings = [h.line for h in run if isinstance(h, HeadingLine) and h.goes]
+    if headings:
+        ref["headings"] = headings
     return ref
 
 
-def _run_item(kind: str, runs: list[list[Entry]], scope: Scope, title: str) -> dict:
-    runs = sorted(runs, key=lambda r: (scope.rank(r[0]), r[0].file, r[0].line))
+def _run_item(kind: str, runs: list[list], scope: Scope, title: str) -> dict:
+    """One item for a run found in several places (its id from the entries alone)."""
+    firsts = [next(e for e in r if isinstance(e, Entry)) for r in runs]
+    order = sorted(
+        range(len(runs)), key=lambda k: (scope.rank(firsts[k]), firsts[k].file, firsts[k].line)
+    )
+    runs = [runs[k] for k in order]
     ident = item_id(
-        "d", kind, *sorted("\x1f".join([r[0].file, *(e.norm for e in r)]) for r in runs)
+        "d",
+        kind,
+        *sorted(
+            "\x1f".join([r[0].file, *(e.norm for e in r if isinstance(e, Entry))]) for r in runs
+        ),
     )
     return {
         "id": ident,
@@ -93,13 +110,16 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     covered: set[int] = set()
     block_items = []
     for runs in blocks(ws, units_by_file, canon, scope, cfg):
+        entries = [e for e in runs[0] if isinstance(e, Entry)]
         title = ngettext(
-            "{count} line copied: {first}", "{count} lines copied: {first}", len(runs[0])
-        ).format(count=len(runs[0]), first=runs[0][0].first_line)
+            "{count} line copied: {first}", "{count} lines copied: {first}", len(entries)
+        ).format(count=len(entries), first=entries[0].first_line)
         block_items.append(_run_item("block", runs, scope, title))
         covered.update(id(e) for r in runs for e in r)
     record_items = []
     for runs in records(ws, fields, canon, scope, cfg):
+        if all(id(e) in covered for r in runs for e in r):
+            continue  # inside a copied block, reported with it
         title = f"record {runs[0][0].heading_path[-1] if runs[0][0].heading_path else ''}"
         record_items.append(_run_item("record", runs, scope, title))
         covered.update(id(e) for r in runs for e in r)
