@@ -82,6 +82,28 @@ def _run_item(kind: str, runs: list[list], scope: Scope, title: str) -> dict:
     }
 
 
+def _run_items(ws: Workspace, units_by_file, fields, canon, scope: Scope, covered: set[int]):
+    """The items of copied blocks and of records repeated whole; their entries (and a
+    block's headings) added to ``covered``. A record inside a copied block is the block's."""
+    cfg = ws.config
+    block_items = []
+    for runs in blocks(ws, units_by_file, canon, scope, cfg):
+        entries = [e for e in runs[0] if isinstance(e, Entry)]
+        title = ngettext(
+            "{count} line copied: {first}", "{count} lines copied: {first}", len(entries)
+        ).format(count=len(entries), first=entries[0].first_line)
+        block_items.append(_run_item("block", runs, scope, title))
+        covered.update(id(e) for r in runs for e in r)
+    record_items = []
+    for runs in records(ws, fields, canon, scope, cfg):
+        if all(id(e) in covered for r in runs for e in r):
+            continue
+        title = f"record {runs[0][0].heading_path[-1] if runs[0][0].heading_path else ''}"
+        record_items.append(_run_item("record", runs, scope, title))
+        covered.update(id(e) for r in runs for e in r)
+    return block_items, record_items
+
+
 def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     """The groups of entries that say the same thing, as items (chronicle rows of one day,
     same fingerprint, near-identical text, copied blocks)."""
@@ -108,21 +130,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
 
     # runs of lines and whole records copied elsewhere: one item each, their lines taken
     covered: set[int] = set()
-    block_items = []
-    for runs in blocks(ws, units_by_file, canon, scope, cfg):
-        entries = [e for e in runs[0] if isinstance(e, Entry)]
-        title = ngettext(
-            "{count} line copied: {first}", "{count} lines copied: {first}", len(entries)
-        ).format(count=len(entries), first=entries[0].first_line)
-        block_items.append(_run_item("block", runs, scope, title))
-        covered.update(id(e) for r in runs for e in r)
-    record_items = []
-    for runs in records(ws, fields, canon, scope, cfg):
-        if all(id(e) in covered for r in runs for e in r):
-            continue  # inside a copied block, reported with it
-        title = f"record {runs[0][0].heading_path[-1] if runs[0][0].heading_path else ''}"
-        record_items.append(_run_item("record", runs, scope, title))
-        covered.update(id(e) for r in runs for e in r)
+    block_items, record_items = _run_items(ws, units_by_file, fields, canon, scope, covered)
 
     # seed 002's fingerprint groups, in curated files
     per_file: dict[str, list[dict]] = defaultdict(list)
