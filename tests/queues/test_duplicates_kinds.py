@@ -73,6 +73,15 @@ CASES = [
         "d-cb4bed385cc3",
     ),
     (
+        "copy",
+        {
+            "MEMORY.md": "## 纪律\n| 规则 | 设定 |\n|---|---|\n| 止损线 | 回撤 8%，全部仓位 |\n",
+            "memory/routine.md": "# 日常\n- 止损线：回撤 8%，全部仓位\n",
+        },
+        "restructured",
+        "d-39518157da0f",
+    ),
+    (
         "block",
         {"MEMORY.md": "## Deploy\n" + BLOCK + "## Copy\n- intro line\n" + BLOCK},
         "block",

@@ -93,7 +93,18 @@ def test_a_near_pair_differing_in_a_function_word_is_a_duplicate(make_ws):
 # -- shape 4: only what the agent loads every session --------------------------------------
 
 
-SUMMARY = "## Findings\n- BM25 stays ahead on exact product codes\n## Summary\n- BM25 stays ahead on exact product codes\n"
+SUMMARY = "## Findings\n- BM25 stays ahead on exact product codes\n## Open questions\n- BM25 stays ahead on exact product codes\n"
+
+
+def test_a_summary_restating_its_own_document_is_not_a_duplicate(make_ws):
+    for title in ("Summary", "TL;DR", "总结", "要点"):
+        text = SUMMARY.replace("Open questions", title)
+        assert shown(make_ws({"MEMORY.md": text})) == []
+    # the same point in another section, or in another file's summary, is a duplicate
+    assert shown(make_ws({"MEMORY.md": SUMMARY})) == [("exact", ("MEMORY.md:2", "MEMORY.md:4"))]
+    other = {"MEMORY.md": "## Findings\n- BM25 stays ahead on exact product codes\n"}
+    other["memory/bm25.md"] = "## Summary\n- BM25 stays ahead on exact product codes\n"
+    assert shown(make_ws(other)) == [("exact", ("MEMORY.md:2", "memory/bm25.md:2"))]
 
 
 def test_a_document_repeating_itself_outside_curated_files_is_not_reported(make_ws):
@@ -278,7 +289,23 @@ def test_a_copied_block_is_reported_once(make_ws):
 def test_a_run_repeated_in_three_sections_is_a_template_not_a_copy(make_ws):
     weeks = "".join(f"## Week {n}\n" + BLOCK for n in (1, 2, 3))
     ws = make_ws({"MEMORY.md": weeks})
-    assert [k for k, _ in shown(ws)] == ["exact"] * 3  # each line: one group of three
+    assert shown(ws) == []  # neither a block nor its lines
+    # the same run in three files is copied: each line one group of three
+    files = {
+        rel: f"## {n}\n" + BLOCK
+        for n, rel in enumerate(("MEMORY.md", "memory/a.md", "memory/b.md"))
+    }
+    assert [k for k, _ in shown(make_ws(files))] == ["exact"] * 3
+
+
+def test_a_run_carrying_its_headings_into_three_places_is_one_block(make_ws):
+    part = (
+        "## Deploy\n"
+        + BLOCK
+        + "## After\n- Announce the release in the team channel with the notes\n"
+    )
+    ws = make_ws({"MEMORY.md": "# M\n" + part + "## Pasted\n" + part + part})
+    assert shown(ws) == [("block", ("MEMORY.md:15", "MEMORY.md:2", "MEMORY.md:9"))]
 
 
 def test_two_lines_in_common_are_not_a_block(make_ws):

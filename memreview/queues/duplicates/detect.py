@@ -14,7 +14,7 @@ from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, valu
 from memreview.queues.duplicates.kinds import shown_kind
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import HeadingLine, blocks, records
-from memreview.queues.duplicates.scope import Scope, comparable
+from memreview.queues.duplicates.scope import Scope, comparable, restates_summary
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
@@ -84,10 +84,13 @@ def _run_item(kind: str, runs: list[list], scope: Scope, title: str) -> dict:
 
 def _run_items(ws: Workspace, units_by_file, fields, canon, scope: Scope, covered: set[int]):
     """The items of copied blocks and of records repeated whole; their entries (and a
-    block's headings) added to ``covered``. A record inside a copied block is the block's."""
+    block's headings, and a template's rows) added to ``covered``. A record inside a copied
+    block is the block's."""
     cfg = ws.config
     block_items = []
-    for runs in blocks(ws, units_by_file, canon, scope, cfg):
+    found, template = blocks(ws, units_by_file, canon, scope, cfg)
+    covered.update(template)
+    for runs in found:
         entries = [e for e in runs[0] if isinstance(e, Entry)]
         title = ngettext(
             "{count} line copied: {first}", "{count} lines copied: {first}", len(entries)
@@ -167,7 +170,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     for i, j, sc in near_edges(pool, canon, scope, cfg):
         gi, gj = in_group.get(id(pool[i])), in_group.get(id(pool[j]))
         if (gi is None or gi != gj) and not disagree(pool[i], pool[j]):
-            edges.append((i, j, sc))
+            if not restates_summary(pool[i], pool[j]):
+                edges.append((i, j, sc))
     comps, low = connected_groups(len(pool), edges)
     cross = []
     for r, members in sorted(comps.items(), key=lambda kv: min(kv[1])):
@@ -196,7 +200,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
         ("dated-row", dated_rows(all_units, fields, scope, cfg)),
     ):
         for pair in pairs:
-            if not all(free(e) for e in pair) or disagree(*pair):
+            if not all(free(e) for e in pair) or disagree(*pair) or restates_summary(*pair):
                 continue
             pair.sort(key=scope.rank)
             items.append(_item(kind, pair, scope, None))

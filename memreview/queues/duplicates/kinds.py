@@ -37,7 +37,11 @@ _DRESS = {
 
 def shown_kind(rule: str, group: Iterable[Entry] = ()) -> str:
     """The kind shown for an item found by ``rule`` over the entries ``group``: a near or
-    copy group whose members normalize to one text is ``exact``."""
+    copy group whose members normalize to one text is ``exact``, one that holds a table row
+    and a list item ``restructured``."""
     if rule in ("near", "copy"):
+        group = list(group)
+        if len({e.kind == "row" for e in group}) > 1:
+            return "restructured"  # a table row and a list item
         return "exact" if len({e.norm for e in group}) == 1 else "near"
     return _DRESS.get(rule, rule)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from memreview.queues.duplicates.scope import MAX_SAME, Scope, comparable
+from memreview.queues.duplicates.scope import MAX_SAME, Scope, comparable, restates_summary
 from memreview.queues.sameness import comparison_form
 from memreview.workspace.fields import FileFields, width
 from memreview.workspace.model import Entry, Workspace
@@ -96,13 +96,14 @@ def _shared_run(
     return back, n
 
 
-def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg) -> list[list[list]]:  # noqa: C901
+def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg):  # noqa: C901
     """Runs of ``duplicates_block_lines`` or more consecutive entries found again, line for
-    line, in another section or file: in two places, or in more when the run carries its
-    headings across a section boundary (a whole file pasted in again, several times; the
-    same lines under three headings of their own are a template). A run holds the headings
-    its copies share; each heading ``goes`` with its copy unless its section goes on beyond
-    the copy."""
+    line, in another section or file: in two places, or in more when the copies carry their
+    headings (a whole file pasted in again, several times). The same run in three or more
+    places of one file under headings of their own is a template: its entries are returned
+    apart, as no finding. A run holds the headings its copies share; each heading ``goes`` with its
+    copy unless its section goes on beyond the copy. Returns (the runs of each block, the
+    ids of the template's entries)."""
     need = max(2, cfg.duplicates_block_lines)
     unit_ids = {id(e) for us in units_by_file.values() for e in us}
     seqs, goes_on = _sequences(ws, units_by_file, canon)
@@ -140,21 +141,24 @@ def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg) -> list[list[
                 for r in (ra, rb):
                     if not any(r[0] is o[0] for o in runs):
                         runs.append(r)
-    out = []
+    out, template = [], set()
     for runs in found.values():
-        # the same run in three or more places is a template (a weekly checklist), not a
-        # copy, unless it carries its headings across a section boundary
-        crosses = any(
-            isinstance(x, HeadingLine) and any(isinstance(y, Entry) for y in runs[0][:k])
-            for k, x in enumerate(runs[0])
-        )
-        if len(runs) == 2 or crosses:
-            for r in runs:
-                last = next((x for x in reversed(r) if isinstance(x, HeadingLine)), None)
-                if last is not None and goes_on.get(id(r[-1])):
-                    last.goes = False
-            out.append(runs)
-    return out
+        # the same run in three or more places, each under a heading of its own: in one
+        # file a template (a weekly checklist), neither a copy nor its lines duplicates;
+        # across files, its lines are compared one by one
+        if len(runs) > 2 and not any(isinstance(x, HeadingLine) for x in runs[0]):
+            if len({r[0].file for r in runs}) == 1:
+                template.update(id(e) for r in runs for e in r)
+            continue
+        firsts = [next(e for e in r if isinstance(e, Entry)) for r in runs]
+        if len(runs) == 2 and restates_summary(*firsts):
+            continue
+        for r in runs:
+            last = next((x for x in reversed(r) if isinstance(x, HeadingLine)), None)
+            if last is not None and goes_on.get(id(r[-1])):
+                last.goes = False
+        out.append(runs)
+    return out, template
 
 
 def records(ws: Workspace, fields: dict[str, FileFields], canon, scope: Scope, cfg):
