@@ -36,7 +36,13 @@ def _sequences(ws: Workspace, units_by_file, canon) -> tuple[list[list], dict[in
     a run that ends there)."""
     seqs: list[list] = []
     goes_on: dict[int, bool] = {}
+    seen: dict[str, int] = defaultdict(int)
+    for units in units_by_file.values():
+        for e in units:
+            seen[canon[id(e)]] += 1
     for rel, units in units_by_file.items():
+        if not any(seen[canon[id(e)]] > 1 for e in units):
+            continue  # no entry of this file is found again: no run starts here
         mf = ws.files[rel]
         unit_ids = {id(e) for e in units}
         lines = mf.source.lines
@@ -50,7 +56,7 @@ def _sequences(ws: Workspace, units_by_file, canon) -> tuple[list[list], dict[in
         run: list = []
         for k, x in enumerate(flat):
             if isinstance(x, HeadingLine) or id(x) in unit_ids or comparable(x):
-                if isinstance(x, Entry) and id(x) not in canon:
+                if id(x) not in canon and isinstance(x, Entry):
                     canon[id(x)] = comparison_form(x.norm)
                 run.append(x)
                 nxt = flat[k + 1] if k + 1 < len(flat) else None
