@@ -7,7 +7,9 @@ widgets decide the colours (from the theme) and this module only the shapes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
@@ -16,7 +18,17 @@ from rich.text import Text
 
 from memreview.app.wrap import WrappedText, wrap_text
 from memreview.decisions import registry
-from memreview.decisions.unit import TONES, Act, Block, Caption, Facts, Pair, Passage, RefBlock
+from memreview.decisions.unit import (
+    TONES,
+    Act,
+    Block,
+    Caption,
+    Differs,
+    Facts,
+    Pair,
+    Passage,
+    RefBlock,
+)
 from memreview.display import one_line, visible
 from memreview.i18n import _, ngettext
 
@@ -37,6 +49,7 @@ STYLE_NAMES = (
     "diff-remove",
     "diff-hunk",
     "diff-file",
+    "mark",
 )
 
 
@@ -44,9 +57,41 @@ def _line_text(text: str) -> str:
     return visible(text).expandtabs(4)
 
 
-def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> Group:
-    """``label  file:line`` and the numbered lines of the entry with a little context;
-    long lines wrap beside their line number, not under it."""
+_WORD = re.compile(r"[A-Za-z0-9_]")
+
+
+@lru_cache(maxsize=64)
+def _marks_re(marks: tuple[str, ...]) -> re.Pattern | None:
+    """One pattern for every mark, as it is shown (made visible), longest first; a mark that
+    starts or ends with a letter or digit only where a word starts or ends."""
+    parts = []
+    for mark in sorted({_line_text(m).strip() for m in marks if m.strip()}, key=len, reverse=True):
+        pat = re.escape(mark)
+        if _WORD.match(mark[0]):
+            pat = r"(?<![A-Za-z0-9_])" + pat
+        if _WORD.match(mark[-1]):
+            pat += r"(?![A-Za-z0-9_])"
+        parts.append(pat)
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+def marked(text: str, style: Style, marks: tuple[str, ...], st: StyleOf) -> Text:
+    """``text`` (already made visible) in ``style``, each of ``marks`` in it highlighted:
+    styles laid over a plain Text, never markup."""
+    t = Text(text, style=style)
+    rx = _marks_re(marks) if marks else None
+    if rx is not None:
+        for m in rx.finditer(text):
+            t.stylize(st("mark"), m.start(), m.end())
+    return t
+
+
+def ref_block(
+    context, ref: dict, label: str, st: StyleOf, before: int = 1, marks: tuple[str, ...] = ()
+) -> Group:
+    """``label  file:line`` and the numbered lines of the entry with a little context (its
+    own lines with ``marks`` highlighted); long lines wrap beside their line number, not
+    under it."""
     # a word longer than the line (a long anchor) is cut with an ellipsis, never folded
     head = WrappedText(no_wrap=False, overflow="ellipsis")
     head.append(label, st("label"))
@@ -63,7 +108,7 @@ def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> G
     grid = Numbered(st("lineno"))
     lines = context(ref.get("file", ""), line, end, before, 1) if context else []
     if not lines:
-        grid.add_row("", Text(_line_text(str(ref.get("text", ""))), style=st("span")))
+        grid.add_row("", marked(_line_text(str(ref.get("text", ""))), st("span"), marks, st))
         return Group(head, grid)
     shown = 0
     skipped = 0
@@ -74,8 +119,12 @@ def ref_block(context, ref: dict, label: str, st: StyleOf, before: int = 1) -> G
             if shown > SPAN_MAX:
                 skipped += 1
                 continue
+        line_text = _line_text(text)
         grid.add_row(
-            str(no), Text(_line_text(text), style=st("span") if in_span else st("context"))
+            str(no),
+            marked(line_text, st("span"), marks, st)
+            if in_span
+            else Text(line_text, style=st("context")),
         )
     if skipped:
         more = ngettext(
@@ -176,7 +225,7 @@ def block_renderable(block: Block, context, st: StyleOf, stack: bool = False) ->
     if isinstance(block, Facts):
         return facts(block.pairs, st)
     if isinstance(block, RefBlock):
-        return ref_block(context, block.ref, block.label, st, before=block.before)
+        return ref_block(context, block.ref, block.label, st, block.before, block.marks)
     if isinstance(block, Pair):
         left, right = block.left, block.right
         return side_by_side(
@@ -192,7 +241,27 @@ def block_renderable(block: Block, context, st: StyleOf, stack: bool = False) ->
         return t
     if isinstance(block, Caption):
         return WrappedText(block.text, style=st(block.style), end="")
+    if isinstance(block, Differs):
+        return differs_text(block, st)
     raise TypeError(f"not an evidence block: {type(block).__name__}")
+
+
+def differs_text(block: Differs, st: StyleOf) -> Text:
+    """``label`` then each pair, ``a → b``, each side made visible (an empty side: nothing
+    there)."""
+    t = WrappedText(end="")
+    t.append(block.label + " ", st("label"))
+    for n, (a, b) in enumerate(block.pairs):
+        if n:
+            t.append("  ·  ", st("dim"))
+        for k, side in enumerate((a, b)):
+            if k:
+                t.append(" → ", st("dim"))
+            if side.strip():
+                t.append(one_line(side), st("diff-remove" if k == 0 else "diff-add"))
+            else:
+                t.append(_("(nothing)"), st("dim"))
+    return t
 
 
 def diff_text(diffs: dict[str, str], st: StyleOf) -> Text:

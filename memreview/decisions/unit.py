@@ -7,8 +7,9 @@ queue's unit lives in ``memreview/decisions/units/<name>.py``; the table in
 ``memreview/decisions/registry.py`` lists them, and everything else reads that table.
 
 Plain data only: nothing here imports Textual or Rich. Evidence is a list of blocks
-(:class:`Facts`, :class:`RefBlock`, :class:`Pair`, :class:`Passage`, :class:`Caption`) with
-neutral style names; ``app/render.py`` turns each kind of block into Rich text.
+(:class:`Facts`, :class:`RefBlock`, :class:`Pair`, :class:`Passage`, :class:`Caption`,
+:class:`Differs`) with neutral style names; ``app/render.py`` turns each kind of block into
+Rich text.
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ class RefBlock:
     ref: dict[str, Any]
     label: str
     before: int = 1
+    marks: tuple[str, ...] = ()  # words to highlight in the entry's lines (shared substance)
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,16 @@ class Caption:
     style: str = "label"
 
 
-Block = Facts | RefBlock | Pair | Passage | Caption
+@dataclass(frozen=True)
+class Differs:
+    """A label, then each pair of texts from memory where two entries differ: ``a → b``
+    (an empty side: nothing there)."""
+
+    label: str
+    pairs: tuple[tuple[str, str], ...]
+
+
+Block = Facts | RefBlock | Pair | Passage | Caption | Differs
 
 Detector = Callable[["Workspace", date], list[dict[str, Any]]]
 

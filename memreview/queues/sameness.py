@@ -122,3 +122,28 @@ def same_fact(a: str, b: str, numbers_differ: bool | None = None) -> bool:
         if not all(_filler(t) for t in tb[op.dest_start : op.dest_end]):
             return False
     return True
+
+
+def _joined(toks: list[str]) -> str:
+    """Tokens back into text: words apart, CJK and punctuation as they stand."""
+    out = ""
+    for t in toks:
+        if out and t[0].isascii() and t[0].isalnum() and (out[-1].isascii() and out[-1].isalnum()):
+            out += " "
+        out += t
+    return out
+
+
+def differing_words(a: str, b: str) -> list[tuple[str, str]]:
+    """Where the comparison forms of the normalized texts ``a`` and ``b`` differ, as pairs
+    of what ``a`` has and what ``b`` has there (an empty side: nothing), in order."""
+    ta, tb = tokens(comparison_form(a)), tokens(comparison_form(b))
+    spans: list[list[int]] = []  # [a start, a end, b start, b end] of each differing stretch
+    for op in Indel.opcodes(ta, tb):
+        if op.tag == "equal":
+            continue
+        if spans and spans[-1][1] == op.src_start and spans[-1][3] == op.dest_start:
+            spans[-1][1], spans[-1][3] = op.src_end, op.dest_end  # a deletion and an insertion
+        else:
+            spans.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
+    return [(_joined(ta[i:j]), _joined(tb[k:m])) for i, j, k, m in spans]

@@ -135,9 +135,9 @@ def test_keep_on_a_copy_removes_the_copy_in_the_other_file(make_ws):
             ),
         }
     )
-    item = only(scan(root), "duplicates", kind="copy")
+    item = only(scan(root), "duplicates", kind="exact")
     assert [r["file"] for r in item["refs"]] == ["MEMORY.md", "memory/facts-tools.md"]
-    assert decide(root, "duplicates", "keep", {"kind": "copy"}, keep=1).ok
+    assert decide(root, "duplicates", "keep", {"kind": "exact"}, keep=1).ok
     assert (
         text(root, "MEMORY.md")
         == "# Memory\n- Config lives in ~/.agent/config.toml, not in the repo\n"
@@ -179,13 +179,13 @@ def test_merge_on_a_record_replaces_the_kept_record_lines_and_removes_the_copy(m
             "memory/facts-decisions.md": "# 备份\n" + record + "- 其他\n",
         }
     )
-    item = only(scan(root), "duplicates", kind="record")
+    item = only(scan(root), "duplicates", kind="restructured")
     assert [r["file"] for r in item["refs"]] == ["MEMORY.md", "memory/facts-decisions.md"]
     outcome = decide(
         root,
         "duplicates",
         "merge",
-        {"kind": "record"},
+        {"kind": "restructured"},
         keep=1,
         text="- 2026-11-03 10:01 选 pgvector\n",
     )

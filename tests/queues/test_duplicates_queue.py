@@ -156,8 +156,8 @@ def test_same_text_in_two_sections_is_not_a_fingerprint_group(make_ws):
     )
     items = duplicates(ws, TODAY)
     assert of_kind(items, "fingerprint") == []
-    # the pair is still a near duplicate: near duplicates are looked for in the whole file
-    (near,) = of_kind(items, "near")
+    # the pair is still a duplicate (the same text: exact): looked for in the whole file
+    (near,) = of_kind(items, "exact")
     assert (lines(near), near["score"]) == ([2, 4], 100.0)
 
 
@@ -178,7 +178,7 @@ def test_same_text_in_a_curated_and_another_file_is_a_copy_listing_the_curated_o
         }
     )
     (item,) = duplicates(ws, TODAY)
-    assert item["kind"] == "copy"
+    assert item["kind"] == "exact"
     assert [(r["file"], r["line"]) for r in item["refs"]] == [
         ("MEMORY.md", 3),
         ("memory/notes.md", 2),
@@ -263,7 +263,7 @@ def test_near_pairs_across_files_need_a_curated_side(make_ws):
     a, b = AT_90
     ws = make_ws({"MEMORY.md": f"- {a}\n", "memory/notes.md": f"- {b}\n"})
     (item,) = duplicates(ws, TODAY)
-    assert (item["kind"], item["score"]) == ("copy", 90.0)
+    assert (item["kind"], item["score"]) == ("near", 90.0)
     ws = make_ws({"memory/other.md": f"- {a}\n", "memory/notes.md": f"- {b}\n"})
     assert duplicates(ws, TODAY) == []
 

@@ -43,7 +43,7 @@ def test_a_record_copied_whole_into_another_file_is_one_record_item(make_ws):
     )
     other = "### 2026-11-03 部署方式\n- **时间**: 10:05\n- **结论**: 先单机 docker compose\n"
     ws = make_ws({"MEMORY.md": "# M\n" + record + other, "memory/facts-d.md": "# D\n" + record})
-    assert shown(ws) == [("record", ("MEMORY.md:3", "memory/facts-d.md:3"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:3", "memory/facts-d.md:3"))]
 
 
 def test_a_line_shared_by_two_records_that_disagree_elsewhere_is_not_a_duplicate(make_ws):
@@ -53,7 +53,7 @@ def test_a_line_shared_by_two_records_that_disagree_elsewhere_is_not_a_duplicate
     assert shown(ws) == []
     # the same two records agreeing on every field: the lines are copies
     ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-d.md": "# D\n" + a.replace("Hub", "Lab")})
-    assert [k for k, _ in shown(ws)] == ["copy", "copy"]
+    assert [k for k, _ in shown(ws)] == ["exact", "exact"]
 
 
 def test_records_whose_values_differ_only_in_dress_agree(make_ws):
@@ -61,7 +61,7 @@ def test_records_whose_values_differ_only_in_dress_agree(make_ws):
     a = "### 看板\n- **表名**：“销售漏斗”\n- **列**：公司、阶段、金额、下次跟进\n"
     b = "### 看板\n- 表名: 销售漏斗\n- 列: 公司、阶段、金额、下次跟进\n"
     ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + b})
-    assert ("copy", ("MEMORY.md:4", "memory/facts-crm.md:4")) in shown(ws)
+    assert ("near", ("MEMORY.md:4", "memory/facts-crm.md:4")) in shown(ws)
     # the look-alike: another sheet with the same columns is another record
     c = b.replace("销售漏斗", "招聘漏斗")
     ws = make_ws({"MEMORY.md": "# M\n" + a, "memory/facts-crm.md": "# C\n" + c})
@@ -93,7 +93,18 @@ def test_a_near_pair_differing_in_a_function_word_is_a_duplicate(make_ws):
 # -- shape 4: only what the agent loads every session --------------------------------------
 
 
-SUMMARY = "## Findings\n- BM25 stays ahead on exact product codes\n## Summary\n- BM25 stays ahead on exact product codes\n"
+SUMMARY = "## Findings\n- BM25 stays ahead on exact product codes\n## Open questions\n- BM25 stays ahead on exact product codes\n"
+
+
+def test_a_summary_restating_its_own_document_is_not_a_duplicate(make_ws):
+    for title in ("Summary", "TL;DR", "总结", "要点"):
+        text = SUMMARY.replace("Open questions", title)
+        assert shown(make_ws({"MEMORY.md": text})) == []
+    # the same point in another section, or in another file's summary, is a duplicate
+    assert shown(make_ws({"MEMORY.md": SUMMARY})) == [("exact", ("MEMORY.md:2", "MEMORY.md:4"))]
+    other = {"MEMORY.md": "## Findings\n- BM25 stays ahead on exact product codes\n"}
+    other["memory/bm25.md"] = "## Summary\n- BM25 stays ahead on exact product codes\n"
+    assert shown(make_ws(other)) == [("exact", ("MEMORY.md:2", "memory/bm25.md:2"))]
 
 
 def test_a_document_repeating_itself_outside_curated_files_is_not_reported(make_ws):
@@ -104,7 +115,7 @@ def test_scope_all_compares_every_file(make_ws):
     ws = make_ws(
         {"memory/research/bm25.md": SUMMARY, "memreview.yaml": "duplicates: {scope: all}\n"}
     )
-    assert shown(ws) == [("near", ("memory/research/bm25.md:2", "memory/research/bm25.md:4"))]
+    assert shown(ws) == [("exact", ("memory/research/bm25.md:2", "memory/research/bm25.md:4"))]
 
 
 def test_curated_globs_and_anchor_files_are_curated(make_ws):
@@ -145,14 +156,14 @@ def test_a_short_fingerprint_group_keeps_seed_002s_rule(make_ws):
 def test_a_fact_copied_into_a_facts_file_is_one_copy_item(make_ws):
     fact = "- 晨起静息心率超过 60 说明没恢复好\n"
     ws = make_ws({"MEMORY.md": "# M\n" + fact, "memory/facts-health.md": "# F\n- x\n" + fact})
-    assert shown(ws) == [("copy", ("MEMORY.md:2", "memory/facts-health.md:3"))]
+    assert shown(ws) == [("exact", ("MEMORY.md:2", "memory/facts-health.md:3"))]
 
 
 def test_every_copy_of_a_curated_fact_is_in_its_item(make_ws):
     fact = "- 晨起静息心率超过 60 说明没恢复好\n"
     ws = make_ws({"MEMORY.md": "# M\n" + fact, "memory/facts-health.md": "# F\n" + fact + fact})
     assert shown(ws) == [
-        ("copy", ("MEMORY.md:2", "memory/facts-health.md:2", "memory/facts-health.md:3"))
+        ("exact", ("MEMORY.md:2", "memory/facts-health.md:2", "memory/facts-health.md:3"))
     ]
 
 
@@ -166,7 +177,7 @@ def test_the_same_value_under_two_labels_is_a_duplicate(make_ws):
             "memory/notes.md": "## 工具\n- 配置: ~/.agent/config.toml\n",
         }
     )
-    assert shown(ws) == [("value", ("MEMORY.md:2", "memory/notes.md:2"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:2", "memory/notes.md:2"))]
 
 
 def test_a_labelled_value_and_the_same_text_as_a_bare_bullet_are_a_duplicate(make_ws):
@@ -176,7 +187,7 @@ def test_a_labelled_value_and_the_same_text_as_a_bare_bullet_are_a_duplicate(mak
             "memory/facts-job.md": "## Job\n- Pay: base salary of 90K plus yearly bonus\n",
         }
     )
-    assert shown(ws) == [("value", ("MEMORY.md:2", "memory/facts-job.md:2"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:2", "memory/facts-job.md:2"))]
     # the look-alike: another figure is another offer
     ws = make_ws(
         {
@@ -221,7 +232,7 @@ def test_a_table_row_and_a_bullet_with_the_same_values_are_a_duplicate(make_ws):
             "memory/facts-trading.md": "# 事实\n- 止损：回撤8%\n- 止盈：盈利 20%\n",
         }
     )
-    assert shown(ws) == [("row-bullet", ("MEMORY.md:4", "memory/facts-trading.md:2"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:4", "memory/facts-trading.md:2"))]
 
 
 def test_a_bullet_restating_a_table_row_in_a_sentence_is_a_duplicate(make_ws):
@@ -232,7 +243,7 @@ def test_a_bullet_restating_a_table_row_in_a_sentence_is_a_duplicate(make_ws):
             "MEMORY.md": "## Hygiene\n- Meeting notes belong under `notes/meetings/`\n",
         }
     )
-    assert shown(ws) == [("row-bullet", ("MEMORY.md:2", "memory/layout.md:4"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:2", "memory/layout.md:4"))]
     # the look-alike: the bullet names another path beside the row's: another fact
     ws = make_ws(
         {
@@ -250,14 +261,14 @@ def test_the_same_dated_record_in_two_tables_with_different_columns(make_ws):
             "memory/ops.md": "# 运维\n| 日期 | 事件 | 影响 |\n|---|---|---|\n| 2026-10-03 | 迁移到新服务器 | 停机 20 分钟 |\n| 2026-10-09 | 续费证书 | 无 |\n",
         }
     )
-    assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/ops.md:4"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:4", "memory/ops.md:4"))]
 
 
 def test_a_dated_row_whose_note_cell_lists_the_other_rows_cells_is_the_same_record(make_ws):
     mem = "## 骑行\n| 日期 | 距离 | 备注 |\n|---|---|---|\n| 2026-09-02 | 21km | 通勤，顶风 |\n"
     log = "# 骑行记录\n| 日期 | 类型 | 距离 | 备注 |\n|---|---|---|---|\n| 2026-09-02 | 通勤 | 21km | 顶风 |\n"
     ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log})
-    assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/rides.md:4"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:4", "memory/rides.md:4"))]
     # the look-alike: the same day, another ride
     ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log.replace("顶风", "下雨")})
     assert shown(ws) == []
@@ -278,13 +289,29 @@ def test_a_copied_block_is_reported_once(make_ws):
 def test_a_run_repeated_in_three_sections_is_a_template_not_a_copy(make_ws):
     weeks = "".join(f"## Week {n}\n" + BLOCK for n in (1, 2, 3))
     ws = make_ws({"MEMORY.md": weeks})
-    assert [k for k, _ in shown(ws)] == ["near"] * 3  # each line: one group of three
+    assert shown(ws) == []  # neither a block nor its lines
+    # the same run in three files is copied: each line one group of three
+    files = {
+        rel: f"## {n}\n" + BLOCK
+        for n, rel in enumerate(("MEMORY.md", "memory/a.md", "memory/b.md"))
+    }
+    assert [k for k, _ in shown(make_ws(files))] == ["exact"] * 3
+
+
+def test_a_run_carrying_its_headings_into_three_places_is_one_block(make_ws):
+    part = (
+        "## Deploy\n"
+        + BLOCK
+        + "## After\n- Announce the release in the team channel with the notes\n"
+    )
+    ws = make_ws({"MEMORY.md": "# M\n" + part + "## Pasted\n" + part + part})
+    assert shown(ws) == [("block", ("MEMORY.md:15", "MEMORY.md:2", "MEMORY.md:9"))]
 
 
 def test_two_lines_in_common_are_not_a_block(make_ws):
     two = "".join(BLOCK.splitlines(keepends=True)[:2])
     ws = make_ws({"MEMORY.md": "## Deploy\n" + two + "## Copy\n" + two})
-    assert [k for k, _ in shown(ws)] == ["near", "near"]
+    assert [k for k, _ in shown(ws)] == ["exact", "exact"]
 
 
 def test_an_unknown_scope_is_warned_about_and_curated_used(make_ws):

@@ -67,7 +67,7 @@ def test_only_the_top_five_items_of_a_queue_are_listed(tmp_path):
     report = weekly_report(root, TODAY)
     queues = section(report, "Queues")
     assert "### duplicates (7)" in queues
-    assert queues.count("(fingerprint)") == 5
+    assert queues.count("(the same fingerprint)") == 5
     assert "- … and 2 more" in queues
 
 
@@ -165,7 +165,7 @@ def test_untrusted_memory_text_is_escaped_in_the_report(report_ws):
     assert line.startswith(
         "- \\- ␛\\[31m# Evil \\[@click=app.quit\\] \\<script\\>x\\</script\\> \\| pipe \\<U+202E\\>"
     )
-    assert line.endswith(" — 2 entries (fingerprint)")
+    assert line.endswith(" — 2 entries (the same fingerprint)")
 
 
 def test_md_text_escapes_controls_markup_and_leading_block_markers():

@@ -42,7 +42,14 @@ from memreview.decisions.plan.ops import (
     SetMeta,
     SetStatus,
 )
-from memreview.decisions.plan.targets import Target, anchor_target, entry_target, kind_group
+from memreview.decisions.plan.targets import (
+    Target,
+    anchor_target,
+    entry_target,
+    heading_spans,
+    heading_target,
+    kind_group,
+)
 
 __all__ = [
     "AddRef",
@@ -72,6 +79,8 @@ __all__ = [
     "anchor_target",
     "clash",
     "entry_target",
+    "heading_spans",
+    "heading_target",
     "kind_group",
     "printable",
     "verdict_line",

@@ -20,7 +20,7 @@ from memreview.decisions.plan.ops import (
     RemoveRef,
     SetMeta,
 )
-from memreview.decisions.plan.targets import Target, anchor_target, entry_target
+from memreview.decisions.plan.targets import Target, anchor_target, entry_target, heading_target
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.i18n import _
 from memreview.workspace.model import MemoryFile, Proposal, Workspace
@@ -78,6 +78,19 @@ class PlanBuilder:
                 file=ref.get("file"), line=ref.get("line")
             )
         )
+
+    def heading(self, rel: str, line: int) -> Target:
+        """The target of the heading at ``rel``:``line`` with the blank lines above it (a
+        copied block takes them with it); DecisionError when it isn't loaded."""
+        mf = self.memory_file(rel)
+        target = heading_target(mf, line) if mf is not None else None
+        if target is None:
+            raise DecisionError(
+                _("the heading at {file}:{line} is not in the loaded workspace").format(
+                    file=rel, line=line
+                )
+            )
+        return target
 
     def anchor(self, ref: dict[str, Any]) -> Target:
         """The target of the anchor a ref points at; DecisionError when it isn't loaded."""

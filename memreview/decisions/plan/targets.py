@@ -48,6 +48,11 @@ class Target:
         """How a message names the target: ``anchor <id>`` or ``the entry '…' (file:line)``."""
         if self.kind == "anchor" and self.anchor:
             return _("anchor {anchor}").format(anchor=self.anchor)
+        if self.kind == "heading":
+            heading = mask_secrets(self.text.strip())
+            return _("the heading {text!r} ({file}:{line})").format(
+                text=heading[:40], file=self.file, line=self.last
+            )
         first = mask_secrets(self.first_line.strip())  # a message never shows a credential
         first = first if len(first) <= 40 else first[:39] + "…"
         return _("the entry {text!r} ({file}:{line})").format(
@@ -81,3 +86,31 @@ def anchor_target(mf: MemoryFile, anchor: Anchor) -> Target:
     twins = [a for a in mf.anchors if a.text == anchor.text]
     rank = next(k for k, a in enumerate(twins) if a is anchor)
     return Target(mf.rel, "anchor", anchor.text, anchor.line, rank, len(twins), anchor.id)
+
+
+def heading_spans(mf: MemoryFile) -> list[tuple[int, int]]:
+    """Each heading of a loaded file as the lines a copied block takes with it (0-based,
+    inclusive): the blank lines right above it and the heading line."""
+    lines = mf.source.lines
+    out = []
+    for ln, _level, _title in mf.headings:
+        end = ln - 1
+        start = end
+        while start > 0 and not lines[start - 1].text.strip():
+            start -= 1
+        out.append((start, end))
+    return out
+
+
+def heading_target(mf: MemoryFile, line: int) -> Target | None:
+    """The target of the heading at ``line`` (1-based) with the blank lines above it, or
+    None when no heading is there."""
+    lines = mf.source.lines
+    spans = heading_spans(mf)
+    texts = ["\n".join(ln.text for ln in lines[a : b + 1]) for a, b in spans]
+    at = next((k for k, (_a, b) in enumerate(spans) if b == line - 1), None)
+    if at is None:
+        return None
+    twins = [k for k, t in enumerate(texts) if t == texts[at]]
+    start = spans[at][0] + 1
+    return Target(mf.rel, "heading", texts[at], start, twins.index(at), len(twins))

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from memreview.decisions.plan import (
     Target,
+    heading_spans,
     kind_group,
 )
 from memreview.decisions.rewrite.result import Conflict
@@ -132,6 +133,10 @@ class LineFile:
                 if e.kind != "anchor":
                     span = (e.line - 1, e.end_line - 1, 0)
                     self._spans.setdefault((kind_group(e.kind), e.text), []).append(span)
+            texts = [ln.text for ln in self.lines]
+            for start, end in heading_spans(mf):
+                text = "\n".join(texts[start : end + 1])
+                self._spans.setdefault(("heading", text), []).append((start, end, 0))
         return self._spans
 
     def need_file(self) -> None:
@@ -144,6 +149,8 @@ class LineFile:
         hits = self.spans().get((t.kind, t.text), [])
         if t.kind == "anchor":
             what = _("anchor {anchor}").format(anchor=t.anchor)
+        elif t.kind == "heading":
+            what = _("the heading {text!r}").format(text=short(t.text.strip(), 50))
         else:
             what = _("the entry {text!r}").format(text=short(t.first_line, 50))
         if not hits:

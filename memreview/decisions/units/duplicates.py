@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
-from memreview.decisions.unit import DEFER, Act, Facts, ImportedOnUse, Passage, QueueUnit, RefBlock
+from memreview.decisions.unit import (
+    DEFER,
+    Act,
+    Differs,
+    Facts,
+    ImportedOnUse,
+    Passage,
+    QueueUnit,
+    RefBlock,
+)
 from memreview.i18n import N_, _, ngettext
+from memreview.workspace.normalize import normalize
 
 
 def check(item: dict, d: Decision) -> None:
@@ -44,10 +54,14 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         return
     refs = item.get("refs") or []
     keep = (d.keep or 1) - 1
-    # a copied block or record is one ref naming each of its entries' lines
+    # a copied block or record is one ref naming each of its entries' lines (and the
+    # heading lines a copied block takes with it)
     runs = [
         [b.entry({**ref, "line": ln}) for ln in ref.get("lines") or [ref.get("line")]]
         for ref in refs
+    ]
+    headings = [
+        [b.heading(str(ref.get("file")), ln) for ln in ref.get("headings") or ()] for ref in refs
     ]
     if d.action == "not-duplicate":
         for run in runs:
@@ -67,24 +81,77 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
                 for target in run[1:]:
                     b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
             continue
-        for target in run:
+        for target in [*run, *headings[k]]:
             b.plan.add(target.file, DeleteEntry(pd.key, target), pd)
 
 
+# what each kind of item is, in the owner's words (the JSON keeps the kind's name)
+KIND_WORDS = {
+    "exact": N_("the same text"),
+    "near": N_("the same text but for filler"),
+    "restructured": N_("the same fact in another shape"),
+    "block": N_("a block of lines copied"),
+    "paraphrase": N_("the same fact in other words"),
+    "fingerprint": N_("the same fingerprint"),
+    "chronicle": N_("one day in the chronicle"),
+}
+
+
+def kind_words(kind: object) -> str:
+    """A kind in the owner's words; a kind memreview has no words for, as it is named."""
+    words = KIND_WORDS.get(str(kind))
+    return _(words) if words else str(kind or "")
+
+
+MAX_MARKS = 24  # shared words highlighted in each member
+MAX_SHOWN = 8  # shared words listed by name
+
+
+def _listed(value: object) -> list:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def shared_and_differs(item: dict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The item's evidence: the substance its members share (rarest first) and the pairs of
+    texts that differ; a near pair without it: where its first two members' words differ."""
+    ev = item.get("evidence")
+    ev = ev if isinstance(ev, dict) else {}
+    shared = tuple(str(t) for t in _listed(ev.get("shared")) if str(t).strip())[:MAX_MARKS]
+    differs = tuple(
+        (str(p[0]), str(p[1])) for p in _listed(ev.get("differs")) if len(_listed(p)) == 2
+    )
+    refs = item.get("refs") or []
+    if "differs" not in ev and item.get("kind") == "near" and len(refs) >= 2:
+        from memreview.queues.sameness import differing_words  # rapidfuzz: only when shown
+
+        first, other = (str(r.get("text") or "") for r in refs[:2])
+        differs = tuple(differing_words(_norm(first), _norm(other)))
+    return shared, differs
+
+
+def _norm(text: str) -> str:
+    return normalize(text, "row" if text.lstrip().startswith("|") else "bullet")
+
+
 def evidence(item: dict) -> list:
-    """Kind, size and lowest similarity, each member, and the proposed merge."""
+    """Kind, size, lowest similarity and the shared substance; each member with that
+    substance highlighted; what differs; and the proposed merge."""
     score = item.get("score")
     refs = item.get("refs") or []
+    shared, differs = shared_and_differs(item)
     blocks: list = [
         Facts(
             (
-                (_("kind"), item.get("kind")),
+                (_("kind"), kind_words(item.get("kind"))),
                 (_("members"), len(refs)),
                 (_("lowest similarity"), f"{score:g}" if isinstance(score, float) else score),
+                (_("shared"), ", ".join(shared[:MAX_SHOWN])),
             )
         ),
-        *(RefBlock(ref, f"#{k}") for k, ref in enumerate(refs, 1)),
+        *(RefBlock(ref, f"#{k}", marks=shared) for k, ref in enumerate(refs, 1)),
     ]
+    if differs:
+        blocks.append(Differs(_("differs"), differs))
     if item.get("merged"):
         blocks.append(
             Passage(_("proposed merge (m to edit)"), str(item["merged"]), style="edit", tabs=True)
@@ -96,7 +163,7 @@ def note(item: dict) -> str:
     """How many entries, of which kind."""
     count = len(item.get("refs") or [])
     return ngettext(" — {count} entry ({kind})", " — {count} entries ({kind})", count).format(
-        count=count, kind=item.get("kind")
+        count=count, kind=kind_words(item.get("kind"))
     )
 
 

@@ -11,15 +11,18 @@ from memreview.i18n import ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.duplicates.chronicle import chronicle_items
 from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
+from memreview.queues.duplicates.kinds import shown_kind
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
-from memreview.queues.duplicates.runs import blocks, records
-from memreview.queues.duplicates.scope import Scope, comparable
+from memreview.queues.duplicates.runs import HeadingLine, blocks, records
+from memreview.queues.duplicates.scope import Scope, comparable, restates_summary
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
 
 
 def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=None) -> dict:
+    """An item of the rule ``kind`` over ``group``: its id from the rule's name (what an
+    owner's hidden items name), its ``kind`` the dress (``kinds.shown_kind``)."""
     files = sorted({e.file for e in group})
     if len(files) == 1:
         ident = item_id("d", kind, files[0], *sorted(e.norm for e in group))
@@ -28,7 +31,7 @@ def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=
     item = {
         "id": ident,
         "title": short(title or group[0].first_line),
-        "kind": kind,
+        "kind": shown_kind(kind, group),
         "refs": [e.ref() for e in group],
         "merged": None,
         "score": score,
@@ -38,28 +41,70 @@ def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=
     return item
 
 
-def _span_ref(entries: list[Entry]) -> dict:
-    """One ref for a run of entries: the first one's, to the last one's end, with every
-    entry's line (a decision removes each)."""
+def _span_ref(run: list) -> dict:
+    """One ref for a copied run: from its first line (a heading the copy carries) to its
+    last entry's end, with every entry's line and the heading lines that go with the copy
+    (a decision removes each)."""
+    entries = [e for e in run if isinstance(e, Entry)]
     ref = entries[0].ref()
+    first = run[0]
+    if isinstance(first, HeadingLine):
+        ref["line"], ref["text"] = first.line, first.text
     ref["end_line"] = entries[-1].end_line
     ref["lines"] = [e.line for e in entries]
+    headings = [h.line for h in run if isinstance(h, HeadingLine) and h.goes]
+    if headings:
+        ref["headings"] = headings
     return ref
 
 
-def _run_item(kind: str, runs: list[list[Entry]], scope: Scope, title: str) -> dict:
-    runs = sorted(runs, key=lambda r: (scope.rank(r[0]), r[0].file, r[0].line))
+def _run_item(kind: str, runs: list[list], scope: Scope, title: str) -> dict:
+    """One item for a run found in several places (its id from the entries alone)."""
+    firsts = [next(e for e in r if isinstance(e, Entry)) for r in runs]
+    order = sorted(
+        range(len(runs)), key=lambda k: (scope.rank(firsts[k]), firsts[k].file, firsts[k].line)
+    )
+    runs = [runs[k] for k in order]
     ident = item_id(
-        "d", kind, *sorted("\x1f".join([r[0].file, *(e.norm for e in r)]) for r in runs)
+        "d",
+        kind,
+        *sorted(
+            "\x1f".join([r[0].file, *(e.norm for e in r if isinstance(e, Entry))]) for r in runs
+        ),
     )
     return {
         "id": ident,
         "title": short(title),
-        "kind": kind,
+        "kind": shown_kind(kind),
         "refs": [_span_ref(r) for r in runs],
         "merged": None,
         "score": None,
     }
+
+
+def _run_items(ws: Workspace, units_by_file, fields, canon, scope: Scope, covered: set[int]):
+    """The items of copied blocks and of records repeated whole; their entries (and a
+    block's headings, and a template's rows) added to ``covered``. A record inside a copied
+    block is the block's."""
+    cfg = ws.config
+    block_items = []
+    found, template = blocks(ws, units_by_file, canon, scope, cfg)
+    covered.update(template)
+    for runs in found:
+        entries = [e for e in runs[0] if isinstance(e, Entry)]
+        title = ngettext(
+            "{count} line copied: {first}", "{count} lines copied: {first}", len(entries)
+        ).format(count=len(entries), first=entries[0].first_line)
+        block_items.append(_run_item("block", runs, scope, title))
+        covered.update(id(e) for r in runs for e in r)
+    record_items = []
+    for runs in records(ws, fields, canon, scope, cfg):
+        if all(id(e) in covered for r in runs for e in r):
+            continue
+        title = f"record {runs[0][0].heading_path[-1] if runs[0][0].heading_path else ''}"
+        record_items.append(_run_item("record", runs, scope, title))
+        covered.update(id(e) for r in runs for e in r)
+    return block_items, record_items
 
 
 def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
@@ -88,18 +133,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
 
     # runs of lines and whole records copied elsewhere: one item each, their lines taken
     covered: set[int] = set()
-    block_items = []
-    for runs in blocks(ws, units_by_file, canon, scope, cfg):
-        title = ngettext(
-            "{count} line copied: {first}", "{count} lines copied: {first}", len(runs[0])
-        ).format(count=len(runs[0]), first=runs[0][0].first_line)
-        block_items.append(_run_item("block", runs, scope, title))
-        covered.update(id(e) for r in runs for e in r)
-    record_items = []
-    for runs in records(ws, fields, canon, scope, cfg):
-        title = f"record {runs[0][0].heading_path[-1] if runs[0][0].heading_path else ''}"
-        record_items.append(_run_item("record", runs, scope, title))
-        covered.update(id(e) for r in runs for e in r)
+    block_items, record_items = _run_items(ws, units_by_file, fields, canon, scope, covered)
 
     # seed 002's fingerprint groups, in curated files
     per_file: dict[str, list[dict]] = defaultdict(list)
@@ -136,7 +170,8 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     for i, j, sc in near_edges(pool, canon, scope, cfg):
         gi, gj = in_group.get(id(pool[i])), in_group.get(id(pool[j]))
         if (gi is None or gi != gj) and not disagree(pool[i], pool[j]):
-            edges.append((i, j, sc))
+            if not restates_summary(pool[i], pool[j]):
+                edges.append((i, j, sc))
     comps, low = connected_groups(len(pool), edges)
     cross = []
     for r, members in sorted(comps.items(), key=lambda kv: min(kv[1])):
@@ -165,7 +200,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
         ("dated-row", dated_rows(all_units, fields, scope, cfg)),
     ):
         for pair in pairs:
-            if not all(free(e) for e in pair) or disagree(*pair):
+            if not all(free(e) for e in pair) or disagree(*pair) or restates_summary(*pair):
                 continue
             pair.sort(key=scope.rank)
             items.append(_item(kind, pair, scope, None))

@@ -12,12 +12,30 @@ from fnmatch import fnmatchcase
 from memreview.workspace.model import Entry, Workspace
 
 MAX_SAME = 8  # members of one identical text paired one by one with another text's
+# the titles of a section that sums up its own document (docs/design.md §2)
+SUMMARY_TITLES = ("summary", "tl;dr", "tldr", "tl,dr", "总结", "要点", "结论", "概要", "小结")
 MAIN_FILES = ("MEMORY.md", "memory/MEMORY.md", "memory.md")
 
 
 def comparable(e: Entry) -> bool:
     """Whether an entry takes part in duplicate detection (a bullet or row of its own)."""
     return e.kind != "anchor" and e.in_anchor is None and not e.in_chronicle and bool(e.norm)
+
+
+def in_summary(e) -> bool:
+    """Whether ``e`` is under a heading that sums up its document (``## Summary``,
+    ``### 总结``, ``## TL;DR``…)."""
+    for title in e.heading_path[-1:]:
+        words = title.replace("*", "").strip().lstrip("#0123456789.) ").strip().lower()
+        if words.startswith(SUMMARY_TITLES):
+            return True
+    return False
+
+
+def restates_summary(a, b) -> bool:
+    """A document's summary restating its own points is not a duplicate: two places in one
+    file, one of them under its summary heading."""
+    return a.file == b.file and in_summary(a) != in_summary(b)
 
 
 def curated_files(ws: Workspace) -> set[str]:
