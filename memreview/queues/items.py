@@ -18,6 +18,7 @@ class Ref(TypedDict):
     text: str
     anchor: str | None
     lines: NotRequired[list[int]]  # a run of entries: each entry's line (a block)
+    headings: NotRequired[list[int]]  # a block's copy: the lines of the headings it carries
 
 
 class ScoredRef(Ref):
