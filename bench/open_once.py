@@ -39,7 +39,7 @@ def main() -> None:
             told.append((now, used, set(event.counts)))
             marks.setdefault("first_counts_s", now)
         elif isinstance(event, Loaded):
-            marks["loaded_s"] = now
+            marks["loaded_s"], marks["loaded_cpu_s"] = now, used
             told.append((now, used, set(event.result.all_queues)))
         elif isinstance(event, QueueDone):
             told.append((now, used, {event.name}))
