@@ -31,6 +31,7 @@ def _judge_card(ws: Workspace) -> dict | None:
 # change. A part not named here counts as made of every file.
 PART_GROUPS: dict[str, frozenset[str]] = {
     "root": frozenset(),
+    "per_file": frozenset(),  # the cache's results per file: what they are made of is read
     "config": frozenset(),  # the settings file is in the base group every queue depends on
     "daily_logs": frozenset({"daily"}),
     **dict.fromkeys(

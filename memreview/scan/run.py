@@ -68,6 +68,8 @@ def scan_workspace(
     from memreview.workspace.loader import load_workspace, review_date
 
     ws = load_workspace(root, progress=progress, cache=sc)
+    if sc is not None:
+        ws.per_file = sc.per_file()
     day = review_date(ws, today)
     state = load_state(root, ws)
     stored: dict[str, tuple[list[dict], list[str]]] = {}

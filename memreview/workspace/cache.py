@@ -144,6 +144,83 @@ def _empty_state(cls: type, eager: dict) -> dict:
     }
 
 
+class PerFile:
+    """Detector results kept per memory file, for the queues whose result is made of each
+    file's on its own: a queue asks for a file's record under the parameters it was made
+    with (``get``) and gives the records it made (``put``); a file whose key changed has
+    none. Kept in ``perfile-<queue>.pickle``; a record is checked by the queue that reads
+    it (``check``: one not well made is ignored, said once in the notes); the records of
+    files that hold a credential are not kept."""
+
+    def __init__(self, sc: ScanCache):
+        self.sc = sc
+        self._old: dict[str, dict] = {}
+        self._new: dict[str, dict[str, tuple]] = {}
+
+    def _records(self, queue: str) -> dict:
+        if queue not in self._old:
+            doc = self.sc._load(f"perfile-{queue}.pickle") or {}
+            files = doc.get("files")
+            self._old[queue] = files if isinstance(files, dict) else {}
+        return self._old[queue]
+
+    def get(self, queue: str, rel: str, params: str, check: Callable[[Any], bool]) -> Any:
+        """The record of file ``rel`` for ``queue`` made under ``params``, or None."""
+        key = self.sc.key(rel)
+        hit = self._records(queue).get(rel)
+        if key is None or not (isinstance(hit, tuple) and len(hit) == 3):
+            return None
+        if hit[0] != key or hit[1] != params or not self.sc._trusted(rel):
+            return None
+        if not check(hit[2]):
+            self.rejected(queue, rel)
+            return None
+        return hit[2]
+
+    def rejected(self, queue: str, rel: str) -> None:
+        """Say that the record of ``rel`` is not one memreview made (it is made again)."""
+        log.debug("scan cache: the stored %s result of %s is not one memreview wrote", queue, rel)
+        self.sc._problem(
+            _("ignored the cache {path} ({why}); the workspace is read instead").format(
+                path=self.sc.dir / f"perfile-{queue}.pickle",
+                why=_("not a result memreview stored for {file}").format(file=rel[:200]),
+            )
+        )
+
+    def put(self, queue: str, rel: str, params: str, record: Any) -> None:
+        key = self.sc.key(rel)
+        if key is not None and self.sc._trusted(rel):
+            self._new.setdefault(queue, {})[rel] = (key, params, record)
+
+    def save(self, secret_files: set[str] | None) -> None:
+        for queue, records in self._new.items():
+            keep = {
+                rel: rec
+                for rel, rec in records.items()
+                if (
+                    rel not in secret_files
+                    if secret_files is not None
+                    else not holds_secret(_strings(rec[2]))
+                )
+            }
+            if keep != self._records(queue):
+                self.sc._write(f"perfile-{queue}.pickle", {"files": keep})
+                self._old[queue] = keep
+        self._new.clear()
+
+
+def _strings(value: Any) -> Iterable[str]:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple | set | frozenset):
+            stack.extend(v)
+
+
 def forget_live() -> None:
     """Drop the parsed files kept in this process (the next scan reads the cache's files)."""
     _LIVE.clear()
@@ -178,6 +255,7 @@ class ScanCache(CacheDir):
         self._untrusted: set[str] = set()  # changed too recently and not hashed
         self._derived: dict | None = None
         self._derived_new: dict[str, tuple[str, Any]] = {}
+        self._per_file: PerFile | None = None
 
     def _shard(self, slot: tuple[str, str], k: int | None = None) -> dict[tuple[str, str], tuple]:
         k = self._index(slot) if k is None else k
@@ -390,9 +468,18 @@ class ScanCache(CacheDir):
             self._write(f"files-{k:02d}.pickle", {"files": self._shards.get(k, {})})
         self._dirty.clear()
         self._save_derived()
+        if self._per_file is not None:
+            self._per_file.save(secret_files)
         if self._hashes != self._old_hashes():
             self._write("hashes.pickle", {"hashes": self._hashes})
             self._hashes_old = dict(self._hashes)
+
+    # -- detector results kept per memory file ---------------------------------------------
+    def per_file(self) -> PerFile:
+        """The store of detector results kept per memory file (see :class:`PerFile`)."""
+        if self._per_file is None:
+            self._per_file = PerFile(self)
+        return self._per_file
 
     # -- what is made of many parsed files -------------------------------------------------
     def files_key(self, rels: Iterable[str], extra: str) -> str | None:

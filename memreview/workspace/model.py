@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
+from typing import Any, ClassVar
 
 from memreview.i18n import Message, shown
 from memreview.workspace.config import Config
@@ -354,6 +355,9 @@ class Workspace(LoadsLater):
     boot_texts: dict[str, list[str]] = field(default_factory=dict)  # AGENTS.md, SOUL.md, …
     mtimes: dict[str, float] = field(default_factory=dict)
     warnings: list[LoadWarning] = field(default_factory=list)
+    # detector results kept per memory file by the scan cache (``memreview.workspace.cache.
+    # PerFile``): None without the cache; never an input, never compared
+    per_file: ClassVar[Any] = None
 
     def warn(self, file: str | None, line: int | None, message: str, /, **fields: object) -> None:
         """Warn about ``file``: ``message`` is a text marked with ``N_()`` and its named
