@@ -214,6 +214,12 @@ class LoadsLater:
         self.__dict__.pop("_later", None)
         return self.__dict__
 
+    def loaded(self):
+        """This object with every field loaded (what ``__dict__`` holds is then all of it)."""
+        if "_lazy" in self.__dict__:
+            self.__getattr__("rel")
+        return self
+
     def given(self, name: str) -> bool:
         """Whether field ``name`` is not None (a field given later is: its value is not
         loaded to tell)."""

@@ -211,3 +211,24 @@ def test_a_forged_per_file_record_is_not_trusted(fresh, use_scan_cache, forgery)
     result = scan_workspace(root, today=TODAY)
     assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
     assert len(result.notes) == 1 and "perfile-archived.pickle" in result.notes[0]
+
+
+def test_what_a_log_kept_comes_back_with_it_when_it_is_handed_out_unread(fresh, use_scan_cache):
+    from memreview.queues import dormant
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    scan_workspace(root, today=TODAY)  # the hits found are stored with the logs
+    forget_live()
+    loaded = scan_workspace(root, today=TODAY).workspace.daily_logs[-1].loaded()
+    [(args, hits)] = loaded.__dict__["_kept"].values()
+    forget_live()  # another new process: its logs are handed out unread
+    [log] = [
+        d for d in scan_workspace(root, today=TODAY).workspace.daily_logs if d.rel == loaded.rel
+    ]
+    assert "_lazy" in log.__dict__
+    searched: list[str] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dormant, "find_patterns", lambda text, patterns: searched.append(text) or [])
+        assert dormant._log_hits(log, *args) == hits
+    assert searched == []
