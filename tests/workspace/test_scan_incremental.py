@@ -232,3 +232,46 @@ def test_what_a_log_kept_comes_back_with_it_when_it_is_handed_out_unread(fresh, 
         mp.setattr(dormant, "find_patterns", lambda text, patterns: searched.append(text) or [])
         assert dormant._log_hits(log, *args) == hits
     assert searched == []
+
+
+def test_the_secrets_queue_reads_only_the_files_changed_since_they_held_none(fresh, use_scan_cache):
+    from memreview.queues import secrets as queue
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    key = "key: sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"
+    [changed] = _edit(root, "add-entry", "memory/rules.md", key)
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    looked: list[str] = []
+    real = queue.line_secrets
+
+    def spy(mf):
+        looked.append(mf.rel)
+        return real(mf)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(queue, "line_secrets", spy)
+        forget_live()
+        result = scan_workspace(root, today=TODAY)
+    # the file changed, and the one holding a credential (never said to hold none)
+    assert sorted(looked) == ["memory/accounts.md", "memory/rules.md"]
+    assert {it["ref"]["file"] for it in result.queues["secrets"]} >= {"memory/rules.md"}
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_a_forged_clean_record_is_not_trusted(fresh, use_scan_cache):
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    path = ScanCache(root).dir / "perfile-secrets.pickle"
+    with open(path, "rb") as fh:
+        head = pickle.load(fh)
+        files = pickle.load(fh)["files"]
+    key, params, _clean = files["memory/rules.md"]
+    files["memory/rules.md"] = (key, params, "yes, clean")
+    path.write_bytes(pickle.dumps(head) + pickle.dumps({"files": files}))
+    [log] = _edit(root, "append-log", "memory/2026-11-27.md", "14:02 nothing new")
+    os.utime(log, (time.time() - 600, time.time() - 600))  # the secrets queue computed again
+    forget_live()
+    result = scan_workspace(root, today=TODAY)
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert len(result.notes) == 1 and "perfile-secrets.pickle" in result.notes[0]
