@@ -205,6 +205,28 @@ def load_workspace(  # noqa: C901, PLR0915
         _stat(root, rel, ws)
         (ws.archive_files if archived else ws.files)[rel] = mf
 
+    _read_dreams_and_recalls(cache, rd, ws, report)
+    report(_("reading proposals"), 0.82)
+    read_proposals(rd, ws, cfg.proposals)
+    read_verdicts(rd, ws, cfg.verdicts)
+    read_skills(rd, ws, cfg.skill_candidates)
+    read_openclaw_usage(rd, ws, cfg, os.environ if environ is None else environ)
+    find_dreaming_runs(root, ws)
+    report(_("finding projects"), 0.88)
+    _across_files(cache, rd, ws)
+    if ws.openclaw is not None and not ws.given("recalls"):
+        ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
+    ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
+    report(_("loaded"), 0.9)
+    return ws
+
+
+def _read_dreams_and_recalls(
+    cache: ScanCache | None, rd: Reader, ws: Workspace, report: Progress
+) -> None:
+    """The fragments and the recall log: from the cache (unpickled when first used) when
+    their files are unchanged."""
+    cfg = ws.config
     report(_("reading fragments"), 0.62)
     _later(
         ws,
@@ -234,19 +256,6 @@ def load_workspace(  # noqa: C901, PLR0915
             later=True,
         ),
     )
-    report(_("reading proposals"), 0.82)
-    read_proposals(rd, ws, cfg.proposals)
-    read_verdicts(rd, ws, cfg.verdicts)
-    read_skills(rd, ws, cfg.skill_candidates)
-    read_openclaw_usage(rd, ws, cfg, os.environ if environ is None else environ)
-    find_dreaming_runs(root, ws)
-    report(_("finding projects"), 0.88)
-    _across_files(cache, rd, ws)
-    if ws.openclaw is not None and not ws.given("recalls"):
-        ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
-    ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
-    report(_("loaded"), 0.9)
-    return ws
 
 
 def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> None:
