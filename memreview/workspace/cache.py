@@ -12,13 +12,23 @@ never inside the workspace. In it:
 - ``queues.pickle``: each queue's items, with the groups of inputs it read (memory files,
   daily logs, the pipeline's data) and one key over those groups' files and the inputs every
   queue depends on (the settings, the review date, memreview's own code, the environment);
-- ``shown.pickle``: the counts the last scan ended with, under one key over every input (see
-  :meth:`ScanCache.whole_key`): an open of an unchanged workspace shows them before reading.
+- ``shown.pickle``: the counts the last scan ended with, and its health figures, under one
+  key over every input (see :meth:`ScanCache.whole_key`): an open of an unchanged workspace
+  shows them before reading;
+- ``derived.pickle``: what is made of every memory file (the projects, the warnings across
+  files), under a key over those files;
+- ``perfile-<queue>.pickle``: a queue's results per memory file (:class:`PerFile`);
+- ``hashes.pickle``: the hashes of the files changed too recently to trust their keys.
 
 Invalidation: a file whose key differs is parsed again, and only it; a queue is computed
 again when a file of a group it read changed (see ``memreview.scan``). A file changed less
-than :data:`RACY_SECONDS` before it was read is never stored (a same-size edit inside the
-file system's timestamp tick would otherwise go unseen); it is read again next time.
+than :data:`RACY_SECONDS` before it was read (a same-size edit inside the file system's
+timestamp tick would keep its key) is trusted by the hash of its bytes, checked again at the
+next scan while its key is the same (see :meth:`ScanCache.key`).
+
+Read when used: a parsed memory file or daily log from the cache is an instance holding its
+name, unpickled when first used; the fragments and the recall log are unpickled when first
+used too. A part that is not what memreview writes is ignored (said once) and computed again.
 
 Never a secret: a file, or a queue's items, in which the secret finder sees a credential is
 not stored (it is read or computed again each time); the secrets queue's items are masked by
