@@ -80,19 +80,26 @@ log = logging.getLogger("memreview.cache")
 _BAD = object()  # what a shard holds is not what memreview writes there
 
 
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
 class Packed:
     """A parsed file as a shard keeps it: pickled on its own (``blob``), so that reading the
     shard unpickles none of its files; ``cls`` names a class a lazy instance is made of
     (:data:`_LAZY`; "" for any other value), ``eager`` the fields that instance holds from
-    the start; ``obj``, the value in this process (never pickled)."""
+    the start; ``obj``, the value in this process (``blob`` is None for a value parsed in
+    this process: it is pickled when its shard is written)."""
 
     __slots__ = ("blob", "cls", "eager", "obj")
 
-    def __init__(self, blob: bytes, cls: str, eager: dict, obj: Any = None):
+    def __init__(self, blob: bytes | None, cls: str, eager: dict, obj: Any = None):
         self.blob, self.cls, self.eager, self.obj = blob, cls, eager, obj
 
     def __getstate__(self) -> tuple:
-        return (self.blob, self.cls, self.eager)
+        # a value parsed in this process is pickled only as its shard is written (its bytes
+        # are not kept beside it)
+        blob = self.blob if self.blob is not None else pickle.dumps(self.obj, _PROTOCOL)
+        return (blob, self.cls, self.eager)
 
     def __setstate__(self, state: tuple) -> None:
         self.blob, self.cls, self.eager = state
@@ -120,7 +127,7 @@ def _pack(value: Any) -> Packed:
     eager = (
         {f: value.__dict__[f] for f in _EAGER.get(name, ())} if name else {"none": value is None}
     )
-    return Packed(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), name, eager, value)
+    return Packed(None, name, eager, value)
 
 
 def _unpacked(stored: Packed, cls: type | None, rel: str) -> Any:
@@ -373,7 +380,8 @@ class ScanCache(CacheDir):
         hit = shard.get(slot)
         if isinstance(hit, tuple) and len(hit) == 3 and hit[0] == keys and keys[0] is not None:
             stored = hit[1]
-            if later and isinstance(stored, Packed) and stored.eager == {"none": False}:
+            lazy = isinstance(stored, Packed) and stored.obj is None
+            if later and lazy and stored.eager == {"none": False}:
                 warnings.extend(hit[2])
                 return Later(functools.partial(self._unpack_value, slot, stored, compute, warnings))
             value = self._value(slot, stored, compute, warnings)

@@ -275,3 +275,15 @@ def test_a_forged_clean_record_is_not_trusted(fresh, use_scan_cache):
     result = scan_workspace(root, today=TODAY)
     assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
     assert len(result.notes) == 1 and "perfile-secrets.pickle" in result.notes[0]
+
+
+def test_a_rescan_in_the_same_process_takes_the_fragments_it_holds(fresh, use_scan_cache):
+    root = fresh()
+    cold = scan_workspace(root, today=TODAY, cache=False)
+    scan_workspace(root, today=TODAY)  # the fragments kept, held in this process
+    [changed] = _edit(root, "add-entry", "memory/rules.md", "主人周三晚上固定去打羽毛球")
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    again = scan_workspace(root, today=TODAY)  # the archived queue reads the fragments
+    assert again.notes == []
+    assert again.workspace.fragments == cold.workspace.fragments
+    assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
