@@ -116,8 +116,10 @@ def first_frame(ws: Path) -> dict:
 
 
 def warm_figures(ws: Path) -> dict:
-    """First open, warm open, open after two appended daily logs, rescan after a batch: on a
-    copy of ``ws`` (mtimes kept) with a cache directory of its own."""
+    """First open, warm open, open after two appended daily logs, rescan after a batch, the
+    Monday open (bench/monday.py's week of edits): on a copy of ``ws`` (mtimes kept) with a
+    cache directory of its own; then the second open of a fresh copy (every file written
+    just now, as an agent's append leaves it)."""
     tmp = Path(tempfile.mkdtemp(prefix="memreview-bench-"))
     try:
         copy = tmp / "ws"
@@ -126,6 +128,8 @@ def warm_figures(ws: Path) -> dict:
         env.pop("MEMREVIEW_NO_CACHE", None)
         out = {"first_open": open_once(copy, env)}
         out["warm"] = min((open_once(copy, env) for _ in range(3)), key=lambda r: r["all_s"])
+        out["workspace_mb"] = round(_size(copy) / 2**20, 1)
+        out["rss_per_mb"] = round(out["warm"]["rss_mb"] / out["workspace_mb"], 1)
         logs = sorted((copy / "memory").glob("[0-9][0-9][0-9][0-9]-*.md"))[-2:]
         then = time.time() - 60  # an agent wrote them a minute ago
         for p in logs:
@@ -134,9 +138,25 @@ def warm_figures(ws: Path) -> dict:
             os.utime(p, (then, then))
         out["two_logs"] = open_once(copy, env)
         out["rescan"] = run_json([sys.executable, str(HERE / "rescan_once.py"), str(copy)], env=env)
+        open_once(copy, env)  # last week's review: the cache as the rescan left it
+        subprocess.run(
+            [sys.executable, str(HERE / "monday.py"), str(copy)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        out["monday"] = open_once(copy, env)
+        shutil.rmtree(copy)
+        shutil.copytree(ws, copy, copy_function=shutil.copy)  # every file written just now
+        fresh = {**env, "MEMREVIEW_CACHE_DIR": str(tmp / "cache-fresh")}
+        open_once(copy, fresh)
+        out["second_open"] = open_once(copy, fresh)
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _size(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
 
 
 def ms(values: list[float]) -> dict:
@@ -160,7 +180,14 @@ def main() -> int:
         default=3000,
         help="also scale 1 with this many more OpenClaw promotions (0: not run)",
     )
+    ap.add_argument(
+        "--cache-only",
+        action="store_true",
+        help="only the scan cache's phases, merged into the rows --out holds already",
+    )
     args = ap.parse_args()
+    if args.cache_only:
+        return cache_only(args.out, [float(s) for s in args.scales.split(",")])
     load = os.getloadavg()
     scales = [float(s) for s in args.scales.split(",")]
     OUT.mkdir(exist_ok=True)
@@ -224,6 +251,25 @@ def measure_row(ws: Path, scale: float, no_app: bool) -> dict:
     row.update(warm_figures(ws))
     print(f"scale {scale:g} done", file=sys.stderr)
     return row
+
+
+def cache_only(out: Path, scales: list[float]) -> int:
+    """The scan cache's phases at ``scales``, written into the rows of ``out`` (the other
+    figures of those rows kept), then the page made again."""
+    results = json.loads(out.read_text())
+    load = os.getloadavg()
+    for row in results["rows"]:
+        if row["scale"] in scales:
+            row.update(warm_figures(ensure_workspace(row["scale"])))
+            print(f"scale {row['scale']:g} done", file=sys.stderr)
+    results["load_cache_phases"] = [round(load[0], 2), round(os.getloadavg()[0], 2)]
+    out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    print_table(results["rows"])
+    if out == HERE / "results.json":
+        import perf_doc
+
+        perf_doc.main([])
+    return 0
 
 
 def _r(value: float) -> float:
@@ -291,6 +337,26 @@ def print_table(rows: list[dict]) -> None:
             f"{_s(warm.get('counts_cpu_s')):>9} {_s(warm.get('all_cpu_s')):>9} "
             f"{_s(two.get('counts_cpu_s')):>10} {_s(re_.get('first_queue_cpu_s')):>10} "
             f"{_s(re_.get('counts_cpu_s')):>10}"
+        )
+    head = (
+        f"{'scale':>6} {'2nd open':>9} {'2nd CPU':>8} {'warm items':>10} {'items CPU':>9} "
+        f"{'monday cnt':>10} {'monday CPU':>10} {'monday all':>10} {'rescan cnt':>10} "
+        f"{'rescan CPU':>10} {'RSS/MB':>7}"
+    )
+    print()
+    print("the second open, a warm open's items, the Monday open, the rescan (wall and CPU)")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        second, warm, mon, re_ = (
+            r.get(k) or {} for k in ("second_open", "warm", "monday", "rescan")
+        )
+        print(
+            f"{r['scale']:>6g} {_s(second.get('all_s')):>9} {_s(second.get('all_cpu_s')):>8} "
+            f"{_s(warm.get('loaded_s')):>10} {_s(warm.get('loaded_cpu_s')):>9} "
+            f"{_s(mon.get('counts_s')):>10} {_s(mon.get('counts_cpu_s')):>10} "
+            f"{_s(mon.get('all_s')):>10} {_s(re_.get('counts_s')):>10} "
+            f"{_s(re_.get('counts_cpu_s')):>10} {r.get('rss_per_mb', nan):>7}"
         )
     print()
     queues = list(rows[0]["per_queue_s"]) if rows else []

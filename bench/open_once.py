@@ -5,9 +5,10 @@
 ``T0`` is the parent's ``time.time()`` just before starting this process, so the figures
 include the interpreter's start and the imports. Prints one JSON object: seconds from T0 to
 every queue's count known (from the cache, or the last queue computed), to the first counts
-shown, to the workspace read, and to the whole scan (health included; the cache saved);
-and the CPU seconds the process had used at the counts and at the end (interpreter start
-included: about what an idle machine's wall time would be).
+shown, to the workspace read (``loaded_s``: every queue the cache knows has its items), and
+to the whole scan (health included; the cache saved); the CPU seconds the process had used
+at each (interpreter start included: about what an idle machine's wall time would be); and
+its peak resident memory (``rss_mb``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def main() -> None:
             told.append((now, used, set(event.counts)))
             marks.setdefault("first_counts_s", now)
         elif isinstance(event, Loaded):
-            marks["loaded_s"] = now
+            marks["loaded_s"], marks["loaded_cpu_s"] = now, used
             told.append((now, used, set(event.result.all_queues)))
         elif isinstance(event, QueueDone):
             told.append((now, used, {event.name}))
@@ -55,6 +56,7 @@ def main() -> None:
         if known >= every:
             marks["counts_s"], marks["counts_cpu_s"] = now, used
             break
+    marks["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KB on Linux
     marks = {k: round(v, 3) for k, v in marks.items()}
     print(json.dumps({**marks, "notes": result.notes}))
 

@@ -65,7 +65,7 @@ def _scan(args) -> int:
     for note in result.notes:  # about the cache: once, on stderr, never in the output
         print(f"memreview: {note}", file=sys.stderr)
     if args.json:
-        print_json(result.to_json())
+        print_json(result.to_json(), result.safe)
         return 0
     print_scan(result)
     return 0
@@ -77,14 +77,34 @@ def _scan(args) -> int:
 _JSON_ESCAPE_RE = re.compile("[\ud800-\udfff\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-def print_json(doc: dict) -> None:
+def print_json(doc: dict, safe: frozenset[str] = frozenset()) -> None:
     """``doc`` as UTF-8 JSON on stdout, whatever the locale says, with the characters of
     ``_JSON_ESCAPE_RE`` escaped (Python's json reads them back as the same string) and every
-    credential masked (the secrets queue's items already are; any other queue's text too)."""
+    credential masked (the secrets queue's items already are; any other queue's text too).
+    ``safe``: the queues (and ``health``) a scan took from its cache, which keeps only what
+    holds no credential: not searched again."""
     from memreview.masking import mask_in
 
+    queues = doc.get("queues") if isinstance(doc.get("queues"), dict) else {}
+    kept = {name: items for name, items in queues.items() if name in safe}
+    rest = {**doc, "queues": {n: v for n, v in queues.items() if n not in kept}} if queues else doc
+    if "health" in safe and "health" in rest:
+        rest = {k: v for k, v in rest.items() if k != "health"}
+    masked = mask_in(rest)
+    if rest is not doc:  # the safe parts put back, in their places
+        done = masked.get("queues", {})
+        masked = {
+            k: (
+                {n: kept[n] if n in kept else done[n] for n in queues}
+                if k == "queues"
+                else masked[k]
+                if k in masked
+                else v
+            )
+            for k, v in doc.items()
+        }
     # one line: the C encoder (indent would take the pure-Python one, ten times slower)
-    text = json.dumps(mask_in(doc), ensure_ascii=False) + "\n"
+    text = json.dumps(masked, ensure_ascii=False) + "\n"
     text = _JSON_ESCAPE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     data = text.encode("utf-8")
     buf = getattr(sys.stdout, "buffer", None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections import defaultdict
 from datetime import date
 
@@ -38,17 +40,11 @@ def archived(ws: Workspace, today: date) -> list[dict]:
     if not wanted:
         return []
 
-    entries: list[Entry] = [
-        e for mf in ws.files.values() for e in mf.entries if len(e.norm) >= cfg.min_match_chars
-    ]
     norms = [n for _f, n, _d in wanted]
-    texts = [e.norm for e in entries]
-    hits = contained_in(norms, texts, cfg.archived_partial_ratio)
+    found = matches_by_file(ws, norms)
     items = []
     for k, (f, _norm, days) in enumerate(wanted):
-        matches = [
-            {**entries[ei].ref(), "score": round(float(score), 1)} for ei, score in hits.get(k, [])
-        ]
+        matches = found.get(k)
         if not matches:
             continue
         items.append(
@@ -66,6 +62,104 @@ def archived(ws: Workspace, today: date) -> list[dict]:
             }
         )
     return items
+
+
+def matches_by_file(ws: Workspace, norms: list[str]) -> dict[int, list[dict]]:
+    """For each pattern index, the memory entries holding it (their refs and scores), in
+    file and entry order: each file's are its own (a pattern found in a file is found there
+    whatever the other files hold), so a file unchanged since the last scan gives those of
+    the patterns it was searched for then (the scan cache's ``PerFile``), searched only
+    for the new ones, and is never read."""
+    cfg = ws.config
+    store = ws.per_file
+    params = f"{cfg.archived_partial_ratio}|{cfg.min_match_chars}"
+    ids = [_pattern_id(n) for n in norms]
+    wanted = frozenset(ids)
+    kept: dict[str, dict[str, list]] = {}  # file -> pattern id -> matches
+    todo: dict[frozenset[str], list[str]] = defaultdict(list)  # patterns missing -> files
+    for rel in ws.files:
+        check = functools.partial(_well_made, rel=rel)
+        record = store.get("archived", rel, params, check) if store is not None else None
+        done, hits = record if record is not None else (frozenset(), {})
+        kept[rel] = {pid: m for pid, m in hits.items() if pid in wanted}
+        todo[frozenset(wanted - done)].append(rel)
+    first = {pid: k for k, pid in reversed(list(enumerate(ids)))}  # two fragments, one text
+    for missing, rels in todo.items():
+        if missing:
+            _search(ws, sorted(first[pid] for pid in missing), norms, ids, rels, kept)
+    out: dict[int, list[dict]] = defaultdict(list)
+    where = defaultdict(list)
+    for k, pid in enumerate(ids):
+        where[pid].append(k)
+    for rel in ws.files:
+        if store is not None:
+            store.put("archived", rel, params, (wanted, kept[rel]))
+        for pid, matches in kept[rel].items():
+            for k in where[pid]:
+                out[k].extend(matches)
+    return out
+
+
+def _search(
+    ws: Workspace,
+    pats: list[int],
+    norms: list[str],
+    ids: list[str],
+    rels: list[str],
+    kept: dict[str, dict[str, list]],
+) -> None:
+    """Search the entries of files ``rels`` for the patterns ``pats``; their matches added
+    to ``kept`` by file and pattern id."""
+    cfg = ws.config
+    entries: list[Entry] = [
+        e for rel in rels for e in ws.files[rel].entries if len(e.norm) >= cfg.min_match_chars
+    ]
+    hits = contained_in(
+        [norms[k] for k in pats], [e.norm for e in entries], cfg.archived_partial_ratio
+    )
+    for j, found in hits.items():
+        pid = ids[pats[j]]
+        for ei, score in found:
+            e = entries[ei]
+            kept[e.file].setdefault(pid, []).append({**e.ref(), "score": round(float(score), 1)})
+
+
+def _pattern_id(norm: str) -> str:
+    """A pattern as the cache keeps it: a hash (a fragment's text is never written)."""
+    return hashlib.blake2b(norm.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def _well_made(record, rel: str) -> bool:
+    """A record stored for file ``rel``: (the pattern ids searched for, their matches in
+    it by id)."""
+    if not (isinstance(record, tuple) and len(record) == 2):
+        return False
+    done, hits = record
+    return (
+        isinstance(done, frozenset)
+        and all(isinstance(pid, str) for pid in done)
+        and isinstance(hits, dict)
+        and all(
+            pid in done
+            and isinstance(matches, list)
+            and matches
+            and all(_well_made_match(m) and m["file"] == rel for m in matches)
+            for pid, matches in hits.items()
+        )
+    )
+
+
+def _well_made_match(m) -> bool:
+    return (
+        isinstance(m, dict)
+        and set(m) == {"file", "line", "end_line", "text", "anchor", "score"}
+        and isinstance(m["file"], str)
+        and type(m["line"]) is int
+        and type(m["end_line"]) is int
+        and isinstance(m["text"], str)
+        and isinstance(m["anchor"], str | None)
+        and type(m["score"]) is float
+    )
 
 
 def contained_in(

@@ -121,6 +121,18 @@ NOT_WRITTEN = {
 }
 
 
+def _unless_clean(store, rel: str, find, obj) -> list[tuple[int, int, list[Secret], str]]:
+    """``find(obj)``: the credentials of file ``rel``; none, without reading it, when the
+    scan cache's per-file store (``store``) says it held none when it was as it is (only
+    that is kept: never a credential)."""
+    if store is not None and store.get("secrets", rel, "", lambda clean: clean is True):
+        return []
+    found = find(obj)
+    if store is not None and not found:
+        store.put("secrets", rel, "", True)
+    return found
+
+
 def secrets(ws: Workspace, today: date) -> list[dict]:
     """One item per line (or key block, or recall snippet) holding a credential, masked."""
     items: list[dict] = []
@@ -161,12 +173,13 @@ def secrets(ws: Workspace, today: date) -> list[dict]:
             item["not_written"] = NOT_WRITTEN[source]
         items.append(item)
 
+    store = ws.per_file
     for files in (ws.files, ws.archive_files):
         for rel, mf in files.items():
-            for first, last, found, text in line_secrets(mf):
+            for first, last, found, text in _unless_clean(store, rel, line_secrets, mf):
                 add(MEMORY, rel, first, last, found, text)
     for log in sorted(ws.daily_logs, key=lambda d: d.rel):
-        for first, last, found, text in log_secrets(log):
+        for first, last, found, text in _unless_clean(store, log.rel, log_secrets, log):
             add(LOG, log.rel, first, last, found, text)
     for rel, tf in sorted(ws.other_files.items()):
         for first, last, found, text in note_secrets(tf):

@@ -31,6 +31,7 @@ def _judge_card(ws: Workspace) -> dict | None:
 # change. A part not named here counts as made of every file.
 PART_GROUPS: dict[str, frozenset[str]] = {
     "root": frozenset(),
+    "per_file": frozenset(),  # the cache's results per file: what they are made of is read
     "config": frozenset(),  # the settings file is in the base group every queue depends on
     "daily_logs": frozenset({"daily"}),
     **dict.fromkeys(
@@ -130,6 +131,16 @@ def _resolve(unit) -> None:
         resolve()
 
 
+def _health(ws: Workspace, today: date, result: ScanResult) -> dict:
+    health = compute_health(ws, today)
+    health["judge"] = _judge_card(ws)
+    health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
+    for unit in registry.units():  # figures a queue adds of its own, under its name
+        if unit.health is not None and unit.name in result.all_queues:
+            health[unit.name] = unit.health(ws, result.all_queues[unit.name], today)
+    return health
+
+
 def compute(
     ws: Workspace,
     today: date,
@@ -142,13 +153,15 @@ def compute(
     emit: Emit | None = None,
     notes: list[str] | None = None,
     reads: dict[str, list[str]] | None = None,
+    health: dict | None = None,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
     the promotions already reviewed too). ``known``: queues computed before (the cache);
     ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
     :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
-    computed here read."""
+    computed here read; ``health``: the health figures known (the cache's, when no input
+    changed), not computed again."""
     report = progress or (lambda stage, frac: None)
     result = new_result(ws, today, state, all_dormant, all_promotions)
     result.notes = list(notes or ())
@@ -162,13 +175,7 @@ def compute(
         if emit is not None:
             emit(QueueDone(name, items))
     report(_("health"), 0.99)
-    health = compute_health(ws, today)
-    health["judge"] = _judge_card(ws)
-    health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
-    for unit in registry.units():  # figures a queue adds of its own, under its name
-        if unit.health is not None and unit.name in result.all_queues:
-            health[unit.name] = unit.health(ws, result.all_queues[unit.name], today)
-    result.health = health
+    result.health = health = _health(ws, today, result) if health is None else health
     result.in_order()
     if emit is not None:
         emit(HealthDone(health))

@@ -30,6 +30,9 @@ class ScanResult:
     pending: set[str] = field(default_factory=set)  # queues not computed yet
     show_all: frozenset[str] = frozenset()  # the options showing every item (``options``)
     notes: list[str] = field(default_factory=list)  # about the cache: shown once, not saved
+    # the queues (and "health") taken from the scan cache, which keeps only what holds no
+    # credential (a queue finding credentials masks its items): not searched for one again
+    safe: frozenset[str] = frozenset()
 
     def add_queue(self, name: str, items: list[dict]) -> None:
         """Queue ``name`` computed: its items, those shown (hidden ones and the limit

@@ -48,14 +48,17 @@ def scan_workspace(
     root = check_workspace(Path(root))
     sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
     whole = outside = None
+    health = None
     if sc is not None:
         shown = sc.shown()
         # the files outside the workspace the key covers: those the last scan read (the
         # settings say which, read here when there was no last scan)
         outside = shown["outside"] if shown else _outside(_settings_only(root))
         whole = _whole_key(sc, outside, today, (all_dormant, all_promotions))
-        if emit is not None and whole is not None and shown.get("key") == whole:
-            emit(Counts(dict(shown["counts"])))  # nothing changed since: the counts shown then
+        if whole is not None and shown.get("key") == whole:
+            health = shown.get("health")  # nothing changed since: the figures of then
+            if emit is not None:
+                emit(Counts(dict(shown["counts"])))  # …and the counts shown then
         elif emit is not None:
             _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
     # what computing the queues needs, once the counts known are out
@@ -65,6 +68,8 @@ def scan_workspace(
     from memreview.workspace.loader import load_workspace, review_date
 
     ws = load_workspace(root, progress=progress, cache=sc)
+    if sc is not None:
+        ws.per_file = sc.per_file()
     day = review_date(ws, today)
     state = load_state(root, ws)
     stored: dict[str, tuple[list[dict], list[str]]] = {}
@@ -83,7 +88,9 @@ def scan_workspace(
         emit=emit,
         notes=sc.problems if sc is not None else None,
         reads=reads if sc is not None else None,
+        health=health,
     )
+    result.safe = frozenset(stored) | ({"health"} if health is not None else set())
     if sc is not None:
         sc.save_files(_secret_files(result))
         keep = dict(stored)
@@ -92,7 +99,9 @@ def scan_workspace(
             keep[name] = (items, reads[name])
         sc.save_queues(digests, _outside(ws), keep)
         same = _outside(ws) == outside  # the key covers the files this scan read
-        sc.save_shown(whole if same else None, _outside(ws), result.counts)
+        sc.save_shown(whole if same else None, _outside(ws), result.counts, _safe(result.health))
+        result.notes += [p for p in sc.problems if p not in result.notes]  # found since
+        sc.problems = result.notes  # …and those found when a file from the cache is first used
     return result
 
 
@@ -212,6 +221,14 @@ def _storable(queues: dict[str, list[dict]]) -> dict[str, list[dict]]:
         if masks or not holds_secret(strings_in(items)):
             out[name] = items
     return out
+
+
+def _safe(health: dict) -> dict | None:
+    """The health figures when they hold no credential (else they are not kept)."""
+    from memreview.masking import strings_in
+    from memreview.secrets import holds_secret
+
+    return None if holds_secret(strings_in(health)) else health
 
 
 def _emit_cached_counts(

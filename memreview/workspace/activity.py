@@ -55,7 +55,7 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ: Mapping
             stores.append((str(db), entries))
     if stores:
         ws.short_term = {e.key: e for _src, entries in stores for e in entries}
-    if ws.recalls is not None:
+    if ws.given("recalls"):
         return
     rows = rd.jsonl(cfg.recall_events)
     if rows is not None:

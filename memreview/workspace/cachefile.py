@@ -58,6 +58,11 @@ class _Unpickler(pickle.Unpickler):
         )
 
 
+def restricted_loads(data: bytes) -> Any:
+    """One pickle read as a cache file's are: only the classes memreview writes there."""
+    return _Unpickler(io.BytesIO(data)).load()
+
+
 def cache_enabled(environ: Mapping[str, str] | None = None) -> bool:
     """False when ``$MEMREVIEW_NO_CACHE`` is set (``--no-cache`` sets it)."""
     env = os.environ if environ is None else environ
@@ -133,6 +138,7 @@ class CacheDir:
         self.root = root
         self.dir = (home or cache_home()) / hashlib.sha256(str(root).encode()).hexdigest()[:24]
         self.problems: list[str] = []
+        self._warned = False
 
     def _load(self, name: str) -> dict | None:
         path = self.dir / name
@@ -171,7 +177,8 @@ class CacheDir:
         return doc
 
     def _problem(self, message: str) -> None:
-        if not self.problems:  # one warning is enough: the rest is the same cache
+        if not self._warned:  # one warning is enough: the rest is the same cache
+            self._warned = True
             self.problems.append(message)
 
     def _write(self, name: str, doc: dict) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from memreview.i18n import N_, Message, Nn_, _
 from memreview.workspace.activity import find_dreaming_runs, read_openclaw_usage, recalls_of_entries
-from memreview.workspace.cache import ScanCache
+from memreview.workspace.cache import Later, ScanCache
 from memreview.workspace.checks import check_anchors, check_promotion_sources
 from memreview.workspace.config import Config, load_config
 from memreview.workspace.dates import parse_date
@@ -24,7 +24,7 @@ from memreview.workspace.markdown import (
     REF_RE,
     parse_memory_file,
 )
-from memreview.workspace.model import DailyLog, MemoryFile, Workspace
+from memreview.workspace.model import DailyLog, LoadWarning, MemoryFile, Project, Workspace
 from memreview.workspace.paths import PathEscape, real_inside
 from memreview.workspace.projects import collect_projects
 from memreview.workspace.reader import MAX_WARNINGS_PER_FILE, Reader
@@ -175,24 +175,7 @@ def load_workspace(  # noqa: C901, PLR0915
         _stat(root, rel, ws)
         (ws.archive_files if archived else ws.files)[rel] = mf
 
-    report(_("reading fragments"), 0.62)
-    ws.fragments = _cached(
-        cache,
-        "dreams",
-        (cfg.dreams_db, cfg.dreams_db + "-wal"),
-        ws,
-        lambda: read_dreams(rd, ws, cfg.dreams_db) or ws.fragments,
-        lambda frags: (f.content for f in frags or ()),
-    )
-    report(_("reading recall log"), 0.72)
-    ws.recalls = _cached(
-        cache,
-        f"recalls:{rd.jsonl_limit}",
-        (cfg.recall_log,),
-        ws,
-        lambda: read_recalls(rd, ws, cfg.recall_log) or ws.recalls,
-        lambda recalls: (r.query for r in recalls or ()),
-    )
+    _read_dreams_and_recalls(cache, rd, ws, report)
     report(_("reading proposals"), 0.82)
     read_proposals(rd, ws, cfg.proposals)
     read_verdicts(rd, ws, cfg.verdicts)
@@ -200,23 +183,113 @@ def load_workspace(  # noqa: C901, PLR0915
     read_openclaw_usage(rd, ws, cfg, os.environ if environ is None else environ)
     find_dreaming_runs(root, ws)
     report(_("finding projects"), 0.88)
-    check_anchors(ws)
-    collect_projects(ws, cfg)
-    check_promotion_sources(rd, ws)
-    if ws.recalls is None and ws.openclaw is not None:
+    _across_files(cache, rd, ws)
+    if ws.openclaw is not None and not ws.given("recalls"):
         ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
     ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
     report(_("loaded"), 0.9)
     return ws
 
 
+def _read_dreams_and_recalls(
+    cache: ScanCache | None, rd: Reader, ws: Workspace, report: Progress
+) -> None:
+    """The fragments and the recall log: from the cache (unpickled when first used) when
+    their files are unchanged."""
+    cfg = ws.config
+    report(_("reading fragments"), 0.62)
+    _later(
+        ws,
+        "fragments",
+        _cached(
+            cache,
+            "dreams",
+            (cfg.dreams_db, cfg.dreams_db + "-wal"),
+            ws,
+            # read_dreams sets the field (never through a lazy field: this may be its load)
+            lambda: read_dreams(rd, ws, cfg.dreams_db) or ws.__dict__.get("fragments"),
+            lambda frags: (f.content for f in frags or ()),
+            later=True,
+        ),
+    )
+    report(_("reading recall log"), 0.72)
+    _later(
+        ws,
+        "recalls",
+        _cached(
+            cache,
+            f"recalls:{rd.jsonl_limit}",
+            (cfg.recall_log,),
+            ws,
+            lambda: read_recalls(rd, ws, cfg.recall_log) or ws.__dict__.get("recalls"),
+            lambda recalls: (r.query for r in recalls or ()),
+            later=True,
+        ),
+    )
+
+
+def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> None:
+    """The projects and the warnings about anchors and promotion sources, which are made of
+    every memory file: from the cache when no memory file, daily log or setting changed
+    (a warm open then unpickles no memory file)."""
+
+    def compute() -> tuple[dict[str, Project], list[LoadWarning]]:
+        before = len(ws.warnings)
+        check_anchors(ws)
+        collect_projects(ws, ws.config)
+        check_promotion_sources(rd, ws)
+        return ws.projects, ws.warnings[before:]
+
+    if cache is None:
+        compute()
+        return
+    # the memory files by their keys; the daily logs (promotion sources) by their names,
+    # which the key covers with every other file's
+    key = cache.files_key([*ws.files, *ws.archive_files], repr(ws.config))
+    projects, warnings = cache.derive("projects", key, compute, _well_made, _projects_texts)
+    if projects is not ws.projects:  # from the cache
+        ws.projects = projects
+        ws.warnings.extend(warnings)
+
+
+def _well_made(value) -> bool:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], dict)
+        and all(isinstance(k, str) and type(p) is Project for k, p in value[0].items())
+        and isinstance(value[1], list)
+        and all(type(w) is LoadWarning for w in value[1])
+    )
+
+
+def _projects_texts(value) -> list[str]:
+    projects, warnings = value
+    return [repr(projects), repr(warnings)]
+
+
 def _cached(
-    cache: ScanCache | None, kind: str, rels: tuple[str, ...], ws: Workspace, compute, texts
+    cache: ScanCache | None,
+    kind: str,
+    rels: tuple[str, ...],
+    ws: Workspace,
+    compute,
+    texts,
+    later: bool = False,
 ):
     """``compute()``, or what it gave before for the same files (see ScanCache.memo)."""
     if cache is None:
         return compute()
-    return cache.memo(kind, rels, ws.warnings, compute, texts)
+    return cache.memo(kind, rels, ws.warnings, compute, texts, later)
+
+
+def _later(ws: Workspace, name: str, value) -> None:
+    """Field ``name`` of ``ws`` set to ``value``, or to what it gives when first used (a
+    value from the cache not unpickled yet)."""
+    if isinstance(value, Later):
+        ws.set_later(name, value)
+    else:
+        setattr(ws, name, value)
 
 
 def _parse(rd: Reader, ws: Workspace, rel: str, archived: bool) -> MemoryFile | None:

@@ -61,6 +61,9 @@ def kept_with_file(fn: F) -> F:
 
     @functools.wraps(fn)
     def kept(obj: Any, *args: Any) -> Any:
+        loaded = getattr(type(obj), "loaded", None)
+        if loaded is not None:  # a file the scan cache handed out unread: what it kept too
+            loaded(obj)
         store = obj.__dict__.get("_kept")
         hit = store.get(name) if isinstance(store, dict) else None
         if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == args:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from datetime import date as _date  # the type, where a field named `date` hides it
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from memreview.i18n import Message, shown
 from memreview.workspace.config import Config
@@ -181,8 +181,61 @@ class ChronicleRow:
         return self.cells[1] if len(self.cells) > 1 else ""
 
 
+class LoadsLater:
+    """A parsed file the scan cache hands out before unpickling it: its instance holds only
+    a few fields (its name) and ``_lazy``, which gives the rest on first use (see
+    :mod:`memreview.workspace.cache`); an instance made the usual way is never lazy."""
+
+    def __getattr__(self, name: str):
+        later = self.__dict__.get("_later")
+        if later is not None and name in later:  # one field given later (``set_later``)
+            value = later[name]()
+            self.__dict__.setdefault(name, value)
+            later.pop(name, None)
+            return self.__dict__[name]
+        load = self.__dict__.get("_lazy")
+        if load is None or name.startswith("__"):
+            if name in self.__dict__:  # another thread loaded it meanwhile
+                return self.__dict__[name]
+            raise AttributeError(name)
+        state = load()
+        for key, value in state.items():
+            self.__dict__.setdefault(key, value)
+        self.__dict__.pop("_lazy", None)
+        if name not in self.__dict__:
+            raise AttributeError(name)
+        return self.__dict__[name]
+
+    def __getstate__(self) -> dict:
+        if "_lazy" in self.__dict__:
+            self.__getattr__("rel")  # every field, before it is pickled
+            self.__dict__.pop("_lazy", None)
+        for name in list(self.__dict__.get("_later") or ()):
+            self.__getattr__(name)
+        self.__dict__.pop("_later", None)
+        return self.__dict__
+
+    def loaded(self):
+        """This object with every field loaded (what ``__dict__`` holds is then all of it)."""
+        if "_lazy" in self.__dict__:
+            self.__getattr__("rel")
+        return self
+
+    def given(self, name: str) -> bool:
+        """Whether field ``name`` is not None (a field given later is: its value is not
+        loaded to tell)."""
+        if name in (self.__dict__.get("_later") or ()):
+            return True
+        return getattr(self, name) is not None
+
+    def set_later(self, name: str, load) -> None:
+        """Field ``name`` is ``load()``, called when the field is first used."""
+        self.__dict__.pop(name, None)
+        self.__dict__.setdefault("_later", {})[name] = load
+
+
 @dataclass
-class MemoryFile:
+class MemoryFile(LoadsLater):
     rel: str
     source: TextFile
     entries: list[Entry]
@@ -196,13 +249,21 @@ class MemoryFile:
 
 
 @dataclass
-class DailyLog:
+class DailyLog(LoadsLater):
     rel: str
     date: date
     text_lower: str
     empty: bool
     lines: int
     text: str = ""  # as written (the source lines a promotion names are shown from it)
+
+
+def _no_class_defaults(cls: type) -> None:
+    """A field's default kept only in ``__init__`` (a lazy instance without that field asks
+    ``__getattr__`` for it instead of finding the class's default)."""
+    for f in fields(cls):
+        if f.name in cls.__dict__ and not callable(cls.__dict__[f.name]):
+            delattr(cls, f.name)
 
 
 @dataclass
@@ -281,7 +342,7 @@ class Project:
 
 
 @dataclass
-class Workspace:
+class Workspace(LoadsLater):
     root: Path
     config: Config
     files: dict[str, MemoryFile] = field(default_factory=dict)
@@ -303,6 +364,9 @@ class Workspace:
     boot_texts: dict[str, list[str]] = field(default_factory=dict)  # AGENTS.md, SOUL.md, …
     mtimes: dict[str, float] = field(default_factory=dict)
     warnings: list[LoadWarning] = field(default_factory=list)
+    # detector results kept per memory file by the scan cache (``memreview.workspace.cache.
+    # PerFile``): None without the cache; never an input, never compared
+    per_file: ClassVar[Any] = None
 
     def warn(self, file: str | None, line: int | None, message: str, /, **fields: object) -> None:
         """Warn about ``file``: ``message`` is a text marked with ``N_()`` and its named
@@ -332,3 +396,8 @@ class Workspace:
         if "memory/MEMORY.md" in self.files:
             return "memory/MEMORY.md"
         return None
+
+
+_no_class_defaults(MemoryFile)
+_no_class_defaults(DailyLog)
+_no_class_defaults(Workspace)

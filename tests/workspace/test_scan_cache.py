@@ -105,20 +105,44 @@ def test_after_two_appended_daily_logs_only_those_are_read_again(ws, reads):
     assert doc(warm) == doc(scan_workspace(ws, today=TODAY, cache=False))
 
 
-def test_a_file_changed_just_now_is_not_trusted_to_its_key(ws, reads):
+def test_a_file_changed_just_now_is_trusted_by_its_bytes(ws, reads):
     scan_workspace(ws, today=TODAY)
     p = ws / "MEMORY.md"
     text = p.read_text(encoding="utf-8")
-    p.write_text(
-        text.replace("Raspberry Pi 5", "Raspberry Pi 4"), encoding="utf-8"
-    )  # the same size
+    p.write_text(text.replace("Raspberry Pi 5", "Raspberry Pi 4"), encoding="utf-8")
     st = p.stat()
-    scan_workspace(ws, today=TODAY)  # racy: read, not stored
+    reads.clear()
+    scan_workspace(ws, today=TODAY)  # changed just now: read, kept with the hash of its bytes
+    assert "MEMORY.md" in reads
+    reads.clear()
+    events: list = []
+    second = scan_workspace(ws, today=TODAY, emit=events.append)  # the same bytes: warm
+    assert reads == [HOLDS_SECRET]
+    assert "Raspberry Pi 4" in "\n".join(second.workspace.files["MEMORY.md"].source.texts)
+    assert not [e for e in events if isinstance(e, QueueDone) and e.name == "duplicates"]
+    # an edit of the same size inside the timestamp tick: the key is as it was, the bytes not
+    p.write_text(text.replace("Raspberry Pi 5", "Raspberry Pi 3"), encoding="utf-8")
     os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert p.stat().st_mtime_ns == st.st_mtime_ns and p.stat().st_size == st.st_size
     reads.clear()
     again = scan_workspace(ws, today=TODAY)
     assert "MEMORY.md" in reads
-    assert "Raspberry Pi 4" in "\n".join(again.workspace.files["MEMORY.md"].source.texts)
+    assert "Raspberry Pi 3" in "\n".join(again.workspace.files["MEMORY.md"].source.texts)
+    assert doc(again) == doc(scan_workspace(ws, today=TODAY, cache=False))
+
+
+def test_a_fresh_copy_is_warm_at_its_second_open(tmp_path, monkeypatch, use_scan_cache, reads):
+    root = tmp_path / "fresh"
+    shutil.copytree(SAMPLE, root, copy_function=shutil.copy)  # every file written just now
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path / "cache"))
+    first = doc(scan_workspace(root, today=TODAY))
+    reads.clear()
+    forget_live()  # a new process
+    events: list = []
+    second = scan_workspace(root, today=TODAY, emit=events.append)
+    assert reads == [HOLDS_SECRET]
+    assert [e.counts for e in events if isinstance(e, Counts)] == [second.counts]
+    assert doc(second) == first
 
 
 def test_no_secret_value_is_ever_written_to_the_cache(ws, tmp_path):
@@ -176,6 +200,114 @@ def test_a_damaged_or_foreign_cache_is_ignored_with_one_warning(ws, damage, read
     reads.clear()
     scan_workspace(ws, today=TODAY)  # written again, whole: trusted from now on
     assert reads == [HOLDS_SECRET]
+
+
+def test_a_warm_open_unpickles_no_parsed_file_until_one_is_used(ws, monkeypatch):
+    from memreview.workspace import cache as cache_module
+
+    cold = doc(scan_workspace(ws, today=TODAY, cache=False))
+    scan_workspace(ws, today=TODAY)
+    forget_live()  # a new process: the parsed files are in the cache's files only
+    unpickled: list[str] = []
+    real = cache_module._unpacked
+
+    def spy(stored, cls, rel):
+        unpickled.append(rel)
+        return real(stored, cls, rel)
+
+    monkeypatch.setattr(cache_module, "_unpacked", spy)
+    warm = scan_workspace(ws, today=TODAY)
+    # every queue, the projects and the health came from the cache: only the first memory
+    # file is looked at (the promotions queue asks whether any file has a promotion section)
+    assert unpickled == ["MEMORY.md"]
+    infra = warm.workspace.files["memory/infra.md"]
+    assert unpickled == ["MEMORY.md"]
+    assert infra.entries and infra.rel == "memory/infra.md"
+    assert unpickled == ["MEMORY.md", "memory/infra.md"]  # the one file used, when it is used
+    assert doc(warm) == cold
+
+
+def test_a_warm_json_searches_no_cached_queue_for_credentials_again(ws, monkeypatch, capsys):
+    from memreview import masking
+    from memreview.cli.scan import print_json
+
+    print_json(scan_workspace(ws, today=TODAY, cache=False).to_json())
+    cold = capsys.readouterr().out
+    scan_workspace(ws, today=TODAY)
+    searched: list[dict] = []
+    real = masking.mask_in
+
+    def spy(obj):
+        searched.append(obj)
+        return real(obj)
+
+    monkeypatch.setattr(masking, "mask_in", spy)
+    warm = scan_workspace(ws, today=TODAY)
+    assert warm.safe == {*registry.queue_names(), "health"}
+    print_json(warm.to_json(), warm.safe)
+    assert capsys.readouterr().out == cold  # the same bytes, the secrets queue's masked
+    [doc_searched] = searched
+    assert doc_searched["queues"] == {} and "health" not in doc_searched
+    assert "warnings" in doc_searched  # what the cache does not keep is searched
+
+
+def _forge_shard(ws: Path, rel: str, blob: bytes | None) -> None:
+    """Replace what the cache keeps of ``rel``: by ``blob``, or by another file's parse."""
+    from memreview.workspace.cache import SHARDS, Packed
+
+    cache = ScanCache(ws)
+    head = {"format": 1, "root": str(ws), "code": _code_stamp()}
+    for f in cache.dir.glob("files-*.pickle"):
+        with open(f, "rb") as fh:
+            pickle.load(fh)
+            files = pickle.load(fh)["files"]
+        for slot, (keys, packed, warnings) in list(files.items()):
+            if slot[1] != rel:
+                continue
+            if blob is None:  # a well-made parse of another file, under this file's name
+                other = scan_workspace(ws, today=TODAY, cache=False).workspace.files
+                blob = pickle.dumps(other["memory/infra.md"])
+            files[slot] = (keys, Packed(blob, packed.cls, packed.eager), warnings)
+            f.write_bytes(pickle.dumps(head) + pickle.dumps({"files": files}))
+            return
+    raise AssertionError(f"{rel} is not in the cache ({SHARDS} shards)")
+
+
+@pytest.mark.parametrize("blob", [None, b"garbage", pickle.dumps(["a list"])])
+def test_a_forged_parsed_file_is_parsed_again_and_said(ws, blob):
+    cold = doc(scan_workspace(ws, today=TODAY, cache=False))
+    scan_workspace(ws, today=TODAY)
+    _forge_shard(ws, "MEMORY.md", blob)
+    (ws / "memory" / "2026-11-28.md").open("a", encoding="utf-8").write("- one more line\n")
+    age(ws / "memory")  # a daily log changed: the queues reading memory files are computed
+    forget_live()
+    result = scan_workspace(ws, today=TODAY, emit=lambda e: None)
+    assert doc(result) == cold or doc(result) == doc(scan_workspace(ws, today=TODAY, cache=False))
+    assert doc(result) == doc(scan_workspace(ws, today=TODAY, cache=False))
+    assert len(result.notes) == 1 and "ignored the cache" in result.notes[0]
+    assert "MEMORY.md" in result.notes[0]
+
+
+def test_forged_projects_are_not_trusted(ws):
+    from memreview.workspace.cache import ScanCache as Cache
+
+    cold = doc(scan_workspace(ws, today=TODAY, cache=False))
+    scan_workspace(ws, today=TODAY)
+    cache = Cache(ws)
+    path = cache.dir / "derived.pickle"
+    with open(path, "rb") as fh:
+        head = pickle.load(fh)
+        derived = pickle.load(fh)["derived"]
+    key, (projects, warnings) = derived["projects"]
+    derived["projects"] = (key, ({"nas": "not a project"}, warnings))
+    path.write_bytes(pickle.dumps(head) + pickle.dumps({"derived": derived}))
+    forget_live()
+    result = scan_workspace(ws, today=TODAY)
+    assert doc(result) == cold
+    assert (
+        result.workspace.projects == scan_workspace(ws, today=TODAY, cache=False).workspace.projects
+    )
+    assert len(result.notes) == 1 and "derived.pickle" in result.notes[0]
 
 
 def test_a_pickle_that_would_run_code_is_refused(ws, tmp_path):

@@ -70,7 +70,7 @@ def note(item: dict[str, Any]) -> str:
 
 def missing(ws: Workspace) -> str | None:
     """The fragments live in the dreaming database."""
-    if ws.fragments is None:
+    if not ws.given("fragments"):
         return _("no fragments database ({file})").format(file=ws.config.dreams_db)
     return None
 

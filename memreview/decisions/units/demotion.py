@@ -75,7 +75,7 @@ def note(item: dict[str, Any]) -> str:
 
 def missing(ws: Workspace) -> str | None:
     """Without a recall log every anchor counts as important."""
-    if ws.recalls is None:
+    if not ws.given("recalls"):
         return _("no recall log ({file}): every anchor counts as important").format(
             file=ws.config.recall_log
         )

@@ -1,0 +1,289 @@
+"""Results kept per memory file (the scan cache's ``PerFile``): a scan after any edits, taking
+unchanged files' results from the cache, gives exactly what a scan without the cache gives;
+a forged record is not trusted."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+import sqlite3
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memreview.scan import QueueDone, scan_workspace
+from memreview.workspace.cache import ScanCache, _code_stamp, forget_live
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
+TODAY = date(2026, 11, 29)
+DREAMS = "memory/knowledge/dreams.db"
+MEMORY_FILES = (
+    "MEMORY.md",
+    "memory/infra.md",
+    "memory/rules.md",
+    "memory/projects/job-radar.md",
+    "memory/lessons/silent-cron.md",
+    "memory/accounts.md",
+)
+LOGS = ("memory/2026-11-27.md", "memory/2026-11-28.md", "memory/2026-12-01.md")
+WORDS = st.sampled_from(
+    [
+        "每周日晚上主人会手动清一次浏览器缓存",  # an archived fragment's text, now in memory
+        "Boss直聘爬虫每天 9 点跑一次",
+        "主人周三晚上固定去打羽毛球",
+        "the NAS scrub runs every Sunday at 03:00",
+        "worked on [[job-radar]] today",
+        "key: sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d",
+        "Status: done",
+    ]
+)
+EDIT = st.one_of(
+    st.tuples(st.just("append-log"), st.sampled_from(LOGS), WORDS),
+    st.tuples(st.just("edit-entry"), st.sampled_from(MEMORY_FILES), WORDS),
+    st.tuples(st.just("add-entry"), st.sampled_from(MEMORY_FILES), WORDS),
+    st.tuples(st.just("add-promotion"), st.sampled_from(LOGS[:2]), WORDS),
+    st.tuples(st.just("delete"), st.sampled_from(MEMORY_FILES[1:] + LOGS), st.just("")),
+    st.tuples(
+        st.just("config"),
+        st.sampled_from(["archived_partial_ratio: 80", "min_match_chars: 12", "archived_days: 5"]),
+        st.just(""),
+    ),
+    st.tuples(st.just("fragment"), st.sampled_from(["6", "11", "12", "1"]), WORDS),
+)
+
+
+def doc(result) -> dict:
+    return json.loads(json.dumps(result.to_json(), ensure_ascii=False, default=str))
+
+
+def _edit(root: Path, op: str, target: str, words: str) -> list[Path]:
+    """One edit; the files it changed."""
+    p = root / target
+    if op == "delete":
+        p.unlink(missing_ok=True)
+        return []
+    if op == "fragment":
+        with sqlite3.connect(root / DREAMS) as db:
+            db.execute(
+                "UPDATE dreams SET status='archived', last_seen='2026-09-01', content=? WHERE id=?",
+                (words, int(target)),
+            )
+        db.close()
+        return [root / DREAMS]
+    if op == "config":
+        with open(root / "memreview.yaml", "a", encoding="utf-8") as f:
+            f.write(f"{target}\n")
+        return [root / "memreview.yaml"]
+    if not p.exists():
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(f"# {target}\n", encoding="utf-8")
+    text = p.read_text(encoding="utf-8")
+    if op == "edit-entry":
+        lines = text.split("\n")
+        bullets = [k for k, t in enumerate(lines) if t.startswith("- ")]
+        if bullets:
+            lines[bullets[len(bullets) // 2]] += f" {words}"
+        text = "\n".join(lines)
+    elif op == "add-promotion":
+        log = root / target
+        n = len(log.read_text(encoding="utf-8").splitlines()) if log.exists() else 1
+        text += (
+            f"\n## Promoted From Short-Term Memory (2026-11-29)\n\n"
+            f"<!-- openclaw-memory-promotion:memory:{target}:{n}:{n} -->\n"
+            f"- {words} [score=0.8 recalls=4 avg=0.7 source={target}:{n}-{n}]\n"
+        )
+        p = root / "MEMORY.md"
+    else:  # append-log, add-entry
+        text += f"- {words}\n"
+    p.write_text(text, encoding="utf-8")
+    return [p]
+
+
+def _age(root: Path, when: float) -> None:
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(dirpath, name), (when, when))
+
+
+@pytest.fixture
+def fresh(tmp_path_factory):
+    """A maker of copies of the sample (each with a cache directory of its own)."""
+    mp = pytest.MonkeyPatch()
+
+    def make() -> Path:
+        base = tmp_path_factory.mktemp("inc")
+        root = (base / "ws").resolve()
+        shutil.copytree(SAMPLE, root)
+        _age(root, time.time() - 10_000)
+        mp.setenv("MEMREVIEW_CACHE_DIR", str(base / "cache"))
+        return root
+
+    yield make
+    mp.undo()
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rounds=st.lists(st.lists(EDIT, min_size=1, max_size=4), min_size=1, max_size=3),
+    new_process=st.booleans(),
+)
+def test_a_scan_after_random_edits_is_the_scan_without_the_cache(
+    fresh, use_scan_cache, rounds, new_process
+):
+    root = fresh()
+    forget_live()
+    scan_workspace(root, today=TODAY)
+    for k, edits in enumerate(rounds):
+        for op, target, words in edits:
+            for p in _edit(root, op, target, words):
+                then = time.time() - 5000 + 100 * k
+                os.utime(p, (then, then))
+        if new_process:
+            forget_live()
+        cached = doc(scan_workspace(root, today=TODAY))
+        assert cached == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_an_edited_file_is_the_only_one_the_archived_queue_searches(fresh, use_scan_cache):
+    from memreview.queues import archived as queue
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    edited = _edit(root, "add-entry", "memory/infra.md", "每周日晚上主人会手动清一次浏览器缓存")
+    os.utime(edited[0], (time.time() - 600, time.time() - 600))
+    searched: list[list[str]] = []
+    real = queue._search
+
+    def spy(ws, pats, norms, ids, rels, kept):
+        searched.append(rels)
+        return real(ws, pats, norms, ids, rels, kept)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(queue, "_search", spy)
+        forget_live()
+        events: list = []
+        result = scan_workspace(root, today=TODAY, emit=events.append)
+    assert "archived" in {e.name for e in events if isinstance(e, QueueDone)}
+    # …and the file holding a credential, whose results are never kept
+    assert searched == [["memory/accounts.md", "memory/infra.md"]]
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert any(
+        m["file"] == "memory/infra.md" for it in result.queues["archived"] for m in it["matches"]
+    )
+
+
+@pytest.mark.parametrize("forgery", ["not a record", "a match elsewhere", "a found match"])
+def test_a_forged_per_file_record_is_not_trusted(fresh, use_scan_cache, forgery):
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    path = ScanCache(root).dir / "perfile-archived.pickle"
+    with open(path, "rb") as fh:
+        head = pickle.load(fh)
+        files = pickle.load(fh)["files"]
+    key, params, (done, hits) = files["memory/rules.md"]
+    match = {
+        "file": "memory/rules.md",
+        "line": 3,
+        "end_line": 3,
+        "text": "- forged",
+        "anchor": None,
+    }
+    if forgery == "not a record":
+        record = ["garbage"]
+    elif forgery == "a match elsewhere":
+        record = (done, {next(iter(done)): [{**match, "file": "MEMORY.md", "score": 99.0}]})
+    else:
+        record = (done, {next(iter(done)): [{**match, "score": "99"}]})
+    files["memory/rules.md"] = (key, params, record)
+    assert head["code"] == _code_stamp()
+    path.write_bytes(pickle.dumps(head) + pickle.dumps({"files": files}))
+    edited = _edit(root, "fragment", "12", "主人周三晚上固定去打羽毛球")  # archived computed again
+    os.utime(edited[0], (time.time() - 600, time.time() - 600))
+    forget_live()
+    result = scan_workspace(root, today=TODAY)
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert len(result.notes) == 1 and "perfile-archived.pickle" in result.notes[0]
+
+
+def test_what_a_log_kept_comes_back_with_it_when_it_is_handed_out_unread(fresh, use_scan_cache):
+    from memreview.queues import dormant
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    scan_workspace(root, today=TODAY)  # the hits found are stored with the logs
+    forget_live()
+    loaded = scan_workspace(root, today=TODAY).workspace.daily_logs[-1].loaded()
+    [(args, hits)] = loaded.__dict__["_kept"].values()
+    forget_live()  # another new process: its logs are handed out unread
+    [log] = [
+        d for d in scan_workspace(root, today=TODAY).workspace.daily_logs if d.rel == loaded.rel
+    ]
+    assert "_lazy" in log.__dict__
+    searched: list[str] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dormant, "find_patterns", lambda text, patterns: searched.append(text) or [])
+        assert dormant._log_hits(log, *args) == hits
+    assert searched == []
+
+
+def test_the_secrets_queue_reads_only_the_files_changed_since_they_held_none(fresh, use_scan_cache):
+    from memreview.queues import secrets as queue
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    key = "key: sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"
+    [changed] = _edit(root, "add-entry", "memory/rules.md", key)
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    looked: list[str] = []
+    real = queue.line_secrets
+
+    def spy(mf):
+        looked.append(mf.rel)
+        return real(mf)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(queue, "line_secrets", spy)
+        forget_live()
+        result = scan_workspace(root, today=TODAY)
+    # the file changed, and the one holding a credential (never said to hold none)
+    assert sorted(looked) == ["memory/accounts.md", "memory/rules.md"]
+    assert {it["ref"]["file"] for it in result.queues["secrets"]} >= {"memory/rules.md"}
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_a_forged_clean_record_is_not_trusted(fresh, use_scan_cache):
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    path = ScanCache(root).dir / "perfile-secrets.pickle"
+    with open(path, "rb") as fh:
+        head = pickle.load(fh)
+        files = pickle.load(fh)["files"]
+    key, params, _clean = files["memory/rules.md"]
+    files["memory/rules.md"] = (key, params, "yes, clean")
+    path.write_bytes(pickle.dumps(head) + pickle.dumps({"files": files}))
+    [log] = _edit(root, "append-log", "memory/2026-11-27.md", "14:02 nothing new")
+    os.utime(log, (time.time() - 600, time.time() - 600))  # the secrets queue computed again
+    forget_live()
+    result = scan_workspace(root, today=TODAY)
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert len(result.notes) == 1 and "perfile-secrets.pickle" in result.notes[0]
+
+
+def test_a_rescan_in_the_same_process_takes_the_fragments_it_holds(fresh, use_scan_cache):
+    root = fresh()
+    cold = scan_workspace(root, today=TODAY, cache=False)
+    scan_workspace(root, today=TODAY)  # the fragments kept, held in this process
+    [changed] = _edit(root, "add-entry", "memory/rules.md", "主人周三晚上固定去打羽毛球")
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    again = scan_workspace(root, today=TODAY)  # the archived queue reads the fragments
+    assert again.notes == []
+    assert again.workspace.fragments == cold.workspace.fragments
+    assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
