@@ -251,7 +251,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
         """Called by the list, synchronously, whenever its cursor or contents change."""
-        self.pane.show_header(queue_title(self.queue), self.queue in self._pending_queues())
+        self.pane.show_header(queue_title(self.queue), self.queue in self.session.pending_queues())
         self._show_current()
         self._sync_bindings()
 
@@ -275,7 +275,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     def _empty_text(self) -> str:
         """The evidence of a queue with no item shown: why it is empty, or nothing while
         it is being computed (the list says so)."""
-        if self.queue in self._pending_queues():
+        if self.queue in self.session.pending_queues():
             return ""
         why = self.result.missing.get(self.queue)
         if why:
