@@ -14,6 +14,12 @@ from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, valu
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable
+from memreview.queues.duplicates.substance import (
+    record_slots,
+    same_fact_groups,
+    slots_disagree,
+    sub_entries,
+)
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
@@ -170,4 +176,44 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
             pair.sort(key=scope.rank)
             items.append(_item(kind, pair, scope, None))
             covered.update(id(e) for e in pair)
+
+    # the same fact by its substance: what the shapes above miss
+    every, nested = [], {}
+    for mf in ws.files.values():
+        for e in [*mf.entries, *mf.paragraphs]:
+            if comparable(e):
+                every.append(e)
+                for sub in sub_entries(e):
+                    every.append(sub)
+                    nested[id(sub)] = e
+
+    def allowed(a: Entry, b: Entry) -> bool:
+        return (
+            free(nested.get(id(a), a))
+            and free(nested.get(id(b), b))
+            and scope.allows(a.file, b.file)
+            and wide_enough(a.norm, min_w)
+            and wide_enough(b.norm, min_w)
+        )
+
+    slots_of: dict[int, dict] = {}
+    for ff in fields.values():
+        for rec in ff.records:
+            slots = record_slots(rec.entries)
+            for e in rec.entries:
+                slots_of[id(e)] = slots
+
+    def parallel(a: Entry, b: Entry) -> bool:
+        if a.file == b.file and a.line <= b.end_line and b.line <= a.end_line:
+            return True  # an item and a line of its own
+        if a.file == b.file and fields[a.file].is_field(a) and fields[b.file].is_field(b):
+            return True  # two fields of parallel records
+        ra = slots_of.get(id(nested.get(id(a), a)))
+        rb = slots_of.get(id(nested.get(id(b), b)))
+        return ra is not None and rb is not None and ra is not rb and slots_disagree(ra, rb)
+
+    groups, _weights = same_fact_groups(every, allowed, parallel, nested)
+    for g in groups:
+        group = sorted(g.entries, key=scope.rank)
+        items.append(_item(g.kind, group, scope, g.score))
     return items

@@ -1,0 +1,493 @@
+"""The same fact as shared substance with nothing in disagreement (docs/design.md §2).
+
+*Substance* is what carries a fact: numbers with their units, dates, times, versions, paths,
+URLs, e-mails, code spans, identifiers, proper names and content words; CJK text by character
+pairs. Labels' emphasis, list markers, table pipes and cell order, punctuation and function
+words are dress and give no token. Each token weighs by its rarity among the compared
+entries (``Weights``: inverse document frequency), so a label repeated across records weighs
+almost nothing and a rare path or name weighs much.
+
+Two entries *pair* when the weighted share of substance they have in common (``score``,
+0–100, weighted Dice) reaches ``PAIR_SCORE`` and they *disagree* on nothing: no slot holds
+different values — not a label with two values (``Email: a@x`` / ``Email: b@x``), not a
+value of one type (a number, date, time, version, e-mail, path, identifier, name or a CJK
+ordinal such as 一期/二期) that each side has and the other lacks.
+
+Candidates come from an inverted index on each entry's ``RARE_KEYS`` rarest tokens
+(``candidates``); a token held by more than ``POSTING_CAP`` entries is not rare and indexes
+nothing, so the work grows linearly with the entries, never with their pairs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from rapidfuzz.distance import Indel
+
+from memreview.queues.sameness import FUNCTION_WORDS, comparison_form, tokens
+from memreview.workspace.fields import EMPHASIS_LABELS, label_of, width
+from memreview.workspace.model import Entry
+
+PAIR_SCORE = 75  # weighted share of substance two entries must have in common
+RESTRUCTURED_SCORE = 90  # at or above it the words are the same, only their dress differs
+RARE_KEYS = 4  # an entry is indexed under (and looks up) its rarest tokens
+POSTING_CAP = 24  # a token held by more entries is not rare: it indexes nothing
+MIN_TOKENS = 3  # an entry with fewer substance tokens states too little to pair
+LABEL_SHARE = 0.25  # a label's own tokens weigh this share: the value carries the fact
+LABEL_MAX = 14  # columns: a longer text before a colon is a sentence, not a label
+
+# the kinds a value slot can hold: two entries that each hold a value of one kind the other
+# lacks disagree (another number, date, name or version for the same fact)
+VALUE_KINDS = frozenset(
+    {"num", "date", "time", "version", "email", "url", "path", "ident", "name", "ordinal"}
+)
+CLAUSE_SHARE = 0.15  # a clause of this share of an entry's weight, absent from the other: more said
+
+_EXTRA_FUNCTION = frozenset(
+    "i you he she we they me my our your his her their them us was were been being has have "
+    "had do does did not no can could should would will may might must shall there here "
+    "when where what which who how than into from about over under after before via per "
+    "all any each every some more most other such only own same both yes".split()
+)
+# a rule's force and polarity: one side with ``always``/``never``/``不要`` the other lacks
+# states another rule
+FORCE_WORDS = frozenset(
+    "always never not no don't dont doesn't cannot can't won't only must mustn't avoid "
+    "sometimes usually often rarely forbidden".split()
+)
+FORCE_PAIRS = frozenset(
+    "不要 不能 不可 不得 不许 禁止 必须 务必 总是 永远 从不 绝不 千万 只能 切勿 别再".split()
+)
+_STOP = (FUNCTION_WORDS | _EXTRA_FUNCTION | EMPHASIS_LABELS) - FORCE_WORDS
+_PARTICLES = frozenset("的了着呢吧啊吗嘛")  # a character pair holding one is no word
+_CJK_NUMERALS = "一二三四五六七八九十两百千"
+_CJK_MEASURES = "期层号个次天周月年章节条步级版代阶段轮位名届"
+
+_SPAN = re.compile(
+    r"(?P<url>https?://[^\s)）>\]`'\"]+)"
+    r"|(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"|(?P<code>`[^`\n]+`)"
+    r"|(?P<date>\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{4}年\d{1,2}月(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号])"
+    r"|(?P<time>\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]m\b)?)"
+    r"|(?P<path>(?:~|\.{1,2})?/?[\w.@<>{}*-]+(?:/[\w.@<>{}*-]*)+|[\w-]+\.(?:md|py|js|ts|json|jsonl|yaml|yml|toml|sh|db|txt|csv|html|sql|log|ini|cfg|conf)\b)"
+    r"|(?P<version>\bv?\d+(?:\.\d+){2,}\b|\bv\d+(?:\.\d+)?\b)"
+    r"|(?P<num>[$¥€£]?\d+(?:[.,]\d+)*(?:\s?(?i:%|[kmb]\b|km|kg|gb|mb|tb|ms|min|hrs?|h\b|s\b|x\b|yuan|usd|rmb|元|块|万|亿|个|次|天|小时|分钟|分|秒|点|期|层|号|年|月|周|岁|人|条|页|篇|倍))?)"
+    r"|(?P<ident>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+|[A-Za-z]*_[\w]*|[A-Za-z]+\d[\w]*|[a-z]+[A-Z][\w]*)"
+    r"|(?P<word>[A-Za-z][A-Za-z'’]*)"
+    r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)",
+)
+_TRIM = ".,;:!?)]}'\"`*"
+
+
+@dataclass(frozen=True, eq=False)
+class Token:
+    """A token is its text; ``kind`` says what it holds (one text, one token)."""
+
+    text: str  # as compared: lower-cased, dress removed
+    kind: str  # one of VALUE_KINDS, or "word" / "cjk"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Token) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _cjk_tokens(run: str) -> list[Token]:
+    if len(run) == 1:
+        return [] if run in _PARTICLES else [Token(run, "cjk")]
+    out = []
+    for x in range(len(run) - 1):
+        pair = run[x : x + 2]
+        if pair[0] in _PARTICLES or pair[1] in _PARTICLES:
+            continue
+        ordinal = (pair[0] in _CJK_NUMERALS and pair[1] in _CJK_MEASURES) or (
+            pair[0] == "第" and pair[1] in _CJK_NUMERALS
+        )
+        kind = "ordinal" if ordinal else "force" if pair in FORCE_PAIRS else "cjk"
+        out.append(Token(pair, kind))
+    return out
+
+
+def _code_tokens(inner: str) -> list[Token]:
+    inner = inner.strip()
+    if not inner:
+        return []
+    inside = _tokenize(inner, code=True)
+    if len(inside) == 1:
+        return inside
+    return [Token(inner.lower(), "path" if "/" in inner else "ident")]
+
+
+def _word_token(raw: str, at_start: bool) -> Token | None:
+    low = re.sub(r"['’]s$", "", raw.lower()).strip("'’")
+    if len(low) < 2 or low in _STOP:
+        return None
+    # a capitalised word inside a sentence, or one in capitals, is a name
+    if low in FORCE_WORDS:
+        return Token(low, "force")
+    name = (raw[:1].isupper() and not at_start) or (raw.isupper() and len(raw) > 1)
+    return Token(low if name else _stem(low), "name" if name else "word")
+
+
+def _tokenize(text: str, code: bool = False) -> list[Token]:
+    out: list[Token] = []
+    sentence_start = True
+    for m in _SPAN.finditer(text):
+        kind = m.lastgroup or "word"
+        raw = m.group()
+        gap = text[max(0, m.start() - 2) : m.start()]
+        at_start = sentence_start or bool(re.search(r"[.!?:：。！？|>#*\-—–]\s*$", gap))
+        sentence_start = False
+        if kind == "cjk":
+            out.extend(_cjk_tokens(raw))
+            continue
+        if kind == "code" and not code:
+            out.extend(_code_tokens(raw[1:-1]))
+            continue
+        if kind == "word":
+            tok = _word_token(raw, at_start)
+            if tok is not None:
+                out.append(tok)
+            continue
+        value = raw.strip(_TRIM).lower()
+        if kind == "num":
+            value = value.replace(" ", "").replace(",", "")
+        if value:
+            out.append(Token(value, kind))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def substance(text: str) -> tuple[Token, ...]:
+    """The substance tokens of an entry's text (raw or normalized), in order; dress and
+    function words give none. A token that recurs in the text is kept once."""
+    text = re.sub(r"<!--.*?-->", " ", text)
+    seen: set[Token] = set()
+    out = []
+    for t in _tokenize(text):
+        if t not in seen:
+            seen.add(t)
+            out.append(t)
+    return tuple(out)
+
+
+def entry_substance(e: Entry) -> tuple[Token, ...]:
+    """An entry's substance: its text without the list marker or the emphasis label."""
+    return substance(_body(e.text))
+
+
+def _body(text: str) -> str:
+    lines = text.split("\n")
+    first = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?", "", lines[0])
+    return " ".join([first, *(ln.strip() for ln in lines[1:])])
+
+
+class Weights:
+    """Each token's weight, log(N / df) over the compared entries (document frequency)."""
+
+    def __init__(self, bags: list[tuple[Token, ...]]):
+        df: dict[Token, int] = defaultdict(int)
+        for bag in bags:
+            for t in bag:
+                df[t] += 1
+        self.df = df
+        self.n = max(1, len(bags))
+        self._log_n = math.log(self.n + 1)
+
+    def __call__(self, t: Token) -> float:
+        return self._log_n - math.log(self.df.get(t, 0) + 1) + 0.1
+
+    def total(self, bag) -> float:
+        return sum(self(t) for t in bag)
+
+
+def score(a, b, w: Weights, la=frozenset(), lb=frozenset()) -> float:
+    """The weighted share of substance ``a`` and ``b`` have in common, 0–100 (weighted
+    Dice); tokens of a side's label (``la``, ``lb``) weigh LABEL_SHARE there."""
+    sa, sb = set(a), set(b)
+
+    def weigh(t: Token, labels) -> float:
+        return w(t) * (LABEL_SHARE if t in labels else 1.0)
+
+    both = sum(weigh(t, la) + weigh(t, lb) for t in sa & sb)
+    whole = sum(weigh(t, la) for t in sa) + sum(weigh(t, lb) for t in sb)
+    return 0.0 if whole <= 0 else round(100.0 * both / whole, 1)
+
+
+def _slots(e: Entry) -> dict[str, frozenset[Token]]:
+    """Label → the substance of its value (with the lines under it), for a label line."""
+    lv = label_of(e)
+    if lv is None:
+        return {}
+    rest = e.text.split("\n")[1:]
+    return {comparison_form(lv[0]): frozenset(substance(" ".join([lv[1], *rest])))}
+
+
+def record_slots(entries: list[Entry]) -> dict[str, frozenset[Token]]:
+    """Label → value substance over a record's label lines."""
+    out: dict[str, frozenset[Token]] = {}
+    for e in entries:
+        out.update(_slots(e))
+    return out
+
+
+def slots_disagree(la: dict, lb: dict) -> bool:
+    """Whether one label holds two values (neither value holds the other)."""
+    return any(k in lb and v - lb[k] and lb[k] - v for k, v in la.items())
+
+
+def label_tokens(e: Entry) -> frozenset[Token]:
+    """The tokens of a label line's label that its value does not hold: they name the slot,
+    the value is the fact, so they weigh ``LABEL_SHARE`` of a token's weight."""
+    lv = label_of(e)
+    if lv is None or width(lv[0]) > LABEL_MAX:
+        return frozenset()
+    return frozenset(substance(lv[0])) - set(substance(lv[1]))
+
+
+def disagree(a: Entry, b: Entry, ta=None, tb=None) -> bool:
+    """True when a slot holds different values: one label with two values; a value of one
+    kind (number, date, name, …) on each side that the other lacks; at one position of the
+    texts, a value on each side of that kind; or the texts differ in one place only, where
+    each has its own substance (``华夏基金…`` / ``嘉实基金…``: another name)."""
+    ta = entry_substance(a) if ta is None else ta
+    tb = entry_substance(b) if tb is None else tb
+    sa, sb = set(ta), set(tb)
+    if _kinds(sa - sb) & _kinds(sb - sa):
+        return True
+    if {t for t in sa if t.kind == "force"} != {t for t in sb if t.kind == "force"}:
+        return True  # always / never / must: another force, another rule
+    if slots_disagree(_slots(a), _slots(b)):
+        return True
+    kind_a, kind_b = _by_stem(ta), _by_stem(tb)
+    substantive = []
+    for x, y in differs(_body(a.text).lower(), _body(b.text).lower(), limit=64):
+        # the kinds the entries' own tokens have (a name is told by its place in a sentence)
+        tx = [kind_a.get(t.text, t) for t in substance(x)]
+        ty = [kind_b.get(t.text, t) for t in substance(y)]
+        if _kinds(tx) & _kinds(ty):
+            return True  # at one position, another number, name, path…
+        if tx or ty:
+            substantive.append((tx, ty))
+    return len(substantive) == 1 and all(substantive[0])
+
+
+_CLAUSE = re.compile(r"[,;，；。()（）—–]|\s-\s|\n")
+
+
+def added_clause(a: Entry, b: Entry, w: Weights) -> bool:
+    """Whether one side holds a clause (between commas, semicolons, brackets, dashes or on a
+    line of its own) none of whose substance the other has, weighing CLAUSE_SHARE of its
+    side or more: it states one more thing (``…, just to be safe``)."""
+    for x, y in ((a, b), (b, a)):
+        other = set(entry_substance(y))
+        labels = label_tokens(x)
+        total = w.total(t for t in entry_substance(x) if t not in labels)
+        for part in _CLAUSE.split(_body(x.text)):
+            toks = [t for t in substance(part) if t not in labels]
+            if toks and not any(t in other for t in toks):
+                if w.total(toks) >= CLAUSE_SHARE * total:
+                    return True
+    return False
+
+
+def _by_stem(toks) -> dict[str, Token]:
+    """Tokens by their text and by its stem (a name is kept whole, a span's word stemmed)."""
+    out = {_stem(t.text): t for t in toks}
+    out.update((t.text, t) for t in toks)
+    return out
+
+
+def _kinds(toks) -> set[str]:
+    return {t.kind for t in toks if t.kind in VALUE_KINDS}
+
+
+def rare_keys(bag: tuple[Token, ...], w: Weights) -> list[Token]:
+    """The ``RARE_KEYS`` rarest tokens of a bag that another bag holds too and no more than
+    POSTING_CAP bags hold (ties: text order)."""
+    shared = [t for t in bag if 1 < w.df.get(t, 0) <= POSTING_CAP]
+    return sorted(shared, key=lambda t: (w.df[t], t.text))[:RARE_KEYS]
+
+
+def candidates(bags: list[tuple[Token, ...]], w: Weights) -> set[tuple[int, int]]:
+    """Pairs (i < j) of bags that share one of each other's rarest tokens, from an inverted
+    index on those tokens; a token held by more than POSTING_CAP bags indexes nothing."""
+    index: dict[Token, list[int]] = defaultdict(list)
+    keys = []
+    for i, bag in enumerate(bags):
+        ks = rare_keys(bag, w)
+        keys.append(ks)
+        for t in ks:
+            index[t].append(i)
+    out: set[tuple[int, int]] = set()
+    for i, ks in enumerate(keys):
+        for t in ks:
+            for j in index[t]:
+                if j > i:
+                    out.add((i, j))
+    return out
+
+
+def kind_of(a: tuple[Token, ...], b: tuple[Token, ...], sc: float) -> str:
+    """``restructured`` when the substance is (nearly) the same and only the dress differs,
+    ``paraphrase`` when the words differ too."""
+    return "restructured" if sc >= RESTRUCTURED_SCORE else "paraphrase"
+
+
+def evidence(a: Entry, b: Entry, w: Weights | None = None) -> dict:
+    """Why two entries are one fact, for the owner: the substance tokens they share, rarest
+    first, and the spans where their words differ (``[a_text, b_text]``; ``""`` for none)."""
+    ta, tb = entry_substance(a), entry_substance(b)
+    common = set(tb)
+    shared = [t for t in ta if t in common]
+    if w is not None:
+        shared.sort(key=lambda t: (w.df.get(t, 0), -len(t.text)))
+    else:
+        shared.sort(key=lambda t: (t.kind in ("word", "cjk"), -len(t.text)))
+    return {"shared": [t.text for t in shared], "differs": differs(a.norm, b.norm)}
+
+
+def differs(a_norm: str, b_norm: str, limit: int = 8) -> list[list[str]]:
+    """The spans where two texts' words differ, as ``[a_span, b_span]`` pairs (a deletion
+    next to an insertion is one replacement)."""
+    ca, cb = comparison_form(a_norm), comparison_form(b_norm)
+    if ca == cb:
+        return []
+    xa, xb = tokens(ca), tokens(cb)
+    spans: list[list[int]] = []
+    for op in Indel.opcodes(xa, xb):
+        if op.tag == "equal":
+            continue
+        if spans and _adjacent(spans[-1], op, xa):
+            spans[-1][1], spans[-1][3] = op.src_end, op.dest_end
+        else:
+            spans.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
+    return [[_join(xa[s0:s1]), _join(xb[d0:d1])] for s0, s1, d0, d1 in spans[:limit]]
+
+
+def _adjacent(last: list[int], op, xa: list[str]) -> bool:
+    """Whether a differing span continues the last one: right after it, or after one CJK
+    character both share (华夏 / 鹏华 differ as a whole)."""
+    gap_a, gap_b = op.src_start - last[1], op.dest_start - last[3]
+    if gap_a == gap_b == 0:
+        return True
+    return gap_a == gap_b == 1 and "\u4e00" <= xa[last[1]] <= "\u9fff"
+
+
+def _join(toks: list[str]) -> str:
+    s = ""
+    for t in toks:
+        if s and t[:1].isascii() and t[:1].isalnum() and s[-1:].isascii() and s[-1:].isalnum():
+            s += " "
+        s += t
+    return s
+
+
+_SUMMARY = re.compile(
+    r"^\W*(?:summary|tl;?dr|key takeaways?|takeaways|recap|conclusions?|总结|要点|结论|概要|小结|摘要)\b",
+    re.I,
+)
+
+
+def in_summary(e: Entry) -> bool:
+    """Whether an entry sits in a section titled Summary, TL;DR, 总结, 要点, 结论, 概要…"""
+    return any(_SUMMARY.match(h.strip("#* ")) for h in e.heading_path)
+
+
+@dataclass
+class Group:
+    entries: list[Entry]
+    score: float  # the lowest score of the pairs that join it
+    kind: str
+
+
+def same_fact_groups(
+    units: list[Entry], allowed, parallel, nested: dict[int, Entry] | None = None
+) -> tuple[list[Group], Weights]:
+    """The groups of entries that share most of their weighted substance and disagree on
+    nothing (connected pairs), and the weights. ``allowed(a, b)`` says whether a pair may be
+    shown (scope, entries already in an item), ``parallel(a, b)`` whether the two are fields
+    of parallel records. A nested line (``nested``: id → the item holding it, from
+    ``sub_entries``) pairs only when the item holding it pairs with nothing."""
+    nested = nested or {}
+    bags = [entry_substance(e) for e in units]
+    w = Weights(bags)
+    found: list[tuple[int, int, float]] = []
+    for i, j in sorted(candidates(bags, w)):
+        a, b = units[i], units[j]
+        ta, tb = bags[i], bags[j]
+        if len(ta) < MIN_TOKENS or len(tb) < MIN_TOKENS or (a.file, a.line) == (b.file, b.line):
+            continue
+        sc = score(ta, tb, w, label_tokens(a), label_tokens(b))
+        if sc < PAIR_SCORE or not allowed(a, b):
+            continue
+        if a.file == b.file and (in_summary(a) or in_summary(b)):
+            continue  # a document's summary restating its own points
+        if disagree(a, b, ta, tb) or added_clause(a, b, w) or parallel(a, b):
+            continue
+        found.append((i, j, sc))
+    paired = {id(units[k]) for i, j, _ in found for k in (i, j)}
+    edges = [
+        (i, j, sc)
+        for i, j, sc in found
+        if not any(id(nested.get(id(units[k]))) in paired for k in (i, j))
+    ]
+    return _groups(units, bags, edges), w
+
+
+def _groups(units: list[Entry], bags, edges) -> list[Group]:
+    parent = list(range(len(units)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    low: dict[int, float] = {}
+    for i, j, _sc in edges:
+        parent[find(i)] = find(j)
+    for i, _j, sc in edges:
+        r = find(i)
+        low[r] = min(low.get(r, 100.0), sc)
+    members: dict[int, list[int]] = defaultdict(list)
+    for k in range(len(units)):
+        if find(k) in low:
+            members[find(k)].append(k)
+    out = []
+    for r, ks in members.items():
+        sc = low[r]
+        out.append(Group([units[k] for k in ks], sc, kind_of(bags[ks[0]], bags[ks[1]], sc)))
+    out.sort(key=lambda g: (g.entries[0].file, g.entries[0].line))
+    return out
+
+
+_SUB_ITEM = re.compile(r"^\s+(?:[-*+]|\d{1,3}[.)])\s+\S")
+
+
+def sub_entries(e: Entry) -> list[Entry]:
+    """The list items nested in an entry's lines (``3. Load the store first`` with
+    ``   - path: …`` under it), each an entry of its own: a nested line states a fact too."""
+    if "\n" not in e.text or e.kind not in ("bullet", "numbered"):
+        return []
+    out = []
+    for k, raw in enumerate(e.text.split("\n")[1:], 1):
+        if _SUB_ITEM.match(raw):
+            line = e.line + k
+            sub = replace(e, line=line, end_line=line, text=raw.strip(), kind="bullet")
+            sub.known_norm = None
+            out.append(sub)
+    return out
