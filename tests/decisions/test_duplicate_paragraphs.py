@@ -57,4 +57,6 @@ def test_a_labelled_prose_line_and_a_bullet_holding_the_same_value_are_one_fact(
     make_ws({"MEMORY.md": text})
     root = tmp_path / "ws"
     _result, items = _dups(root)
-    assert [(i["kind"], [r["line"] for r in i["refs"]]) for i in items] == [("value", [5, 9])]
+    assert [(i["kind"], [r["line"] for r in i["refs"]]) for i in items] == [
+        ("restructured", [5, 9])
+    ]

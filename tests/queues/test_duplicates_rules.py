@@ -156,7 +156,7 @@ def test_every_copy_of_a_curated_fact_is_in_its_item(make_ws):
     ]
 
 
-# -- shape 11: the same fact in other dress --------------------------------------------------
+# -- shape 11: the same fact in other dress (one measure: shared substance, `restructured`) --------------------------------------------------
 
 
 def test_the_same_value_under_two_labels_is_a_duplicate(make_ws):
@@ -166,7 +166,7 @@ def test_the_same_value_under_two_labels_is_a_duplicate(make_ws):
             "memory/notes.md": "## 工具\n- 配置: ~/.agent/config.toml\n",
         }
     )
-    assert shown(ws) == [("value", ("MEMORY.md:2", "memory/notes.md:2"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:2", "memory/notes.md:2"))]
 
 
 def test_a_labelled_value_and_the_same_text_as_a_bare_bullet_are_a_duplicate(make_ws):
@@ -176,7 +176,7 @@ def test_a_labelled_value_and_the_same_text_as_a_bare_bullet_are_a_duplicate(mak
             "memory/facts-job.md": "## Job\n- Pay: base salary of 90K plus yearly bonus\n",
         }
     )
-    assert shown(ws) == [("value", ("MEMORY.md:2", "memory/facts-job.md:2"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:2", "memory/facts-job.md:2"))]
     # the look-alike: another figure is another offer
     ws = make_ws(
         {
@@ -221,7 +221,7 @@ def test_a_table_row_and_a_bullet_with_the_same_values_are_a_duplicate(make_ws):
             "memory/facts-trading.md": "# 事实\n- 止损：回撤8%\n- 止盈：盈利 20%\n",
         }
     )
-    assert shown(ws) == [("row-bullet", ("MEMORY.md:4", "memory/facts-trading.md:2"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:4", "memory/facts-trading.md:2"))]
 
 
 def test_a_bullet_restating_a_table_row_in_a_sentence_is_a_duplicate(make_ws):
@@ -232,7 +232,7 @@ def test_a_bullet_restating_a_table_row_in_a_sentence_is_a_duplicate(make_ws):
             "MEMORY.md": "## Hygiene\n- Meeting notes belong under `notes/meetings/`\n",
         }
     )
-    assert shown(ws) == [("row-bullet", ("MEMORY.md:2", "memory/layout.md:4"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:2", "memory/layout.md:4"))]
     # the look-alike: the bullet names another path beside the row's: another fact
     ws = make_ws(
         {
@@ -250,14 +250,14 @@ def test_the_same_dated_record_in_two_tables_with_different_columns(make_ws):
             "memory/ops.md": "# 运维\n| 日期 | 事件 | 影响 |\n|---|---|---|\n| 2026-10-03 | 迁移到新服务器 | 停机 20 分钟 |\n| 2026-10-09 | 续费证书 | 无 |\n",
         }
     )
-    assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/ops.md:4"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:4", "memory/ops.md:4"))]
 
 
 def test_a_dated_row_whose_note_cell_lists_the_other_rows_cells_is_the_same_record(make_ws):
     mem = "## 骑行\n| 日期 | 距离 | 备注 |\n|---|---|---|\n| 2026-09-02 | 21km | 通勤，顶风 |\n"
     log = "# 骑行记录\n| 日期 | 类型 | 距离 | 备注 |\n|---|---|---|---|\n| 2026-09-02 | 通勤 | 21km | 顶风 |\n"
     ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log})
-    assert shown(ws) == [("dated-row", ("MEMORY.md:4", "memory/rides.md:4"))]
+    assert shown(ws) == [("restructured", ("MEMORY.md:4", "memory/rides.md:4"))]
     # the look-alike: the same day, another ride
     ws = make_ws({"MEMORY.md": mem, "memory/rides.md": log.replace("顶风", "下雨")})
     assert shown(ws) == []

@@ -10,11 +10,14 @@ from datetime import date
 from memreview.i18n import ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.duplicates.chronicle import chronicle_items
-from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable
 from memreview.queues.duplicates.substance import (
+    Token,
+    Weights,
+    entry_substance,
+    evidence,
     record_slots,
     same_fact_groups,
     slots_disagree,
@@ -91,6 +94,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
             for e in rec.entries:
                 canon.setdefault(id(e), comparison_form(e.norm))
     min_w = cfg.duplicates_min_width
+    subst = _Substance(ws)
 
     # runs of lines and whole records copied elsewhere: one item each, their lines taken
     covered: set[int] = set()
@@ -160,40 +164,50 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     items.extend(block_items)
     items.extend(record_items)
 
-    # the same fact in other dress
     def free(e: Entry) -> bool:
         return id(e) not in covered and id(e) not in in_group
 
-    all_units = [e for us in units_by_file.values() for e in us]
-    for kind, pairs in (
-        ("value", value_pairs(ws, fields, lambda e: not fields[e.file].is_field(e), scope, cfg)),
-        ("row-bullet", row_bullet_pairs(all_units, canon, scope, cfg)),
-        ("dated-row", dated_rows(all_units, fields, scope, cfg)),
-    ):
-        for pair in pairs:
-            if not all(free(e) for e in pair) or disagree(*pair):
-                continue
-            pair.sort(key=scope.rank)
-            items.append(_item(kind, pair, scope, None))
-            covered.update(id(e) for e in pair)
-
     # the same fact by its substance: what the shapes above miss
-    every, nested = [], {}
-    for mf in ws.files.values():
-        for e in [*mf.entries, *mf.paragraphs]:
-            if comparable(e):
-                every.append(e)
-                for sub in sub_entries(e):
-                    every.append(sub)
-                    nested[id(sub)] = e
+    items.extend(_substance_items(subst, fields, scope, free, min_w))
+    for it in items:
+        _attach_evidence(it, subst)
+    return items
+
+
+class _Substance:
+    """Every compared entry and the list items nested in them, with the substance weights
+    over them all and each item's entries (for its evidence)."""
+
+    def __init__(self, ws: Workspace):
+        self.every: list[Entry] = []
+        self.nested: dict[int, Entry] = {}
+        for mf in ws.files.values():
+            for e in [*mf.entries, *mf.paragraphs]:
+                if comparable(e):
+                    self.every.append(e)
+                    for sub in sub_entries(e):
+                        self.every.append(sub)
+                        self.nested[id(sub)] = e
+        self.weights = Weights([entry_substance(e) for e in self.every])
+        self.at = {(e.file, e.line): e for e in self.every}
+
+    def parent(self, e: Entry) -> Entry:
+        return self.nested.get(id(e), e)
+
+
+def _substance_items(subst: _Substance, fields, scope: Scope, free, min_w: int) -> list[dict]:
+    """Groups of entries with the same substance and nothing in disagreement, among those
+    no other rule took (``paraphrase``, ``restructured``)."""
 
     def allowed(a: Entry, b: Entry) -> bool:
         return (
-            free(nested.get(id(a), a))
-            and free(nested.get(id(b), b))
+            free(subst.parent(a))
+            and free(subst.parent(b))
             and scope.allows(a.file, b.file)
-            and wide_enough(a.norm, min_w)
-            and wide_enough(b.norm, min_w)
+            and wide_enough(a.norm, min_w // 2)
+            and wide_enough(b.norm, min_w // 2)
+            # one text twice is the exact rule's to judge (a short line in two lists)
+            and comparison_form(a.norm) != comparison_form(b.norm)
         )
 
     slots_of: dict[int, dict] = {}
@@ -208,12 +222,24 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
             return True  # an item and a line of its own
         if a.file == b.file and fields[a.file].is_field(a) and fields[b.file].is_field(b):
             return True  # two fields of parallel records
-        ra = slots_of.get(id(nested.get(id(a), a)))
-        rb = slots_of.get(id(nested.get(id(b), b)))
+        ra, rb = slots_of.get(id(subst.parent(a))), slots_of.get(id(subst.parent(b)))
         return ra is not None and rb is not None and ra is not rb and slots_disagree(ra, rb)
 
-    groups, _weights = same_fact_groups(every, allowed, parallel, nested)
-    for g in groups:
-        group = sorted(g.entries, key=scope.rank)
-        items.append(_item(g.kind, group, scope, g.score))
-    return items
+    groups = same_fact_groups(subst.every, allowed, parallel, subst.nested, subst.weights)
+    return [_item(g.kind, sorted(g.entries, key=scope.rank), scope, g.score) for g in groups]
+
+
+def _attach_evidence(item: dict, subst: _Substance) -> None:
+    """``evidence`` of an item of two or more places: the substance its first two share
+    (and every other member holds), and where their words differ."""
+    refs = item.get("refs") or []
+    if len(refs) < 2:
+        return
+    members = [subst.at.get((r["file"], r["line"])) for r in refs]
+    if any(m is None for m in members):
+        return
+    ev = evidence(members[0], members[1], subst.weights)
+    if len(members) > 2:
+        held = [set(entry_substance(m)) for m in members[2:]]
+        ev["shared"] = [t for t in ev["shared"] if all(Token(t, "") in h for h in held)]
+    item["evidence"] = ev

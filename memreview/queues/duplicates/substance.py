@@ -37,7 +37,7 @@ RESTRUCTURED_SCORE = 90  # at or above it the words are the same, only their dre
 RARE_KEYS = 4  # an entry is indexed under (and looks up) its rarest tokens
 POSTING_CAP = 24  # a token held by more entries is not rare: it indexes nothing
 MIN_TOKENS = 3  # an entry with fewer substance tokens states too little to pair
-LABEL_SHARE = 0.25  # a label's own tokens weigh this share: the value carries the fact
+LABEL_SHARE = 0.1  # a label weighs this share of one token: the value carries the fact
 LABEL_MAX = 14  # columns: a longer text before a colon is a sentence, not a label
 
 # the kinds a value slot can hold: two entries that each hold a value of one kind the other
@@ -45,6 +45,8 @@ LABEL_MAX = 14  # columns: a longer text before a colon is a sentence, not a lab
 VALUE_KINDS = frozenset(
     {"num", "date", "time", "version", "email", "url", "path", "ident", "name", "ordinal"}
 )
+SHAREABLE_KINDS = frozenset({"date", "time", "num", "email", "name"})
+NAMING_KINDS = frozenset({"path", "url", "ident", "version"})
 CLAUSE_SHARE = 0.15  # a clause of this share of an entry's weight, absent from the other: more said
 
 _EXTRA_FUNCTION = frozenset(
@@ -196,7 +198,7 @@ def _body(text: str) -> str:
 
 
 class Weights:
-    """Each token's weight, log(N / df) over the compared entries (document frequency)."""
+    """Each token's weight, log(1 + N / df) over the compared entries (df: how many hold it)."""
 
     def __init__(self, bags: list[tuple[Token, ...]]):
         df: dict[Token, int] = defaultdict(int)
@@ -205,10 +207,10 @@ class Weights:
                 df[t] += 1
         self.df = df
         self.n = max(1, len(bags))
-        self._log_n = math.log(self.n + 1)
 
     def __call__(self, t: Token) -> float:
-        return self._log_n - math.log(self.df.get(t, 0) + 1) + 0.1
+        # smoothed: a token every entry holds still weighs a little (log 2)
+        return math.log(1.0 + self.n / max(1, self.df.get(t, 0)))
 
     def total(self, bag) -> float:
         return sum(self(t) for t in bag)
@@ -216,11 +218,12 @@ class Weights:
 
 def score(a, b, w: Weights, la=frozenset(), lb=frozenset()) -> float:
     """The weighted share of substance ``a`` and ``b`` have in common, 0–100 (weighted
-    Dice); tokens of a side's label (``la``, ``lb``) weigh LABEL_SHARE there."""
+    Dice); a side's label (``la``, ``lb``) weighs LABEL_SHARE of a token there."""
     sa, sb = set(a), set(b)
 
     def weigh(t: Token, labels) -> float:
-        return w(t) * (LABEL_SHARE if t in labels else 1.0)
+        # a label, however many tokens it has, names one slot
+        return w(t) * (LABEL_SHARE / len(labels) if t in labels else 1.0)
 
     both = sum(weigh(t, la) + weigh(t, lb) for t in sa & sb)
     whole = sum(weigh(t, la) for t in sa) + sum(weigh(t, lb) for t in sb)
@@ -273,11 +276,12 @@ def disagree(a: Entry, b: Entry, ta=None, tb=None) -> bool:
     if slots_disagree(_slots(a), _slots(b)):
         return True
     kind_a, kind_b = _by_stem(ta), _by_stem(tb)
+    la, lb = label_tokens(a), label_tokens(b)  # two labels of one value are dress
     substantive = []
     for x, y in differs(_body(a.text).lower(), _body(b.text).lower(), limit=64):
         # the kinds the entries' own tokens have (a name is told by its place in a sentence)
-        tx = [kind_a.get(t.text, t) for t in substance(x)]
-        ty = [kind_b.get(t.text, t) for t in substance(y)]
+        tx = [kind_a.get(t.text, t) for t in substance(x) if t not in la]
+        ty = [kind_b.get(t.text, t) for t in substance(y) if t not in lb]
         if _kinds(tx) & _kinds(ty):
             return True  # at one position, another number, name, path…
         if tx or ty:
@@ -315,6 +319,24 @@ def _kinds(toks) -> set[str]:
     return {t.kind for t in toks if t.kind in VALUE_KINDS}
 
 
+def enough(bag, labels=frozenset()) -> bool:
+    """Whether an entry states enough to pair: MIN_TOKENS tokens, or a path, URL,
+    identifier or version besides its label (a value that names one thing)."""
+    return len(bag) >= MIN_TOKENS or any(t.kind in NAMING_KINDS for t in bag if t not in labels)
+
+
+def _bare_shared_value(ta, la, tb, lb) -> bool:
+    """Two label lines whose values are only a date, time, number, e-mail or name (values
+    different things share: a deadline and a launch at one hour, two accounts on one
+    address) and whose labels differ (neither holds the other)."""
+    own_a, own_b = [t for t in ta if t not in la], [t for t in tb if t not in lb]
+    if not (la or lb) or not own_a or not own_b:
+        return False
+    if any(t.kind not in SHAREABLE_KINDS for t in [*own_a, *own_b]):
+        return False
+    return bool(la - lb) and bool(lb - la)
+
+
 def rare_keys(bag: tuple[Token, ...], w: Weights) -> list[Token]:
     """The ``RARE_KEYS`` rarest tokens of a bag that another bag holds too and no more than
     POSTING_CAP bags hold (ties: text order)."""
@@ -341,10 +363,14 @@ def candidates(bags: list[tuple[Token, ...]], w: Weights) -> set[tuple[int, int]
     return out
 
 
-def kind_of(a: tuple[Token, ...], b: tuple[Token, ...], sc: float) -> str:
-    """``restructured`` when the substance is (nearly) the same and only the dress differs,
-    ``paraphrase`` when the words differ too."""
-    return "restructured" if sc >= RESTRUCTURED_SCORE else "paraphrase"
+def kind_of(ta, la, tb, lb, sc: float) -> str:
+    """``restructured`` when the substance is the same or nearly so, or one side's (besides
+    its label) holds the other's — a row with one more cell, a sentence around a row's
+    values: only the dress differs; ``paraphrase`` when each side has words of its own."""
+    own_a, own_b = set(ta) - la, set(tb) - lb
+    if sc >= RESTRUCTURED_SCORE or own_a <= own_b or own_b <= own_a:
+        return "restructured"
+    return "paraphrase"
 
 
 def evidence(a: Entry, b: Entry, w: Weights | None = None) -> dict:
@@ -375,7 +401,17 @@ def differs(a_norm: str, b_norm: str, limit: int = 8) -> list[list[str]]:
             spans[-1][1], spans[-1][3] = op.src_end, op.dest_end
         else:
             spans.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
-    return [[_join(xa[s0:s1]), _join(xb[d0:d1])] for s0, s1, d0, d1 in spans[:limit]]
+    out = []
+    for s0, s1, d0, d1 in spans:
+        x, y = _join(xa[s0:s1]), _join(xb[d0:d1])
+        if _WORDY.search(x) or _WORDY.search(y):  # punctuation alone is dress
+            out.append([x, y])
+            if len(out) == limit:
+                break
+    return out
+
+
+_WORDY = re.compile(r"[^\W_]")
 
 
 def _adjacent(last: list[int], op, xa: list[str]) -> bool:
@@ -415,40 +451,49 @@ class Group:
 
 
 def same_fact_groups(
-    units: list[Entry], allowed, parallel, nested: dict[int, Entry] | None = None
-) -> tuple[list[Group], Weights]:
+    units: list[Entry],
+    allowed,
+    parallel,
+    nested: dict[int, Entry] | None = None,
+    w: Weights | None = None,
+) -> list[Group]:
     """The groups of entries that share most of their weighted substance and disagree on
-    nothing (connected pairs), and the weights. ``allowed(a, b)`` says whether a pair may be
+    nothing (connected pairs); ``w``: the weights, when the caller has them. ``allowed(a, b)`` says whether a pair may be
     shown (scope, entries already in an item), ``parallel(a, b)`` whether the two are fields
     of parallel records. A nested line (``nested``: id → the item holding it, from
     ``sub_entries``) pairs only when the item holding it pairs with nothing."""
     nested = nested or {}
     bags = [entry_substance(e) for e in units]
-    w = Weights(bags)
-    found: list[tuple[int, int, float]] = []
+    w = w or Weights(bags)
+    found: list[tuple[int, int, float, str]] = []
     for i, j in sorted(candidates(bags, w)):
         a, b = units[i], units[j]
         ta, tb = bags[i], bags[j]
-        if len(ta) < MIN_TOKENS or len(tb) < MIN_TOKENS or (a.file, a.line) == (b.file, b.line):
+        if (a.file, a.line) == (b.file, b.line):
             continue
-        sc = score(ta, tb, w, label_tokens(a), label_tokens(b))
+        la, lb = label_tokens(a), label_tokens(b)
+        if not (enough(ta, la) and enough(tb, lb)):
+            continue
+        if _bare_shared_value(ta, la, tb, lb):
+            continue
+        sc = score(ta, tb, w, la, lb)
         if sc < PAIR_SCORE or not allowed(a, b):
             continue
         if a.file == b.file and (in_summary(a) or in_summary(b)):
             continue  # a document's summary restating its own points
         if disagree(a, b, ta, tb) or added_clause(a, b, w) or parallel(a, b):
             continue
-        found.append((i, j, sc))
-    paired = {id(units[k]) for i, j, _ in found for k in (i, j)}
+        found.append((i, j, sc, kind_of(ta, la, tb, lb, sc)))
+    paired = {id(units[k]) for i, j, _sc, _kind in found for k in (i, j)}
     edges = [
-        (i, j, sc)
-        for i, j, sc in found
-        if not any(id(nested.get(id(units[k]))) in paired for k in (i, j))
+        edge for edge in found if not any(id(nested.get(id(units[k]))) in paired for k in edge[:2])
     ]
-    return _groups(units, bags, edges), w
+    return _groups(units, edges)
 
 
-def _groups(units: list[Entry], bags, edges) -> list[Group]:
+def _groups(units: list[Entry], edges) -> list[Group]:
+    """Connected sets of the pairs; each with its lowest score, ``restructured`` only when
+    every pair in it is."""
     parent = list(range(len(units)))
 
     def find(x: int) -> int:
@@ -457,20 +502,22 @@ def _groups(units: list[Entry], bags, edges) -> list[Group]:
             x = parent[x]
         return x
 
-    low: dict[int, float] = {}
-    for i, j, _sc in edges:
+    for i, j, _sc, _kind in edges:
         parent[find(i)] = find(j)
-    for i, _j, sc in edges:
+    low: dict[int, float] = {}
+    kinds: dict[int, set[str]] = defaultdict(set)
+    for i, _j, sc, kind in edges:
         r = find(i)
         low[r] = min(low.get(r, 100.0), sc)
+        kinds[r].add(kind)
     members: dict[int, list[int]] = defaultdict(list)
     for k in range(len(units)):
         if find(k) in low:
             members[find(k)].append(k)
     out = []
     for r, ks in members.items():
-        sc = low[r]
-        out.append(Group([units[k] for k in ks], sc, kind_of(bags[ks[0]], bags[ks[1]], sc)))
+        kind = "restructured" if kinds[r] == {"restructured"} else "paraphrase"
+        out.append(Group([units[k] for k in ks], low[r], kind))
     out.sort(key=lambda g: (g.entries[0].file, g.entries[0].line))
     return out
 
