@@ -188,7 +188,8 @@ class _Substance:
                     for sub in sub_entries(e):
                         self.every.append(sub)
                         self.nested[id(sub)] = e
-        self.weights = Weights([entry_substance(e) for e in self.every])
+        self.bags = [entry_substance(e) for e in self.every]
+        self.weights = Weights(self.bags)
         self.at = {(e.file, e.line): e for e in self.every}
 
     def parent(self, e: Entry) -> Entry:
@@ -225,7 +226,8 @@ def _substance_items(subst: _Substance, fields, scope: Scope, free, min_w: int) 
         ra, rb = slots_of.get(id(subst.parent(a))), slots_of.get(id(subst.parent(b)))
         return ra is not None and rb is not None and ra is not rb and slots_disagree(ra, rb)
 
-    groups = same_fact_groups(subst.every, allowed, parallel, subst.nested, subst.weights)
+    queries = {k for k, e in enumerate(subst.every) if scope.allows(e.file, e.file)}
+    groups = same_fact_groups(subst.every, allowed, parallel, subst.nested, subst.weights, queries)
     return [_item(g.kind, sorted(g.entries, key=scope.rank), scope, g.score) for g in groups]
 
 

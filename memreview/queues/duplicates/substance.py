@@ -20,6 +20,7 @@ nothing, so the work grows linearly with the entries, never with their pairs.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import defaultdict
@@ -70,7 +71,11 @@ _CJK_NUMERALS = "一二三四五六七八九十两百千"
 _CJK_MEASURES = "期层号个次天周月年章节条步级版代阶段轮位名届"
 
 _SPAN = re.compile(
-    r"(?P<url>https?://[^\s)）>\]`'\"]+)"
+    # first the plain word and the CJK run that nothing longer can start (most tokens): the
+    # engine stops there without trying every other kind
+    r"(?P<fword>[A-Za-z][a-z'’]*(?![\w/@.:'’-]))"
+    r"|(?P<fcjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+(?![\w./@<>{}*-]))"
+    r"|(?P<url>https?://[^\s)）>\]`'\"]+)"
     r"|(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
     r"|(?P<code>`[^`\n]+`)"
     r"|(?P<date>\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{4}年\d{1,2}月(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号])"
@@ -82,21 +87,27 @@ _SPAN = re.compile(
     r"|(?P<word>[A-Za-z][A-Za-z'’]*)"
     r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)",
 )
+_COMMENT = re.compile(r"<!--.*?-->")
 _TRIM = ".,;:!?)]}'\"`*"
 
 
-@dataclass(frozen=True, eq=False)
-class Token:
-    """A token is its text; ``kind`` says what it holds (one text, one token)."""
+class Token(str):
+    """A token is its text (a ``str``: compared and hashed as one); ``kind`` says what it
+    holds: one of VALUE_KINDS, ``force``, or ``word`` / ``cjk``."""
 
-    text: str  # as compared: lower-cased, dress removed
-    kind: str  # one of VALUE_KINDS, or "word" / "cjk"
+    __slots__ = ("kind",)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Token) and other.text == self.text
+    def __new__(cls, text: str, kind: str) -> Token:
+        tok = super().__new__(cls, text)
+        tok.kind = kind
+        return tok
 
-    def __hash__(self) -> int:
-        return hash(self.text)
+    @property
+    def text(self) -> str:
+        return str(self)
+
+    def __reduce__(self):
+        return (Token, (str(self), self.kind))
 
 
 def _stem(word: str) -> str:
@@ -107,9 +118,10 @@ def _stem(word: str) -> str:
     return word
 
 
-def _cjk_tokens(run: str) -> list[Token]:
+@lru_cache(maxsize=1 << 16)
+def _cjk_tokens(run: str) -> tuple[Token, ...]:
     if len(run) == 1:
-        return [] if run in _PARTICLES else [Token(run, "cjk")]
+        return () if run in _PARTICLES else (Token(run, "cjk"),)
     out = []
     for x in range(len(run) - 1):
         pair = run[x : x + 2]
@@ -120,7 +132,7 @@ def _cjk_tokens(run: str) -> list[Token]:
         )
         kind = "ordinal" if ordinal else "force" if pair in FORCE_PAIRS else "cjk"
         out.append(Token(pair, kind))
-    return out
+    return tuple(out)
 
 
 def _code_tokens(inner: str) -> list[Token]:
@@ -133,42 +145,56 @@ def _code_tokens(inner: str) -> list[Token]:
     return [Token(inner.lower(), "path" if "/" in inner else "ident")]
 
 
-def _word_token(raw: str, at_start: bool) -> Token | None:
-    low = re.sub(r"['’]s$", "", raw.lower()).strip("'’")
+_SENTENCE_BREAK = frozenset(".!?:：。！？|>#*-—–")
+
+
+def _at_start(text: str, at: int) -> bool:
+    """Whether ``at`` opens a sentence: the text's start, or after a full stop, colon,
+    pipe, heading or list mark (spaces between)."""
+    k = at - 1
+    while k >= 0 and k >= at - 2 and text[k].isspace():
+        k -= 1
+    return k < 0 or text[k] in _SENTENCE_BREAK
+
+
+@lru_cache(maxsize=1 << 16)
+def _word(raw: str, inside: bool) -> Token | None:
+    low = raw.lower()
+    if low.endswith(("'s", "’s")):
+        low = low[:-2]
+    low = low.strip("'’")
     if len(low) < 2 or low in _STOP:
         return None
-    # a capitalised word inside a sentence, or one in capitals, is a name
     if low in FORCE_WORDS:
         return Token(low, "force")
-    name = (raw[:1].isupper() and not at_start) or (raw.isupper() and len(raw) > 1)
+    name = raw[:1].isupper() and ((raw.isupper() and len(raw) > 1) or inside)
     return Token(low if name else _stem(low), "name" if name else "word")
 
 
 def _tokenize(text: str, code: bool = False) -> list[Token]:
     out: list[Token] = []
-    sentence_start = True
+    add, extend = out.append, out.extend
+    start = True  # the first token opens the text's sentence
     for m in _SPAN.finditer(text):
-        kind = m.lastgroup or "word"
+        group = m.lastgroup
         raw = m.group()
-        gap = text[max(0, m.start() - 2) : m.start()]
-        at_start = sentence_start or bool(re.search(r"[.!?:：。！？|>#*\-—–]\s*$", gap))
-        sentence_start = False
-        if kind == "cjk":
-            out.extend(_cjk_tokens(raw))
-            continue
-        if kind == "code" and not code:
-            out.extend(_code_tokens(raw[1:-1]))
-            continue
-        if kind == "word":
-            tok = _word_token(raw, at_start)
+        if group == "fword" or group == "word":
+            # a capitalised word inside a sentence is a name
+            inside = not start and raw[0].isupper() and not _at_start(text, m.start())
+            tok = _word(raw, inside)
             if tok is not None:
-                out.append(tok)
-            continue
-        value = raw.strip(_TRIM).lower()
-        if kind == "num":
-            value = value.replace(" ", "").replace(",", "")
-        if value:
-            out.append(Token(value, kind))
+                add(tok)
+        elif group == "fcjk" or group == "cjk":
+            extend(_cjk_tokens(raw))
+        elif group == "code" and not code:
+            extend(_code_tokens(raw[1:-1]))
+        else:
+            value = raw.strip(_TRIM).lower()
+            if group == "num":
+                value = value.replace(" ", "").replace(",", "")
+            if value:
+                add(Token(value, group or "word"))
+        start = False
     return out
 
 
@@ -176,14 +202,9 @@ def _tokenize(text: str, code: bool = False) -> list[Token]:
 def substance(text: str) -> tuple[Token, ...]:
     """The substance tokens of an entry's text (raw or normalized), in order; dress and
     function words give none. A token that recurs in the text is kept once."""
-    text = re.sub(r"<!--.*?-->", " ", text)
-    seen: set[Token] = set()
-    out = []
-    for t in _tokenize(text):
-        if t not in seen:
-            seen.add(t)
-            out.append(t)
-    return tuple(out)
+    if "<!--" in text:
+        text = _COMMENT.sub(" ", text)
+    return tuple(dict.fromkeys(_tokenize(text)))
 
 
 def entry_substance(e: Entry) -> tuple[Token, ...]:
@@ -198,19 +219,21 @@ def _body(text: str) -> str:
 
 
 class Weights:
-    """Each token's weight, log(1 + N / df) over the compared entries (df: how many hold it)."""
+    """Each token's weight, log(1 + N / df) over the compared entries (df: how many hold
+    it); a token every entry holds still weighs a little (log 2)."""
 
     def __init__(self, bags: list[tuple[Token, ...]]):
-        df: dict[Token, int] = defaultdict(int)
+        df: dict[str, int] = defaultdict(int)
         for bag in bags:
             for t in bag:
                 df[t] += 1
         self.df = df
-        self.n = max(1, len(bags))
+        self.n = n = max(1, len(bags))
+        self.of = {t: math.log(1.0 + n / k) for t, k in df.items()}
 
-    def __call__(self, t: Token) -> float:
-        # smoothed: a token every entry holds still weighs a little (log 2)
-        return math.log(1.0 + self.n / max(1, self.df.get(t, 0)))
+    def __call__(self, t: str) -> float:
+        w = self.of.get(t)
+        return math.log(1.0 + self.n) if w is None else w
 
     def total(self, bag) -> float:
         return sum(self(t) for t in bag)
@@ -220,14 +243,29 @@ def score(a, b, w: Weights, la=frozenset(), lb=frozenset()) -> float:
     """The weighted share of substance ``a`` and ``b`` have in common, 0–100 (weighted
     Dice); a side's label (``la``, ``lb``) weighs LABEL_SHARE of a token there."""
     sa, sb = set(a), set(b)
+    return _dice(sa, sb, _side_total(sa, la, w), _side_total(sb, lb, w), la, lb, w)
 
-    def weigh(t: Token, labels) -> float:
+
+def _side_total(bag: set, labels, w: Weights) -> float:
+    of = w.of
+    total = sum(of.get(t, 0.0) for t in bag)
+    if labels:
         # a label, however many tokens it has, names one slot
-        return w(t) * (LABEL_SHARE / len(labels) if t in labels else 1.0)
+        total -= sum(of.get(t, 0.0) for t in labels) * (1.0 - LABEL_SHARE / len(labels))
+    return total
 
-    both = sum(weigh(t, la) + weigh(t, lb) for t in sa & sb)
-    whole = sum(weigh(t, la) for t in sa) + sum(weigh(t, lb) for t in sb)
-    return 0.0 if whole <= 0 else round(100.0 * both / whole, 1)
+
+def _dice(sa: set, sb: set, total_a: float, total_b: float, la, lb, w: Weights) -> float:
+    whole = total_a + total_b
+    if whole <= 0:
+        return 0.0
+    of = w.of
+    both = 0.0
+    for t in sa & sb:
+        x = of.get(t, 0.0)
+        both += x * (LABEL_SHARE / len(la) if t in la else 1.0)
+        both += x * (LABEL_SHARE / len(lb) if t in lb else 1.0)
+    return round(100.0 * both / whole, 1)
 
 
 def _slots(e: Entry) -> dict[str, frozenset[Token]]:
@@ -340,14 +378,23 @@ def _bare_shared_value(ta, la, tb, lb) -> bool:
 def rare_keys(bag: tuple[Token, ...], w: Weights) -> list[Token]:
     """The ``RARE_KEYS`` rarest tokens of a bag that another bag holds too and no more than
     POSTING_CAP bags hold (ties: text order)."""
-    shared = [t for t in bag if 1 < w.df.get(t, 0) <= POSTING_CAP]
-    return sorted(shared, key=lambda t: (w.df[t], t.text))[:RARE_KEYS]
+    df = w.df
+    shared = [(k, t) for t in bag if 1 < (k := df[t]) <= POSTING_CAP]
+    if len(shared) > RARE_KEYS:
+        shared = heapq.nsmallest(RARE_KEYS, shared)
+    else:
+        shared.sort()
+    return [t for _k, t in shared]
 
 
-def candidates(bags: list[tuple[Token, ...]], w: Weights) -> set[tuple[int, int]]:
+def candidates(
+    bags: list[tuple[Token, ...]], w: Weights, queries: set[int] | None = None
+) -> set[tuple[int, int]]:
     """Pairs (i < j) of bags that share one of each other's rarest tokens, from an inverted
-    index on those tokens; a token held by more than POSTING_CAP bags indexes nothing."""
-    index: dict[Token, list[int]] = defaultdict(list)
+    index on those tokens; a token held by more than POSTING_CAP bags indexes nothing.
+    With ``queries``, only pairs with a side among them (the entries whose duplicates
+    matter: one side in a curated file)."""
+    index: dict[str, list[int]] = defaultdict(list)
     keys = []
     for i, bag in enumerate(bags):
         ks = rare_keys(bag, w)
@@ -355,11 +402,11 @@ def candidates(bags: list[tuple[Token, ...]], w: Weights) -> set[tuple[int, int]
         for t in ks:
             index[t].append(i)
     out: set[tuple[int, int]] = set()
-    for i, ks in enumerate(keys):
-        for t in ks:
+    for i in range(len(bags)) if queries is None else sorted(queries):
+        for t in keys[i]:
             for j in index[t]:
-                if j > i:
-                    out.add((i, j))
+                if j != i:
+                    out.add((i, j) if i < j else (j, i))
     return out
 
 
@@ -450,40 +497,62 @@ class Group:
     kind: str
 
 
+class _Side:
+    """One entry's substance as a pair's side: its tokens, label, weight, sufficiency."""
+
+    __slots__ = ("enough", "labels", "set", "total")
+
+    def __init__(self, e: Entry, bag, w: Weights):
+        self.set = set(bag)
+        self.labels = label_tokens(e)
+        self.total = _side_total(self.set, self.labels, w)
+        self.enough = enough(bag, self.labels)
+
+
 def same_fact_groups(
     units: list[Entry],
     allowed,
     parallel,
     nested: dict[int, Entry] | None = None,
     w: Weights | None = None,
+    queries: set[int] | None = None,
+    bags: list[tuple[Token, ...]] | None = None,
 ) -> list[Group]:
     """The groups of entries that share most of their weighted substance and disagree on
-    nothing (connected pairs); ``w``: the weights, when the caller has them. ``allowed(a, b)`` says whether a pair may be
-    shown (scope, entries already in an item), ``parallel(a, b)`` whether the two are fields
-    of parallel records. A nested line (``nested``: id → the item holding it, from
+    nothing (connected pairs); ``w``: the weights, when the caller has them; ``queries``:
+    the units whose pairs matter (all when None).
+    ``allowed(a, b)`` says whether a pair may be shown (scope, entries already in an item),
+    ``parallel(a, b)`` whether the two are fields of parallel records. A nested line (``nested``: id → the item holding it, from
     ``sub_entries``) pairs only when the item holding it pairs with nothing."""
     nested = nested or {}
-    bags = [entry_substance(e) for e in units]
+    bags = bags if bags is not None else [entry_substance(e) for e in units]
     w = w or Weights(bags)
+    sides: dict[int, _Side] = {}
+
+    def side(k: int) -> _Side:
+        got = sides.get(k)
+        if got is None:
+            got = sides[k] = _Side(units[k], bags[k], w)
+        return got
+
     found: list[tuple[int, int, float, str]] = []
-    for i, j in sorted(candidates(bags, w)):
+    for i, j in sorted(candidates(bags, w, queries)):
         a, b = units[i], units[j]
-        ta, tb = bags[i], bags[j]
         if (a.file, a.line) == (b.file, b.line):
             continue
-        la, lb = label_tokens(a), label_tokens(b)
-        if not (enough(ta, la) and enough(tb, lb)):
+        x, y = side(i), side(j)
+        if not (x.enough and y.enough) or min(x.total, y.total) * 200 < PAIR_SCORE * (
+            x.total + y.total
+        ):
+            continue  # too little to pair, or too unequal to share most of it
+        sc = _dice(x.set, y.set, x.total, y.total, x.labels, y.labels, w)
+        if sc < PAIR_SCORE or _bare_shared_value(bags[i], x.labels, bags[j], y.labels):
             continue
-        if _bare_shared_value(ta, la, tb, lb):
+        if not allowed(a, b) or a.file == b.file and (in_summary(a) or in_summary(b)):
+            continue  # out of scope, or a document's summary restating its own points
+        if disagree(a, b, bags[i], bags[j]) or added_clause(a, b, w) or parallel(a, b):
             continue
-        sc = score(ta, tb, w, la, lb)
-        if sc < PAIR_SCORE or not allowed(a, b):
-            continue
-        if a.file == b.file and (in_summary(a) or in_summary(b)):
-            continue  # a document's summary restating its own points
-        if disagree(a, b, ta, tb) or added_clause(a, b, w) or parallel(a, b):
-            continue
-        found.append((i, j, sc, kind_of(ta, la, tb, lb, sc)))
+        found.append((i, j, sc, kind_of(bags[i], x.labels, bags[j], y.labels, sc)))
     paired = {id(units[k]) for i, j, _sc, _kind in found for k in (i, j)}
     edges = [
         edge for edge in found if not any(id(nested.get(id(units[k]))) in paired for k in edge[:2])
