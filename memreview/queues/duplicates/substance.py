@@ -541,10 +541,12 @@ def same_fact_groups(
         if (a.file, a.line) == (b.file, b.line):
             continue
         x, y = side(i), side(j)
-        if not (x.enough and y.enough) or min(x.total, y.total) * 200 < PAIR_SCORE * (
+        if not (x.enough and y.enough):
+            continue  # too little to pair
+        if not (x.labels or y.labels) and min(x.total, y.total) * 200 < PAIR_SCORE * (
             x.total + y.total
         ):
-            continue  # too little to pair, or too unequal to share most of it
+            continue  # too unequal to share most of it
         sc = _dice(x.set, y.set, x.total, y.total, x.labels, y.labels, w)
         if sc < PAIR_SCORE or _bare_shared_value(bags[i], x.labels, bags[j], y.labels):
             continue
