@@ -207,8 +207,13 @@ def _substance_items(subst: _Substance, fields, scope: Scope, free, min_w: int) 
             and scope.allows(a.file, b.file)
             and wide_enough(a.norm, min_w // 2)
             and wide_enough(b.norm, min_w // 2)
-            # one text twice is the exact rule's to judge (a short line in two lists)
-            and comparison_form(a.norm) != comparison_form(b.norm)
+            # one text twice is the exact rule's to judge (a short line in two lists),
+            # unless one is a nested line that rule never sees
+            and (
+                id(a) in subst.nested
+                or id(b) in subst.nested
+                or comparison_form(a.norm) != comparison_form(b.norm)
+            )
         )
 
     slots_of: dict[int, dict] = {}

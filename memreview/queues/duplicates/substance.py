@@ -414,8 +414,9 @@ def kind_of(ta, la, tb, lb, sc: float) -> str:
     """``restructured`` when the substance is the same or nearly so, or one side's (besides
     its label) holds the other's — a row with one more cell, a sentence around a row's
     values: only the dress differs; ``paraphrase`` when each side has words of its own."""
-    own_a, own_b = set(ta) - la, set(tb) - lb
-    if sc >= RESTRUCTURED_SCORE or own_a <= own_b or own_b <= own_a:
+    sa, sb = set(ta), set(tb)
+    own_a, own_b = sa - la, sb - lb
+    if sc >= RESTRUCTURED_SCORE or sa <= sb or sb <= sa or own_a <= own_b or own_b <= own_a:
         return "restructured"
     return "paraphrase"
 
