@@ -212,9 +212,18 @@ def entry_substance(e: Entry) -> tuple[Token, ...]:
     return substance(_body(e.text))
 
 
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
+_EMPHASIS = re.compile(r"^[*_\s]*([^\s:：!！*_]{1,12})[*_\s]*[:：!！][*_\s]*")
+
+
 def _body(text: str) -> str:
+    """An entry's text as one line, without its list marker or an emphasis label
+    (``**重要：**``, ``Note:``)."""
     lines = text.split("\n")
-    first = re.sub(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?", "", lines[0])
+    first = _MARKER.sub("", lines[0])
+    m = _EMPHASIS.match(first)
+    if m and m.group(1).lower() in EMPHASIS_LABELS:
+        first = first[m.end() :]
     return " ".join([first, *(ln.strip() for ln in lines[1:])])
 
 
