@@ -23,9 +23,10 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import chain
 
 from rapidfuzz.distance import Indel
 
@@ -232,11 +233,7 @@ class Weights:
     it); a token every entry holds still weighs a little (log 2)."""
 
     def __init__(self, bags: list[tuple[Token, ...]]):
-        df: dict[str, int] = defaultdict(int)
-        for bag in bags:
-            for t in bag:
-                df[t] += 1
-        self.df = df
+        self.df = df = Counter(chain.from_iterable(bags))  # (a bag holds a token once)
         self.n = n = max(1, len(bags))
         self.of = {t: math.log(1.0 + n / k) for t, k in df.items()}
 
