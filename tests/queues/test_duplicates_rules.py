@@ -167,7 +167,7 @@ def test_every_copy_of_a_curated_fact_is_in_its_item(make_ws):
     ]
 
 
-# -- shape 11: the same fact in other dress --------------------------------------------------
+# -- shape 11: the same fact in other dress (one measure: shared substance, `restructured`) --------------------------------------------------
 
 
 def test_the_same_value_under_two_labels_is_a_duplicate(make_ws):

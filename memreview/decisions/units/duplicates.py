@@ -54,8 +54,18 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
         return
     refs = item.get("refs") or []
     keep = (d.keep or 1) - 1
+    if d.action == "not-duplicate":
+        for ref in refs:
+            for ln in ref.get("lines") or [ref.get("line")]:
+                try:
+                    b.keep(pd, b.entry({**ref, "line": ln}))
+                except DecisionError:
+                    continue  # a line nested in a longer item: nothing of its own to keep
+        b.hide(pd, "not-duplicate")
+        return
     # a copied block or record is one ref naming each of its entries' lines (and the
-    # heading lines a copied block takes with it)
+    # heading lines a copied block takes with it); a line nested in a longer item is no
+    # entry of its own, so keep and merge refuse it (edit by hand)
     runs = [
         [b.entry({**ref, "line": ln}) for ln in ref.get("lines") or [ref.get("line")]]
         for ref in refs
@@ -63,12 +73,6 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
     headings = [
         [b.heading(str(ref.get("file")), ln) for ln in ref.get("headings") or ()] for ref in refs
     ]
-    if d.action == "not-duplicate":
-        for run in runs:
-            for target in run:
-                b.keep(pd, target)
-        b.hide(pd, "not-duplicate")
-        return
     for k, run in enumerate(runs):
         if k == keep and d.action == "keep":
             for target in run:

@@ -13,10 +13,14 @@ records and parallel facts. So, besides the chronicle and seed 002's fingerprint
   heading) holds only the members that agree beyond the shared prefix;
 - a duplicate matters when one side is in a curated file (``MEMORY.md``, an anchor file,
   a ``curated:`` glob); other files are compared only with ``duplicates: {scope: all}``;
-- the same fact in other dress is found too: the same text in two files (``copy``), the same
-  value under two labels (``value``), a table row and a bullet with the same values
-  (``row-bullet``), the same dated row in two tables (``dated-row``) and a run of lines
-  copied elsewhere (``block``, reported once).
+- the same text in two files (``copy``) and a run of lines copied elsewhere (``block``,
+  reported once);
+- the same fact in other dress or other words, by one measure (``substance``): two entries
+  that share most of their weighted substance (numbers, dates, paths, names, content words;
+  each weighed by its rarity) and disagree on none of it — the same value under two labels,
+  a table row restated as a bullet, the same dated row in two tables (``restructured``),
+  the same entities in other words (``paraphrase``). Every item of two or more places
+  carries ``evidence``: the substance they share and where their words differ.
 
 The near search is bounded (issue 18): identical comparison forms are grouped first, each
 text keeps at most ``duplicates_candidates`` partners, and above ``EXACT_PAIRS`` comparisons
@@ -27,7 +31,7 @@ The package, by seam:
 - ``chronicle``: rows of one day in a chronicle table, and seed 002's merge of them;
 - ``near``: the bounded near search, fingerprint groups, union-find;
 - ``runs``: runs of lines and whole records copied elsewhere;
-- ``dress``: the same fact as a value under another label, a row and a bullet, a dated row;
+- ``substance``: substance tokens, their weights, disagreement, the index, the evidence;
 - ``detect``: ``duplicates``, the detector, gathering them all into items.
 """
 

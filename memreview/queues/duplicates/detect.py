@@ -10,11 +10,20 @@ from datetime import date
 from memreview.i18n import ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.duplicates.chronicle import chronicle_items
-from memreview.queues.duplicates.dress import dated_rows, row_bullet_pairs, value_pairs
 from memreview.queues.duplicates.kinds import shown_kind
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
 from memreview.queues.duplicates.runs import HeadingLine, blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable, restates_summary
+from memreview.queues.duplicates.substance import (
+    Token,
+    Weights,
+    entry_substance,
+    evidence,
+    record_slots,
+    same_fact_groups,
+    slots_disagree,
+    sub_entries,
+)
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
@@ -130,6 +139,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
             for e in rec.entries:
                 canon.setdefault(id(e), comparison_form(e.norm))
     min_w = cfg.duplicates_min_width
+    subst = _Substance(ws)
 
     # runs of lines and whole records copied elsewhere: one item each, their lines taken
     covered: set[int] = set()
@@ -189,20 +199,89 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     items.extend(block_items)
     items.extend(record_items)
 
-    # the same fact in other dress
     def free(e: Entry) -> bool:
         return id(e) not in covered and id(e) not in in_group
 
-    all_units = [e for us in units_by_file.values() for e in us]
-    for kind, pairs in (
-        ("value", value_pairs(ws, fields, lambda e: not fields[e.file].is_field(e), scope, cfg)),
-        ("row-bullet", row_bullet_pairs(all_units, canon, scope, cfg)),
-        ("dated-row", dated_rows(all_units, fields, scope, cfg)),
-    ):
-        for pair in pairs:
-            if not all(free(e) for e in pair) or disagree(*pair) or restates_summary(*pair):
-                continue
-            pair.sort(key=scope.rank)
-            items.append(_item(kind, pair, scope, None))
-            covered.update(id(e) for e in pair)
+    # the same fact by its substance: what the shapes above miss
+    items.extend(_substance_items(subst, fields, scope, free, min_w))
+    for it in items:
+        _attach_evidence(it, subst)
     return items
+
+
+class _Substance:
+    """Every compared entry and the list items nested in them, with the substance weights
+    over them all and each item's entries (for its evidence)."""
+
+    def __init__(self, ws: Workspace):
+        self.every: list[Entry] = []
+        self.nested: dict[int, Entry] = {}
+        for mf in ws.files.values():
+            for e in [*mf.entries, *mf.paragraphs]:
+                if comparable(e):
+                    self.every.append(e)
+                    for sub in sub_entries(e):
+                        self.every.append(sub)
+                        self.nested[id(sub)] = e
+        self.bags = [entry_substance(e) for e in self.every]
+        self.weights = Weights(self.bags)
+        self.at = {(e.file, e.line): e for e in self.every}
+
+    def parent(self, e: Entry) -> Entry:
+        return self.nested.get(id(e), e)
+
+
+def _substance_items(subst: _Substance, fields, scope: Scope, free, min_w: int) -> list[dict]:
+    """Groups of entries with the same substance and nothing in disagreement, among those
+    no other rule took (``paraphrase``, ``restructured``)."""
+
+    def allowed(a: Entry, b: Entry) -> bool:
+        return (
+            free(subst.parent(a))
+            and free(subst.parent(b))
+            and scope.allows(a.file, b.file)
+            and wide_enough(a.norm, min_w // 2)
+            and wide_enough(b.norm, min_w // 2)
+            # one text twice is the exact rule's to judge (a short line in two lists),
+            # unless one is a nested line that rule never sees
+            and (
+                id(a) in subst.nested
+                or id(b) in subst.nested
+                or comparison_form(a.norm) != comparison_form(b.norm)
+            )
+        )
+
+    slots_of: dict[int, dict] = {}
+    for ff in fields.values():
+        for rec in ff.records:
+            slots = record_slots(rec.entries)
+            for e in rec.entries:
+                slots_of[id(e)] = slots
+
+    def parallel(a: Entry, b: Entry) -> bool:
+        if a.file == b.file and a.line <= b.end_line and b.line <= a.end_line:
+            return True  # an item and a line of its own
+        if a.file == b.file and fields[a.file].is_field(a) and fields[b.file].is_field(b):
+            return True  # two fields of parallel records
+        ra, rb = slots_of.get(id(subst.parent(a))), slots_of.get(id(subst.parent(b)))
+        return ra is not None and rb is not None and ra is not rb and slots_disagree(ra, rb)
+
+    queries = {k for k, e in enumerate(subst.every) if scope.allows(e.file, e.file)}
+    groups = same_fact_groups(subst.every, allowed, parallel, subst.nested, subst.weights, queries)
+    return [_item(g.kind, sorted(g.entries, key=scope.rank), scope, g.score) for g in groups]
+
+
+def _attach_evidence(item: dict, subst: _Substance) -> None:
+    """``evidence`` of an item of two or more places: the substance its first two share
+    (and every other member holds), and where their words differ."""
+    refs = item.get("refs") or []
+    if len(refs) < 2:
+        return
+    members = [subst.at.get((r["file"], r["line"])) for r in refs]
+    if any(m is None for m in members):
+        return
+    ev = evidence(members[0], members[1], subst.weights)
+    if len(members) > 2:
+        held = [set(entry_substance(m)) for m in members[2:]]
+        ev["shared"] = [t for t in ev["shared"] if all(Token(t, "") in h for h in held)]
+    item["evidence"] = ev
