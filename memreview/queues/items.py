@@ -102,6 +102,9 @@ class DuplicateItem(TypedDict):
     merged: str | None
     score: float | None
     evidence: NotRequired[Evidence]
+    # the ids a rule the substance measure took over gave the same pair (state.yaml may
+    # still hide it under one of them)
+    former_ids: NotRequired[list[str]]
 
 
 class PartialMention(TypedDict):

@@ -190,7 +190,11 @@ def visible_items(
     unit = registry.unit(name)
     if unit is not None and unit.unhide in show_all:
         return list(items)
-    return [it for it in items if not state.is_hidden(it["id"], today)]
+    return [
+        it
+        for it in items
+        if not any(state.is_hidden(i, today) for i in (it["id"], *it.get("former_ids", ())))
+    ]
 
 
 def limited(

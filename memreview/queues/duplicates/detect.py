@@ -29,14 +29,22 @@ from memreview.workspace.fields import file_fields, wide_enough
 from memreview.workspace.model import Entry, Workspace
 
 
+def _rule_id(rule: str, group: list[Entry]) -> str:
+    files = sorted({e.file for e in group})
+    if len(files) == 1:
+        return item_id("d", rule, files[0], *sorted(e.norm for e in group))
+    return item_id("d", rule, *sorted(f"{e.file}\x1f{e.norm}" for e in group))
+
+
+# the rules the substance measure took over: a pair they found had its id from their name,
+# and an owner's state.yaml may still hide it under that id
+FORMER_RULES = ("value", "row-bullet", "dated-row")
+
+
 def _item(kind: str, group: list[Entry], scope: Scope, score, title=None, extra=None) -> dict:
     """An item of the rule ``kind`` over ``group``: its id from the rule's name (what an
     owner's hidden items name), its ``kind`` the dress (``kinds.shown_kind``)."""
-    files = sorted({e.file for e in group})
-    if len(files) == 1:
-        ident = item_id("d", kind, files[0], *sorted(e.norm for e in group))
-    else:
-        ident = item_id("d", kind, *sorted(f"{e.file}\x1f{e.norm}" for e in group))
+    ident = _rule_id(kind, group)
     item = {
         "id": ident,
         "title": short(title or group[0].first_line),
@@ -268,7 +276,14 @@ def _substance_items(subst: _Substance, fields, scope: Scope, free, min_w: int) 
 
     queries = {k for k, e in enumerate(subst.every) if scope.allows(e.file, e.file)}
     groups = same_fact_groups(subst.every, allowed, parallel, subst.nested, subst.weights, queries)
-    return [_item(g.kind, sorted(g.entries, key=scope.rank), scope, g.score) for g in groups]
+    out = []
+    for g in groups:
+        group = sorted(g.entries, key=scope.rank)
+        item = _item(g.kind, group, scope, g.score)
+        if len(group) == 2:
+            item["former_ids"] = [_rule_id(rule, group) for rule in FORMER_RULES]
+        out.append(item)
+    return out
 
 
 def _attach_evidence(item: dict, subst: _Substance) -> None:
