@@ -71,9 +71,9 @@ SHARDS = 16  # parsed files are kept in this many files: a change rewrites one o
 
 # The parsed files of the last workspace scanned in this process (by cache directory and
 # root): the app's rescan after a write takes the unchanged ones from here.
-_LIVE: dict[tuple[str, str], dict[int, dict[tuple[str, str], tuple]]] = {}
+_LIVE: dict[tuple[str, str], dict[int, dict[tuple[str, str], tuple[Any, ...]]]] = {}
 # …and the queues it kept (what queues.pickle holds), so a rescan does not read them back
-_LIVE_QUEUES: dict[tuple[str, str], dict] = {}
+_LIVE_QUEUES: dict[tuple[str, str], dict[str, Any]] = {}
 
 
 log = logging.getLogger("memreview.cache")
@@ -92,16 +92,16 @@ class Packed:
 
     __slots__ = ("blob", "cls", "eager", "obj")
 
-    def __init__(self, blob: bytes | None, cls: str, eager: dict, obj: Any = None):
+    def __init__(self, blob: bytes | None, cls: str, eager: dict[str, Any], obj: Any = None):
         self.blob, self.cls, self.eager, self.obj = blob, cls, eager, obj
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[Any, ...]:
         # a value parsed in this process is pickled only as its shard is written (its bytes
         # are not kept beside it)
         blob = self.blob if self.blob is not None else pickle.dumps(self.obj, _PROTOCOL)
         return (blob, self.cls, self.eager)
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.blob, self.cls, self.eager = state
         self.obj = None
 
@@ -133,6 +133,8 @@ def _pack(value: Any) -> Packed:
 def _unpacked(stored: Packed, cls: type | None, rel: str) -> Any:
     """The value in ``stored.blob`` (the fields of an instance of ``cls`` when it is given,
     checked to be one for file ``rel``), or :data:`_BAD`."""
+    if stored.blob is None:
+        return _BAD
     try:
         value = restricted_loads(stored.blob)
     except Exception:  # any damage: never trusted
@@ -144,7 +146,7 @@ def _unpacked(stored: Packed, cls: type | None, rel: str) -> Any:
     return dict(value.__dict__)
 
 
-def _empty_state(cls: type, eager: dict) -> dict:
+def _empty_state(cls: type, eager: dict[str, Any]) -> dict[str, Any]:
     """The fields of a file gone unreadable between the scan's start and its first use."""
     from memreview.workspace.textfile import UTF8, TextFile
 
@@ -171,10 +173,10 @@ class PerFile:
 
     def __init__(self, sc: ScanCache):
         self.sc = sc
-        self._old: dict[str, dict] = {}
-        self._new: dict[str, dict[str, tuple]] = {}
+        self._old: dict[str, dict[str, Any]] = {}
+        self._new: dict[str, dict[str, tuple[Any, ...]]] = {}
 
-    def _records(self, queue: str) -> dict:
+    def _records(self, queue: str) -> dict[str, Any]:
         if queue not in self._old:
             doc = self.sc._load(f"perfile-{queue}.pickle") or {}
             files = doc.get("files")
@@ -234,7 +236,7 @@ def _strings(value: Any) -> Iterable[str]:
             yield v
         elif isinstance(v, dict):
             stack.extend(v.values())
-        elif isinstance(v, list | tuple | set | frozenset):
+        elif isinstance(v, list | tuple[Any, ...] | set | frozenset):
             stack.extend(v)
 
 
@@ -258,23 +260,27 @@ class ScanCache(CacheDir):
         if live not in _LIVE:
             forget_live()  # one workspace at a time: a fleet's scans don't pile up
         self._live = live
-        self._shards: dict[int, dict[tuple[str, str], tuple]] = _LIVE.setdefault(live, {})
+        self._shards: dict[int, dict[tuple[str, str], tuple[Any, ...]]] = _LIVE.setdefault(live, {})
         self._used: set[tuple[str, str]] = set()
-        self._new: dict[tuple[str, str], tuple] = {}  # parsed now: (entry, texts), not checked
+        self._new: dict[
+            tuple[str, str], tuple[Any, ...]
+        ] = {}  # parsed now: (entry, texts), not checked
         self._dirty: set[int] = set()
-        self._queues: dict | None = _LIVE_QUEUES.get(live)
-        self._shown: dict | None = None
+        self._queues: dict[str, Any] | None = _LIVE_QUEUES.get(live)
+        self._shown: dict[str, Any] | None = None
         # content hashes: of the files changed too recently to trust their keys, kept so the
         # next scan trusts them once their bytes are as they were (see :meth:`key`)
         self._hashes_old: dict[str, tuple[Key, str]] | None = None
         self._hashes: dict[str, tuple[Key, str]] = {}
         self._keys: dict[str, Key] = {}  # each file's key as this scan trusts it
         self._untrusted: set[str] = set()  # changed too recently and not hashed
-        self._derived: dict | None = None
-        self._derived_new: dict[str, tuple[str, Any]] = {}
+        self._derived: dict[str, Any] | None = None
+        self._derived_new: dict[str, tuple[str, Any] | None] = {}
         self._per_file: PerFile | None = None
 
-    def _shard(self, slot: tuple[str, str], k: int | None = None) -> dict[tuple[str, str], tuple]:
+    def _shard(
+        self, slot: tuple[str, str], k: int | None = None
+    ) -> dict[tuple[str, str], tuple[Any, ...]]:
         k = self._index(slot) if k is None else k
         shard = self._shards.get(k)
         if shard is None:
@@ -343,7 +349,7 @@ class ScanCache(CacheDir):
                 for rel, v in found.items()
             )
             self._hashes_old = found if good else {}
-        return self._hashes_old
+        return self._hashes_old or {}
 
     def _trusted(self, rel: str) -> bool:
         self.key(rel)
@@ -357,7 +363,7 @@ class ScanCache(CacheDir):
         self,
         kind: str,
         rels: tuple[str, ...],
-        warnings: list,
+        warnings: list[Any],
         compute: Callable[[], Any],
         texts: Callable[[Any], Iterable[str]],
         later: bool = False,
@@ -397,7 +403,9 @@ class ScanCache(CacheDir):
             self._new[slot] = ((keys, value, list(warnings[before:])), texts)
         return value
 
-    def _value(self, slot: tuple[str, str], stored: Any, compute: Callable, warnings: list) -> Any:
+    def _value(
+        self, slot: tuple[str, str], stored: Any, compute: Callable[[], Any], warnings: list[Any]
+    ) -> Any:
         """The value a shard holds for ``slot``: the object itself (parsed in this process), or
         a lazy instance of its class for a :class:`Packed` one (:data:`_BAD` when it is not
         what memreview writes there)."""
@@ -413,18 +421,20 @@ class ScanCache(CacheDir):
         if not (isinstance(eager, dict) and eager.get("rel") == slot[1]):
             self._rejected(slot)
             return _BAD
-        obj = object.__new__(cls)
+        obj: Any = object.__new__(cls)
         obj.__dict__.update(eager)
         obj.__dict__["_lazy"] = functools.partial(self._unpack, slot, stored, compute, warnings)
         stored.obj = obj
         return obj
 
-    def _unpack(self, slot: tuple[str, str], stored: Packed, compute: Callable, warnings: list):
+    def _unpack(
+        self, slot: tuple[str, str], stored: Packed, compute: Callable[[], Any], warnings: list[Any]
+    ) -> dict[str, Any]:
         """The fields of a lazy memory file or daily log; when its bytes in the cache are
         not one (damaged, forged), the file parsed again (its warnings were given already)."""
         state = _unpacked(stored, _LAZY[stored.cls], slot[1])
         if state is not _BAD:
-            return state
+            return dict(state)
         self._rejected(slot)
         before = len(warnings)
         value = compute()
@@ -433,7 +443,9 @@ class ScanCache(CacheDir):
             return _empty_state(_LAZY[stored.cls], stored.eager)
         return dict(value.__getstate__())
 
-    def _unpack_value(self, slot, stored: Packed, compute: Callable, warnings: list) -> Any:
+    def _unpack_value(
+        self, slot: tuple[str, str], stored: Packed, compute: Callable[[], Any], warnings: list[Any]
+    ) -> Any:
         value = _unpacked(stored, None, slot[1])
         if value is _BAD:
             self._rejected(slot)
@@ -606,7 +618,7 @@ class ScanCache(CacheDir):
             parts.append(f"{g}={digest}")
         return hashlib.blake2b("|".join(parts).encode(), digest_size=20).hexdigest()
 
-    def _queue_doc(self) -> dict:
+    def _queue_doc(self) -> dict[str, Any]:
         if self._queues is None:
             doc = self._load("queues.pickle") or {}
             entries = doc.get("queues")
@@ -630,7 +642,7 @@ class ScanCache(CacheDir):
 
     def queues(
         self, digests: dict[str, tuple[str, bool]]
-    ) -> dict[str, tuple[list[dict], list[str]]]:
+    ) -> dict[str, tuple[list[dict[str, Any]], list[str]]]:
         """(items, groups read) of each queue stored whose inputs are as they were."""
         out = {}
         for name, e in (self._queue_doc().get("queues") or {}).items():
@@ -647,7 +659,7 @@ class ScanCache(CacheDir):
         self,
         digests: dict[str, tuple[str, bool]],
         outside: list[str],
-        queues: dict[str, tuple[list[dict], list[str]]],
+        queues: dict[str, tuple[list[dict[str, Any]], list[str]]],
     ) -> None:
         """Keep each queue's (items, groups read), under the key of those groups now (a queue
         one of whose groups changed too recently is not kept)."""
@@ -663,7 +675,7 @@ class ScanCache(CacheDir):
             self._queues = _LIVE_QUEUES[self._live] = doc
 
     # -- the counts shown at the end of the last scan ----------------------------------------
-    def shown(self) -> dict:
+    def shown(self) -> dict[str, Any]:
         """The last scan's record: ``key`` (see :meth:`whole_key`; None: not to be trusted),
         ``outside`` (the files outside the workspace it read) and ``counts`` (the counts it
         showed); {} when there is none."""
@@ -706,7 +718,11 @@ class ScanCache(CacheDir):
         return h.hexdigest()
 
     def save_shown(
-        self, key: str | None, outside: list[str], counts: dict[str, int], health: dict | None
+        self,
+        key: str | None,
+        outside: list[str],
+        counts: dict[str, int],
+        health: dict[str, Any] | None,
     ) -> None:
         """Keep the counts a scan showed and its health figures under ``key`` (None keeps
         only ``outside``, the files the next scan's key must cover)."""

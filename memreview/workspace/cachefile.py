@@ -28,7 +28,9 @@ RACY_SECONDS = 2.0
 ENV_VARS = ("OPENCLAW_STATE_DIR", "OPENCLAW_PROFILE", "HOME")
 SKIP_DIRS = {".git", ".memreview"}
 
-Key = tuple[int, int, int] | None  # (size, mtime_ns, inode); None: not a regular file
+Key = (
+    tuple[int, int, int] | tuple[int, int, int, str] | None
+)  # (size, mtime_ns, inode[, digest]); None: not a regular file
 
 _ALLOWED = {
     "builtins": {"set", "frozenset", "dict", "list", "tuple", "int", "float", "str", "bytes"},
@@ -140,7 +142,7 @@ class CacheDir:
         self.problems: list[str] = []
         self._warned = False
 
-    def _load(self, name: str) -> dict | None:
+    def _load(self, name: str) -> dict[str, Any] | None:
         path = self.dir / name
         try:
             with open(path, "rb") as f:
@@ -181,7 +183,7 @@ class CacheDir:
             self._warned = True
             self.problems.append(message)
 
-    def _write(self, name: str, doc: dict) -> None:
+    def _write(self, name: str, doc: dict[str, Any]) -> None:
         head = {"format": FORMAT, "root": str(self.root), "code": _code_stamp()}
         try:
             self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)

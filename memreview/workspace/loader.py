@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from memreview.i18n import N_, Message, Nn_, _
 from memreview.workspace.activity import find_dreaming_runs, read_openclaw_usage, recalls_of_entries
@@ -35,7 +36,9 @@ from memreview.workspace.records import (
     read_skills,
     read_verdicts,
 )
-from memreview.workspace.root import NotAWorkspace, check_workspace, is_workspace  # noqa: F401
+from memreview.workspace.root import NotAWorkspace as NotAWorkspace  # re-exported
+from memreview.workspace.root import check_workspace as check_workspace  # re-exported
+from memreview.workspace.root import is_workspace as is_workspace  # re-exported
 from memreview.workspace.textfile import decode_whole, is_binary
 from memreview.workspace.yamlcap import CONFIG_LIMIT
 
@@ -207,7 +210,7 @@ def _read_dreams_and_recalls(
             (cfg.dreams_db, cfg.dreams_db + "-wal"),
             ws,
             # read_dreams sets the field (never through a lazy field: this may be its load)
-            lambda: read_dreams(rd, ws, cfg.dreams_db) or ws.__dict__.get("fragments"),
+            lambda: _read_then(read_dreams, rd, ws, cfg.dreams_db, "fragments"),
             lambda frags: (f.content for f in frags or ()),
             later=True,
         ),
@@ -221,7 +224,7 @@ def _read_dreams_and_recalls(
             f"recalls:{rd.jsonl_limit}",
             (cfg.recall_log,),
             ws,
-            lambda: read_recalls(rd, ws, cfg.recall_log) or ws.__dict__.get("recalls"),
+            lambda: _read_then(read_recalls, rd, ws, cfg.recall_log, "recalls"),
             lambda recalls: (r.query for r in recalls or ()),
             later=True,
         ),
@@ -252,7 +255,15 @@ def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> None:
         ws.warnings.extend(warnings)
 
 
-def _well_made(value) -> bool:
+def _read_then(
+    read: Callable[[Reader, Workspace, str], None], rd: Reader, ws: Workspace, rel: str, field: str
+) -> Any:
+    """``read`` sets the workspace's ``field``: its value (never through a lazy field)."""
+    read(rd, ws, rel)
+    return ws.__dict__.get(field)
+
+
+def _well_made(value: object) -> bool:
     return (
         isinstance(value, tuple)
         and len(value) == 2
@@ -263,7 +274,7 @@ def _well_made(value) -> bool:
     )
 
 
-def _projects_texts(value) -> list[str]:
+def _projects_texts(value: tuple[Any, Any]) -> list[str]:
     projects, warnings = value
     return [repr(projects), repr(warnings)]
 
@@ -273,17 +284,17 @@ def _cached(
     kind: str,
     rels: tuple[str, ...],
     ws: Workspace,
-    compute,
-    texts,
+    compute: Callable[[], Any],
+    texts: Callable[[Any], Iterable[str]],
     later: bool = False,
-):
+) -> Any:
     """``compute()``, or what it gave before for the same files (see ScanCache.memo)."""
     if cache is None:
         return compute()
     return cache.memo(kind, rels, ws.warnings, compute, texts, later)
 
 
-def _later(ws: Workspace, name: str, value) -> None:
+def _later(ws: Workspace, name: str, value: Any) -> None:
     """Field ``name`` of ``ws`` set to ``value``, or to what it gives when first used (a
     value from the cache not unpickled yet)."""
     if isinstance(value, Later):
@@ -309,7 +320,7 @@ def _parse(rd: Reader, ws: Workspace, rel: str, archived: bool) -> MemoryFile | 
     return mf
 
 
-def _mf_texts(mf: MemoryFile | None):
+def _mf_texts(mf: MemoryFile | None) -> list[str] | tuple[()]:
     return mf.source.texts if mf is not None else ()
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date
 from datetime import date as _date  # the type, where a field named `date` hides it
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from memreview.i18n import Message, shown
 from memreview.workspace.config import Config
@@ -186,7 +187,7 @@ class LoadsLater:
     a few fields (its name) and ``_lazy``, which gives the rest on first use (see
     :mod:`memreview.workspace.cache`); an instance made the usual way is never lazy."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         later = self.__dict__.get("_later")
         if later is not None and name in later:  # one field given later (``set_later``)
             value = later[name]()
@@ -206,7 +207,7 @@ class LoadsLater:
             raise AttributeError(name)
         return self.__dict__[name]
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         if "_lazy" in self.__dict__:
             self.__getattr__("rel")  # every field, before it is pickled
             self.__dict__.pop("_lazy", None)
@@ -215,7 +216,7 @@ class LoadsLater:
         self.__dict__.pop("_later", None)
         return self.__dict__
 
-    def loaded(self):
+    def loaded(self) -> Self:
         """This object with every field loaded (what ``__dict__`` holds is then all of it)."""
         if "_lazy" in self.__dict__:
             self.__getattr__("rel")
@@ -228,7 +229,7 @@ class LoadsLater:
             return True
         return getattr(self, name) is not None
 
-    def set_later(self, name: str, load) -> None:
+    def set_later(self, name: str, load: Callable[[], Any]) -> None:
         """Field ``name`` is ``load()``, called when the field is first used."""
         self.__dict__.pop(name, None)
         self.__dict__.setdefault("_later", {})[name] = load
