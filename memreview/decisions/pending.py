@@ -20,13 +20,23 @@ from ruamel.yaml import YAML
 from memreview.decisions.model import Decision, DecisionError
 from memreview.i18n import _
 from memreview.store import PathEscape, own_lock, read_private, write_private
-from memreview.workspace.yamlcap import CONFIG_LIMIT, DECISIONS_LIMIT, YAMLRefused, load_yaml
+from memreview.workspace.yamlcap import (
+    CONFIG_LIMIT,
+    DECISIONS_LIMIT,
+    YAMLRefused,
+    load_yaml,
+    size_text,
+)
 
 PENDING_FILE = "pending.yaml"
 _HEADER = (
     "# memreview: decisions staged for review and not applied yet.\n"
     "# Apply them in the app, or with: memreview apply . --decisions .memreview/pending.yaml\n"
 )
+
+
+class PendingTooLarge(OSError):
+    """Staged decisions too long for a pending.yaml memreview can read back."""
 
 
 class DecisionsFileError(ValueError):
@@ -124,10 +134,22 @@ def save_pending(
 
     A file there that doesn't parse (a hand edit with a typo), or holds entries that are not
     decisions, is copied to ``pending.yaml.broken-<time>`` first, so none of it is lost;
-    returns that copy's name, else None. Raises store.LockHeld when the lock stays held.
+    returns that copy's name, else None. Raises store.LockHeld when the lock stays held, and
+    PendingTooLarge (nothing written) when the file would be larger than it is read back.
     """
     decisions = [Decision.from_dict(d) for d in decisions]
     data = dump_decisions(decisions)
+    if len(data) > CONFIG_LIMIT:  # what memreview writes it must be able to read back
+        raise PendingTooLarge(
+            _(
+                "{file} would be {size}, more than memreview reads back ({limit}); it was "
+                "left as it was: apply or drop some decisions"
+            ).format(
+                file=f".memreview/{PENDING_FILE}",
+                size=size_text(len(data)),
+                limit=size_text(CONFIG_LIMIT),
+            )
+        )
     with own_lock(root, lock_wait):
         kept = _keep_broken(root)
         real = write_private(root, PENDING_FILE, data)

@@ -152,13 +152,15 @@ def remove_private_unlisted(
 ) -> None:
     """Remove the regular files of ``.memreview/<folder>/`` whose name matches ``pattern``
     and is not in ``keep`` (memreview's own copies no longer referred to); a link, a
-    directory or any other name is left alone."""
+    directory or any other name is left alone. A clean-up that can't be done (the folder is
+    missing, a link, unreadable) does nothing: it comes after the write it tidies, which
+    stands."""
     try:
         with dir_at(root, private_rel(folder), create=False) as fd:
             for name in os.listdir(fd):
                 if name not in keep and pattern.fullmatch(name):
                     _unlink_regular(fd, name)
-    except (FileNotFoundError, NotADirectoryError):
+    except (OSError, PathEscape):
         return
 
 

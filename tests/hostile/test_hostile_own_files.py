@@ -1,0 +1,127 @@
+"""memreview's own files under ``.memreview/`` as an agent leaves them: the folder of the
+long skipped candidates swapped for a link, a pending.yaml grown past what memreview reads
+back. What memreview says it wrote is what it wrote, and it never writes a file of its own
+it can't read back."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from memreview.decisions import apply
+from memreview.decisions import state as state_module
+from memreview.decisions.hidden import unhide
+from memreview.decisions.model import Decision
+from memreview.decisions.pending import load_pending, save_pending
+from memreview.decisions.staging import PendingFile, Staging
+from memreview.decisions.state import load_state
+from memreview.scan import scan_workspace
+from memreview.workspace.yamlcap import CONFIG_LIMIT
+
+TODAY = date(2026, 11, 29)
+NOW = datetime(2026, 11, 29, 10, 0, 0, tzinfo=UTC)
+
+
+def _workspace(root: Path) -> Path:
+    cands = [
+        {"theme": "Daily digest", "content": "send the digest at 07:00", "count": 6},
+        {"theme": "Junk", "content": "x" * 10_000, "count": 1},
+    ]
+    (root / "memory/projects").mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# Memory\n\n- a rule\n")
+    text = json.dumps({"candidates": cands}, indent=2) + "\n"
+    (root / "memory/skill_candidates.json").write_text(text)
+    (root / "memory/projects/diary.md").write_text("# Diary\nAdded: 2026-01-01\n")
+    return root
+
+
+def _decide(root: Path, queue: str, action: str, **match):
+    result = scan_workspace(root, today=TODAY)
+    [it] = [i for i in result.all_queues[queue] if all(i.get(k) == v for k, v in match.items())]
+    return apply(result, [{"item": it["id"], "action": action}], now=NOW), it["id"]
+
+
+def _skipped_folder_linked(root: Path) -> None:
+    """The agent moves .memreview/skipped/ into memory/ and leaves a link in its place."""
+    folder = root / ".memreview/skipped"
+    os.rename(folder, root / "memory/moved")
+    os.symlink("../memory/moved", folder)
+
+
+def test_a_hide_written_with_the_skipped_folder_a_link_is_reported_as_written(tmp_path):
+    """state.yaml is written, then the clean-up of the kept candidates meets the link: the
+    hide stands, and apply says so (not "could not record hidden items")."""
+    root = _workspace(tmp_path / "ws")
+    assert _decide(root, "skills", "skip", theme="Junk")[0].ok
+    _skipped_folder_linked(root)
+    out, diary = _decide(root, "dormant", "snooze")
+    assert diary in load_state(root).hidden
+    assert out.hidden == [diary], out.messages
+    assert not any("could not record" in m for m in out.messages), out.messages
+    assert os.listdir(root / "memory/moved")  # the link's folder is left as it was
+
+
+def test_an_unhide_with_the_skipped_folder_a_link_says_what_it_did(tmp_path):
+    """The unhide's state.yaml is written: it reports the item shown again, never
+    "nothing unhidden" (and never a traceback)."""
+    root = _workspace(tmp_path / "ws")
+    assert _decide(root, "skills", "skip", theme="Junk")[0].ok
+    out, diary = _decide(root, "dormant", "snooze")
+    assert out.ok
+    _skipped_folder_linked(root)
+    back = unhide(root, diary, today=TODAY, now=NOW)
+    assert diary not in load_state(root).hidden
+    assert back.ok, back.message
+
+
+def test_an_unhide_whose_state_cant_be_written_says_the_file_changed(tmp_path, monkeypatch):
+    """The disk fills as state.yaml is written — after the unhide's batch put the candidate
+    back in its file. The outcome names that file and the batch (undo takes it out again),
+    never a traceback or "nothing unhidden" over a changed file."""
+    root = _workspace(tmp_path / "ws")
+    out, digest_id = _decide(root, "skills", "skip", theme="Daily digest")
+    assert out.ok
+    before = (root / "memory/skill_candidates.json").read_bytes()
+    real_write = state_module.store.write_private
+
+    def full(where, name, data):
+        if name == "state.yaml":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(where, name, data)
+
+    monkeypatch.setattr(state_module.store, "write_private", full)
+    back = unhide(root, digest_id, today=TODAY, now=NOW)
+    assert (root / "memory/skill_candidates.json").read_bytes() != before  # written back
+    assert digest_id in load_state(root).hidden
+    assert not back.ok
+    assert "nothing unhidden" not in back.message
+    assert "memory/skill_candidates.json" in back.message and back.batch, back.message
+
+
+def _edits(n: int, size: int) -> list[Decision]:
+    return [
+        Decision.from_dict({"item": f"e-{k:012x}", "action": "edit", "text": "t" * size})
+        for k in range(n)
+    ]
+
+
+def test_pending_is_never_written_larger_than_it_is_read_back(tmp_path):
+    """Long edits staged past the size pending.yaml is read back with: the save is refused
+    (the decisions stay staged in memory, and the app says they are not saved), and the
+    file on disk still holds what was last saved and can be read."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    save_pending(root, _edits(2, 100))
+    staging = Staging(PendingFile(root))
+    staging.load()
+    for d in _edits(30, CONFIG_LIMIT // 20):
+        staging.stage(d)
+    assert (root / ".memreview/pending.yaml").stat().st_size <= CONFIG_LIMIT
+    decisions, warnings = load_pending(root)
+    assert not warnings
+    assert decisions  # what was saved last is still there
+    assert not staging.saved and staging.save_error
+    assert len(staging) == 30
