@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import tracemalloc
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -125,3 +126,53 @@ def test_pending_is_never_written_larger_than_it_is_read_back(tmp_path):
     assert decisions  # what was saved last is still there
     assert not staging.saved and staging.save_error
     assert len(staging) == 30
+
+
+HUGE = 128 * 1024 * 1024  # a sparse file: no disk used, but far past any cap
+
+
+def _sparse(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        f.truncate(HUGE)
+
+
+def _peak(run) -> tuple[object, int]:
+    tracemalloc.start()
+    try:
+        out = run()
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_huge_state_file_is_refused_without_being_read(tmp_path):
+    """A 128 MiB sparse state.yaml: scan warns and goes on, a hide refuses to replace it;
+    neither reads it into memory (a bigger one would stop the review)."""
+    root = _workspace(tmp_path / "ws")
+    _sparse(root / ".memreview/state.yaml")
+    result, peak = _peak(lambda: scan_workspace(root, today=TODAY))
+    assert any("state.yaml" in w.file for w in result.workspace.warnings)
+    assert peak < 32 * 1024 * 1024, peak
+    (out, _id), peak = _peak(lambda: _decide(root, "dormant", "snooze"))
+    assert peak < 32 * 1024 * 1024, peak
+    assert (root / ".memreview/state.yaml").stat().st_size == HUGE  # left as it was
+    assert not out.hidden
+
+
+def test_a_huge_pending_file_is_set_aside_without_being_read_or_copied(tmp_path):
+    """A 128 MiB sparse pending.yaml: the app's first save keeps it aside as it is (renamed,
+    not read whole nor written out again) and saves the new decision."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    _sparse(root / ".memreview/pending.yaml")
+    staging = Staging(PendingFile(root))
+    _warnings, peak = _peak(staging.load)
+    assert peak < 32 * 1024 * 1024, peak
+    _none, peak = _peak(lambda: staging.stage(_edits(1, 10)[0]))
+    assert peak < 32 * 1024 * 1024, peak
+    assert staging.saved, staging.save_error
+    [aside] = (root / ".memreview").glob("pending.yaml.broken-*")
+    assert aside.stat().st_size == HUGE
+    assert aside.stat().st_blocks * 512 < 1024 * 1024  # the same sparse file, not a copy
+    assert [d.item for d in load_pending(root)[0]] == ["e-000000000000"]
