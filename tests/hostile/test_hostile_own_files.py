@@ -20,6 +20,7 @@ from memreview.decisions.pending import load_pending, save_pending
 from memreview.decisions.staging import PendingFile, Staging
 from memreview.decisions.state import load_state
 from memreview.scan import scan_workspace
+from memreview.store.temps import clean_temp_files
 from memreview.workspace.yamlcap import CONFIG_LIMIT
 
 TODAY = date(2026, 11, 29)
@@ -176,3 +177,16 @@ def test_a_huge_pending_file_is_set_aside_without_being_read_or_copied(tmp_path)
     assert aside.stat().st_size == HUGE
     assert aside.stat().st_blocks * 512 < 1024 * 1024  # the same sparse file, not a copy
     assert [d.item for d in load_pending(root)[0]] == ["e-000000000000"]
+
+
+def test_a_hard_link_named_as_an_own_temp_file_is_not_taken_for_one(tmp_path):
+    """A second name of MEMORY.md, planted in .memreview/ as the temp file of state.yaml, is
+    not removed nor reported as a temp file memreview made; MEMORY.md is untouched."""
+    root = _workspace(tmp_path / "ws")
+    (root / ".memreview").mkdir()
+    planted = root / ".memreview/.state.yaml.0123abcd.tmp"
+    os.link(root / "MEMORY.md", planted)
+    stray = root / ".memreview/.pending.yaml.89abcdef.tmp"
+    stray.write_text("- {item: x, action: defer}\n")
+    assert clean_temp_files(root) == [".memreview/.pending.yaml.89abcdef.tmp"]
+    assert planted.exists() and (root / "MEMORY.md").read_text() == "# Memory\n\n- a rule\n"
