@@ -221,10 +221,8 @@ def unhide(
                 True, said.format(id=item.id, queue=item.queue or _("its queue")), None, item, diff
             )
         state.hidden.pop(item.stored or item.id, None)
-        try:
-            write_state(root, state)
-        except (OSError, store.PathEscape) as exc:
-            return _state_not_written(item, result, diff, exc)
+        if (failed := _write_state_or_say(root, state, item, result, diff)) is not None:
+            return failed
     return UnhideOutcome(
         True,
         _("{id} shows again in {queue} (batch {batch}; `memreview undo` hides it again)").format(
@@ -236,9 +234,21 @@ def unhide(
     )
 
 
+def _write_state_or_say(
+    root: Path, state: State, item: HiddenItem, result, diff: str
+) -> UnhideOutcome | None:
+    """state.yaml written after an unhide's batch, None; or, when it can't be written (the
+    batch already put the candidate back), an outcome saying what changed: the item stays
+    listed as hidden."""
+    try:
+        write_state(root, state)
+    except (OSError, store.PathEscape) as exc:
+        return _state_not_written(item, result, diff, exc)
+    return None
+
+
 def _state_not_written(item: HiddenItem, result, diff: str, exc: Exception) -> UnhideOutcome:
-    """An unhide whose batch put the candidate back but whose state.yaml could not be
-    written: what changed is said, the item stays listed as hidden."""
+    """What an unhide whose state.yaml could not be written says."""
     files = ", ".join(f.rel for f in result.files if f.written) or _("no file")
     said = _(
         "{id} was put back in {files} (batch {batch}), but {file} could not be written "
