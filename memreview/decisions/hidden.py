@@ -19,6 +19,7 @@ from pathlib import Path
 from memreview import store
 from memreview.decisions.putback import PutBack, candidates_of, putback_problem, removed_candidate
 from memreview.decisions.state import (
+    STATE_FILE,
     Hidden,
     State,
     StateUnreadable,
@@ -220,7 +221,8 @@ def unhide(
                 True, said.format(id=item.id, queue=item.queue or _("its queue")), None, item, diff
             )
         state.hidden.pop(item.stored or item.id, None)
-        write_state(root, state)
+        if (failed := _write_state_or_say(root, state, item, result, diff)) is not None:
+            return failed
     return UnhideOutcome(
         True,
         _("{id} shows again in {queue} (batch {batch}; `memreview undo` hides it again)").format(
@@ -230,6 +232,33 @@ def unhide(
         item,
         diff,
     )
+
+
+def _write_state_or_say(
+    root: Path, state: State, item: HiddenItem, result, diff: str
+) -> UnhideOutcome | None:
+    """state.yaml written after an unhide's batch, None; or, when it can't be written (the
+    batch already put the candidate back), an outcome saying what changed: the item stays
+    listed as hidden."""
+    try:
+        write_state(root, state)
+    except (OSError, store.PathEscape) as exc:
+        return _state_not_written(item, result, diff, exc)
+    return None
+
+
+def _state_not_written(item: HiddenItem, result, diff: str, exc: Exception) -> UnhideOutcome:
+    """What an unhide whose state.yaml could not be written says."""
+    files = ", ".join(f.rel for f in result.files if f.written) or _("no file")
+    said = _(
+        "{id} was put back in {files} (batch {batch}), but {file} could not be written "
+        "({error}): it is still listed as hidden; `memreview undo` takes it out of the file "
+        "again"
+    )
+    message = said.format(
+        id=item.id, files=files, batch=result.batch_id, file=STATE_FILE, error=exc
+    )
+    return UnhideOutcome(False, message, result.batch_id, item, diff)
 
 
 def skipped_skills(state: State, detected: list[dict]) -> list[dict]:

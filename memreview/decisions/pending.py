@@ -19,14 +19,31 @@ from ruamel.yaml import YAML
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.i18n import _
-from memreview.store import PathEscape, own_lock, read_private, write_private
-from memreview.workspace.yamlcap import CONFIG_LIMIT, DECISIONS_LIMIT, YAMLRefused, load_yaml
+from memreview.store import (
+    PathEscape,
+    TooLarge,
+    own_lock,
+    read_private_within,
+    rename_private,
+    write_private,
+)
+from memreview.workspace.yamlcap import (
+    CONFIG_LIMIT,
+    DECISIONS_LIMIT,
+    YAMLRefused,
+    load_yaml,
+    size_text,
+)
 
 PENDING_FILE = "pending.yaml"
 _HEADER = (
     "# memreview: decisions staged for review and not applied yet.\n"
     "# Apply them in the app, or with: memreview apply . --decisions .memreview/pending.yaml\n"
 )
+
+
+class PendingTooLarge(OSError):
+    """Staged decisions too long for a pending.yaml memreview can read back."""
 
 
 class DecisionsFileError(ValueError):
@@ -82,7 +99,7 @@ def decisions_from(entries: Iterable[Any]) -> tuple[list[Decision], list[str]]:
 def load_pending(root: Path | str) -> tuple[list[Decision], list[str]]:
     """The staged decisions and warnings; a missing file is an empty list."""
     try:
-        data = read_private(root, PENDING_FILE)
+        data = read_private_within(root, PENDING_FILE, CONFIG_LIMIT)
     except (OSError, PathEscape) as exc:
         message = _("{file}: cannot read ({reason}); no staged decisions")
         return [], [message.format(file=f".memreview/{PENDING_FILE}", reason=exc)]
@@ -124,10 +141,22 @@ def save_pending(
 
     A file there that doesn't parse (a hand edit with a typo), or holds entries that are not
     decisions, is copied to ``pending.yaml.broken-<time>`` first, so none of it is lost;
-    returns that copy's name, else None. Raises store.LockHeld when the lock stays held.
+    returns that copy's name, else None. Raises store.LockHeld when the lock stays held, and
+    PendingTooLarge (nothing written) when the file would be larger than it is read back.
     """
     decisions = [Decision.from_dict(d) for d in decisions]
     data = dump_decisions(decisions)
+    if len(data) > CONFIG_LIMIT:  # what memreview writes it must be able to read back
+        raise PendingTooLarge(
+            _(
+                "{file} would be {size}, more than memreview reads back ({limit}); it was "
+                "left as it was: apply or drop some decisions"
+            ).format(
+                file=f".memreview/{PENDING_FILE}",
+                size=size_text(len(data)),
+                limit=size_text(CONFIG_LIMIT),
+            )
+        )
     with own_lock(root, lock_wait):
         kept = _keep_broken(root)
         real = write_private(root, PENDING_FILE, data)
@@ -165,7 +194,7 @@ def _current(root: Path | str) -> list[Decision]:
     """The decisions pending.yaml holds now (what this process wrote last, when the file
     still holds exactly that)."""
     try:
-        data = read_private(root, PENDING_FILE)
+        data = read_private_within(root, PENDING_FILE, CONFIG_LIMIT)
     except (OSError, PathEscape):
         data = None
     known = _last_saved.get(str(Path(root).resolve() / ".memreview" / PENDING_FILE))
@@ -175,22 +204,28 @@ def _current(root: Path | str) -> list[Decision]:
 
 
 def _keep_broken(root: Path | str) -> str | None:
+    """pending.yaml set aside as ``pending.yaml.broken-<time>`` (renamed as it is: none of
+    it is lost, and a huge one is neither read whole nor copied) when it doesn't parse or
+    holds entries that are not decisions; that name, else None."""
     try:
-        before = read_private(root, PENDING_FILE)
+        before = read_private_within(root, PENDING_FILE, CONFIG_LIMIT)
+    except TooLarge:
+        before, problems = None, ["too large"]
     except (OSError, PathEscape):
         return None
-    if not before:
-        return None
-    real = str(Path(root).resolve() / ".memreview" / PENDING_FILE)
-    known = _last_saved.get(real)
-    if known is not None and known[0] == hashlib.sha256(before).digest():
-        return None
-    try:
-        _decisions, problems = decisions_from(parse_decisions_file(before, limit=CONFIG_LIMIT))
-    except DecisionsFileError:
-        problems = ["broken"]
+    else:
+        if not before:
+            return None
+        real = str(Path(root).resolve() / ".memreview" / PENDING_FILE)
+        known = _last_saved.get(real)
+        if known is not None and known[0] == hashlib.sha256(before).digest():
+            return None
+        try:
+            _decisions, problems = decisions_from(parse_decisions_file(before, limit=CONFIG_LIMIT))
+        except DecisionsFileError:
+            problems = ["broken"]
     if not problems:
         return None
     name = f"{PENDING_FILE}.broken-{datetime.now():%Y%m%d-%H%M%S}"
-    write_private(root, name, before)
+    rename_private(root, PENDING_FILE, name)
     return f".memreview/{name}"

@@ -231,10 +231,9 @@ def load_state(root: Path, ws: Workspace | None = None) -> State:
     """The workspace's state.yaml; an empty State when missing or unusable (with a warning
     on ``ws`` when it is given)."""
     try:
-        # refuses a state file (or a .memreview/ directory) that links outside the workspace
-        data = safe_read_bytes(root, STATE_FILE)
-    except FileNotFoundError:
-        data = None
+        # refuses a state file (or a .memreview/ directory) that links outside the workspace,
+        # and one larger than parse_state reads (never read whole)
+        data = store.read_private_within(root, STATE_NAME, STATE_LIMIT)
     except PathEscape:
         if ws is not None:
             text = N_("skipped: leads outside the workspace; hidden items ignored")
@@ -256,7 +255,7 @@ def state_for_change(root: Path) -> tuple[State, bytes | None]:
     none). Raises StateUnreadable when there is one memreview can't read: it is never
     replaced by a state that forgot what it held."""
     try:
-        data = store.read_private(root, STATE_NAME)
+        data = store.read_private_within(root, STATE_NAME, STATE_LIMIT)
     except PathEscape as exc:
         raise StateUnreadable(str(exc)) from None
     except OSError as exc:

@@ -37,6 +37,7 @@ from memreview.store.private import (
     read_private,
     read_private_within,
     remove_private_unlisted,
+    rename_private,
     write_private,
 )
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
@@ -125,6 +126,7 @@ __all__ = [
     "unified_diff",
     "write_private",
     "read_private_within",
+    "rename_private",
     "remove_private_unlisted",
     "TooLarge",
 ]

@@ -9,6 +9,7 @@ the lock file stay out of the owner's git history.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
@@ -28,6 +29,7 @@ from memreview.store.paths import (
     safe_read_bytes,
     workspace_root,
 )
+from memreview.workspace.yamlcap import size_text
 
 PRIVATE_DIR = ".memreview"
 GITIGNORE_LINES = ("backups/", "pending.yaml", "lock")
@@ -138,13 +140,37 @@ def read_private_within(root: Path | str, name: str, limit: int) -> bytes | None
         return None
     try:
         if st.st_size > limit:
-            raise TooLarge(_("{file} is larger than memreview reads").format(file=rel))
+            raise _too_large(rel, st.st_size, limit)
         data = read_fd(fd, st.st_size + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise TooLarge(_("{file} is larger than memreview reads").format(file=rel))
+        raise _too_large(rel, len(data), limit)
     return data
+
+
+def _too_large(rel: str, size: int, limit: int) -> TooLarge:
+    return TooLarge(
+        _("{file} is {size}, more than the {limit} allowed; not read").format(
+            file=rel, size=size_text(size), limit=size_text(limit)
+        )
+    )
+
+
+def rename_private(root: Path | str, name: str, new: str) -> None:
+    """Rename ``.memreview/<name>`` to ``.memreview/<new>`` in its folder (a link is renamed
+    as the link; an existing ``new`` is never replaced: a numbered name is taken instead)."""
+    with private_parent(root, name) as (fd, base):
+        target = private_rel(new).rpartition("/")[2]
+        for n in range(1000):
+            free = target if n == 0 else f"{target}-{n}"
+            try:
+                os.stat(free, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                os.rename(base, free, src_dir_fd=fd, dst_dir_fd=fd)
+                os.fsync(fd)
+                return
+        raise FileExistsError(errno.EEXIST, _("{file} already exists").format(file=new))
 
 
 def remove_private_unlisted(
@@ -152,13 +178,15 @@ def remove_private_unlisted(
 ) -> None:
     """Remove the regular files of ``.memreview/<folder>/`` whose name matches ``pattern``
     and is not in ``keep`` (memreview's own copies no longer referred to); a link, a
-    directory or any other name is left alone."""
+    directory or any other name is left alone. A clean-up that can't be done (the folder is
+    missing, a link, unreadable) does nothing: it comes after the write it tidies, which
+    stands."""
     try:
         with dir_at(root, private_rel(folder), create=False) as fd:
             for name in os.listdir(fd):
                 if name not in keep and pattern.fullmatch(name):
                     _unlink_regular(fd, name)
-    except (FileNotFoundError, NotADirectoryError):
+    except (OSError, PathEscape):
         return
 
 

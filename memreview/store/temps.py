@@ -162,13 +162,15 @@ def _own_temps(root: Path) -> list[str]:
 
 
 def _remove_own(root: Path, rel: str) -> bool:
-    """Remove the temp file ``rel`` of .memreview/ when it is a regular file (never a link,
-    a directory or a pipe); True when removed."""
+    """Remove the temp file ``rel`` of .memreview/ when it is a regular file of one name
+    (never a link, a hard link, a directory or a pipe); True when removed."""
     folder, _sep, name = rel.rpartition("/")
     try:
         with dir_at(root, folder, create=False) as fd:
             st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-            if not stat.S_ISREG(st.st_mode):
+            # a temp file memreview made has one name; a second name of another file
+            # (a hard link an agent gave it) is not one of its temp files
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
                 return False
             os.unlink(name, dir_fd=fd)
     except (OSError, PathEscape):
