@@ -36,13 +36,14 @@ class ReviewKeys(ReviewBase):
         if verb is not None:
             if not in_queue:
                 return _("the health view has nothing to decide: choose a queue (1–9)")
-            if act_for(self.queue, verb) is None:
+            act = act_for(self.queue, verb)
+            if act is None:
                 return _("{key} does nothing in {queue}; here: {keys}").format(
                     key=self._key_name(action, parameters), queue=title, keys=self._offered()
                 )
             if self.items.current is None:
                 return _("{queue} has nothing to decide").format(queue=title)
-            return None
+            return self._refusal(act)
         if action == "open_editor":
             if not in_queue:
                 return _("the health view has no entry to open: choose a queue (1–9)")
@@ -102,6 +103,7 @@ class ReviewKeys(ReviewBase):
             bool(self.staging),
             bool(self.items.filter_text),
             self.pane.filtering,
+            tuple(self._hints()),  # a strip is offered on some entries only
         )
         if state != self._binding_state:
             self._binding_state = state
