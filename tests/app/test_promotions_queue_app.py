@@ -160,3 +160,29 @@ async def test_strip_on_an_entry_with_nothing_to_strip_says_why_and_is_not_offer
                 assert screen.staging.for_item(item["id"]) is None
             await pilot.press("down")
         assert seen == {True, False}  # the case has both kinds
+
+
+async def test_bulk_archive_leaves_a_flagged_item_the_owner_has_decided(make, tmp_path):
+    root = _copy(tmp_path)
+    app = make(root=root, backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        screen = review(app)
+        flagged = [it for it in screen.items.in_view() if it["flags"]]
+        assert len(flagged) >= 2 and screen.items.current is flagged[0]
+        kept = flagged[0]["id"]
+        await pilot.press("a")  # keep the first flagged entry
+        await pilot.press("X")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, BulkArchiveScreen)
+        text = screen_text(app)
+        assert f"Archive {len(flagged) - 1} flagged item" in text, text
+        await pilot.press("y")
+        await loaded(app, pilot)
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        [d] = screen.staging.decisions()  # the keep is still staged, not replaced
+        assert (d.item, d.action) == (kept, "keep")
+    archived = (root / "memory/archive/rejected-promotions.md").read_text()
+    assert archived.count("Rejected: ") == len(flagged)  # the others and the earlier one
