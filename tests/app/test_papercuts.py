@@ -135,3 +135,20 @@ async def test_the_longest_decision_label_shows_whole_in_the_list(make):
         await pilot.pause()
         rows = [ln for ln in screen_text(app).splitlines() if "not-dup" in ln]
         assert rows and all("not-duplicate " in ln for ln in rows), rows
+
+
+async def test_show_all_and_unhide_say_why_when_nothing_is_hidden(make):
+    app = make()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        assert not screen.hidden
+        said = []
+        for keys in (("8", "A"), ("8", "Z"), ("h", "A"), ("h", "Z")):
+            before = len(app._notifications)
+            await pilot.press(*keys)
+            assert len(app._notifications) == before + 1, keys  # never silent
+            said.append(list(app._notifications)[-1].message)
+        assert "Promotions has no hidden items" in said[0]
+        assert "this item is not hidden" in said[1]
+        assert all("health view has no hidden items" in m for m in said[2:])

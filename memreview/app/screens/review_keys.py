@@ -56,7 +56,19 @@ class ReviewKeys(ReviewBase):
             return _("the health view has no items to filter: choose a queue (1–9)")
         if action == "bulk_archive":
             return _("no flagged item in view to archive")
+        if action in ("unhide", "toggle_all"):
+            return self._why_not_hidden(action, title)
         return None
+
+    def _why_not_hidden(self, action: str, title: str) -> str:
+        """Why `Z` or `A` does nothing: no hidden item here to show."""
+        if not self.in_queue:
+            return _("the health view has no hidden items: choose a queue (1–9)")
+        if action == "unhide":
+            return _("this item is not hidden: Z shows again an item marked ⊘ (A lists them)")
+        return _("{queue} has no hidden items: A shows the ones earlier decisions hid").format(
+            queue=title
+        )
 
     def _key_name(self, action: str, parameters: tuple) -> str:
         if action == "decide":
