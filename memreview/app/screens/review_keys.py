@@ -34,16 +34,7 @@ class ReviewKeys(ReviewBase):
         elif action == "merge":
             verb = MERGE
         if verb is not None:
-            if not in_queue:
-                return _("the health view has nothing to decide: choose a queue (1–9)")
-            act = act_for(self.queue, verb)
-            if act is None:
-                return _("{key} does nothing in {queue}; here: {keys}").format(
-                    key=self._key_name(action, parameters), queue=title, keys=self._offered()
-                )
-            if self.items.current is None:
-                return _("{queue} has nothing to decide").format(queue=title)
-            return self._refusal(act)
+            return self._why_not_decide(verb, action, parameters, title)
         if action == "open_editor":
             if not in_queue:
                 return _("the health view has no entry to open: choose a queue (1–9)")
@@ -59,6 +50,20 @@ class ReviewKeys(ReviewBase):
         if action in ("unhide", "toggle_all"):
             return self._why_not_hidden(action, title)
         return None
+
+    def _why_not_decide(self, verb: str, action: str, parameters: tuple, title: str) -> str | None:
+        """Why a decision key does nothing: the health view, a verb this queue lacks, no item,
+        a strip with nothing to strip."""
+        if not self.in_queue:
+            return _("the health view has nothing to decide: choose a queue (1–9)")
+        act = act_for(self.queue, verb)
+        if act is None:
+            return _("{key} does nothing in {queue}; here: {keys}").format(
+                key=self._key_name(action, parameters), queue=title, keys=self._offered()
+            )
+        if self.items.current is None:
+            return _("{queue} has nothing to decide").format(queue=title)
+        return self._refusal(act)
 
     def _why_not_hidden(self, action: str, title: str) -> str:
         """Why `Z` or `A` does nothing: no hidden item here to show."""
