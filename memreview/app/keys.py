@@ -216,7 +216,7 @@ def review_bindings() -> list[Binding]:
             N_("archive flagged…"),
             id="batch.archive_flagged",
             tooltip=N_(
-                "Archive every flagged item in view, after a screen listing them with the diff"
+                "Archive the undecided flagged items in view, after a screen listing them and the diff"
             ),
         ),
         Binding(

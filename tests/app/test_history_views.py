@@ -267,3 +267,24 @@ async def test_a_restore_from_the_archive_shows_in_the_history_under_it(make, ws
         assert isinstance(app.screen, HistoryScreen)
         rows = [line for line in screen_text(app).splitlines() if "restore" in line]
         assert rows and "win11-gbk" in rows[0], rows
+
+
+async def test_down_in_the_archive_search_goes_to_the_entries(make, ws):
+    from textual.widgets import OptionList
+
+    _decide(ws, "demotion", "approve", "[KNOWLEDGE:win11-gbk]")
+    _decide(ws, "supersede", "approve", "new-port supersedes old-port")
+    app = make(backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("R")
+        await loaded(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ArchiveScreen) and len(screen.shown()) >= 2
+        first, second = (row for _i, row in screen.shown()[:2])
+        await pilot.press("down")  # from the search box: into the list, on its first entry
+        assert isinstance(app.focused, OptionList)
+        assert screen.current() is first
+        await pilot.press("down")
+        assert screen.current() is second
+        assert second.lines[0] in screen_text(app)  # its details shown

@@ -108,3 +108,47 @@ def test_the_archive_and_history_rows_cut_a_chinese_title_by_cells():
     item = SimpleNamespace(kind="rejected-promotion", title="- " + LONG_CJK * 4)
     line = ArchiveScreen(None).line(item)
     assert line.endswith("…") and cell_len(line) <= ROW_CELLS
+
+
+async def test_a_pending_bar_too_long_for_the_screen_keeps_its_count_and_saved_mark(make):
+    from memreview.app.widgets.panels import PendingBar
+
+    app = make()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("1", "a", "k", "2", "r", "d", "5", "r")
+        await pilot.pause()
+        bar = review(app).query_one(PendingBar).region
+        line = screen_text(app).splitlines()[bar.y].rstrip()
+        staged = len(review(app).staging.decisions())
+        assert staged >= 3 and line.lstrip().startswith(f"{staged} pending"), line
+        assert line.endswith("— saved"), line  # the saved mark is never the part cut off
+        assert "  …" in line, line  # and the tallies left out are said to be
+        assert cell_len(line) <= 80
+
+
+async def test_the_longest_decision_label_shows_whole_in_the_list(make):
+    app = make()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("5", "r")
+        await pilot.pause()
+        rows = [ln for ln in screen_text(app).splitlines() if "not-dup" in ln]
+        assert rows and all("not-duplicate " in ln for ln in rows), rows
+
+
+async def test_show_all_and_unhide_say_why_when_nothing_is_hidden(make):
+    app = make()
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        assert not screen.hidden
+        said = []
+        for keys in (("8", "A"), ("8", "Z"), ("h", "A"), ("h", "Z")):
+            before = len(app._notifications)
+            await pilot.press(*keys)
+            assert len(app._notifications) == before + 1, keys  # never silent
+            said.append(list(app._notifications)[-1].message)
+        assert "Promotions has no hidden items" in said[0]
+        assert "this item is not hidden" in said[1]
+        assert all("health view has no hidden items" in m for m in said[2:])

@@ -134,3 +134,55 @@ async def test_strip_is_greyed_out_on_an_entry_with_nothing_to_strip(make, tmp_p
             assert screen.check_action("decide", ("strip",)) is (None if clean else True)
             await pilot.press("down")
         assert seen == {True, False}  # the case has both kinds
+
+
+async def test_strip_on_an_entry_with_nothing_to_strip_says_why_and_is_not_offered(make, tmp_path):
+    from memreview.queues.promotions.flags import stripped_body
+
+    app = make(root=_copy(tmp_path), backend=None)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        screen = review(app)
+        seen = set()
+        for _ in range(screen.items.count):
+            item = screen.items.current
+            clean = stripped_body(str(item.get("text") or "")) == item.get("text")
+            seen.add(clean)
+            evidence = "\n".join(screen_text(app).splitlines()[:-1])  # without the footer
+            assert ("m edit   t strip" in evidence) is (not clean), evidence
+            if clean:
+                before = len(app._notifications)
+                await pilot.press("t")
+                assert len(app._notifications) == before + 1  # never silent
+                said = list(app._notifications)[-1].message
+                assert "nothing of the pipeline's to strip" in said, said
+                assert screen.staging.for_item(item["id"]) is None
+            await pilot.press("down")
+        assert seen == {True, False}  # the case has both kinds
+
+
+async def test_bulk_archive_leaves_a_flagged_item_the_owner_has_decided(make, tmp_path):
+    root = _copy(tmp_path)
+    app = make(root=root, backend=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press(PROMOTIONS)
+        screen = review(app)
+        flagged = [it for it in screen.items.in_view() if it["flags"]]
+        assert len(flagged) >= 2 and screen.items.current is flagged[0]
+        kept = flagged[0]["id"]
+        await pilot.press("a")  # keep the first flagged entry
+        await pilot.press("X")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, BulkArchiveScreen)
+        text = screen_text(app)
+        assert f"Archive {len(flagged) - 1} flagged item" in text, text
+        await pilot.press("y")
+        await loaded(app, pilot)
+        await pilot.press("escape")
+        await loaded(app, pilot)
+        [d] = screen.staging.decisions()  # the keep is still staged, not replaced
+        assert (d.item, d.action) == (kept, "keep")
+    archived = (root / "memory/archive/rejected-promotions.md").read_text()
+    assert archived.count("Rejected: ") == len(flagged)  # the others and the earlier one

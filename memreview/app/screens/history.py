@@ -302,6 +302,8 @@ class ArchiveScreen(_ListScreen):
     BINDINGS = [
         *_ListScreen.BINDINGS,
         Binding("slash", "search", N_("search"), id="archive.search", tooltip=N_("Search")),
+        # the search box has no use for ↓: it goes to the entries (the list takes it there)
+        Binding("down", "to_rows", show=False, id="archive.to_rows", tooltip=N_("To the entries")),
     ]
     APP_KEYS_OFF = frozenset({"archive"})  # this is it
     FIRST_FOCUS = "#search"
@@ -316,6 +318,9 @@ class ArchiveScreen(_ListScreen):
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()
+
+    def action_to_rows(self) -> None:
+        self.query_one("#rows", OptionList).focus()
 
     def line(self, item) -> str:
         return cut_cells(one_line(f"{item.kind:<18} {item.title}"), ROW_CELLS)

@@ -313,18 +313,21 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     def _hints(self) -> list[tuple[str, Act]]:
         out = []
         for verb, act in queue_acts(self.queue).items():
-            out.append((verb_key(verb, self.app.key_for), act))
+            if self._refusal(act) is None:  # a strip with nothing to strip is not offered
+                out.append((verb_key(verb, self.app.key_for), act))
         return out
 
     # -- bindings ----------------------------------------------------------------------------
-    def _refused(self, act: Act) -> bool:
-        """Would staging ``act`` on the current item be refused (a strip with nothing to
-        strip)?"""
+    def _refusal(self, act: Act) -> str | None:
+        """Why staging ``act`` on the current item would be refused, when it is a strip with
+        nothing to strip (None otherwise: the other verbs say so when staged)."""
         from memreview.app.backend import make_decision
 
         item = self.items.current
+        if act.action != "strip" or item is None or self.scanning or not self.in_queue:
+            return None
         d = make_decision(item["id"], act.action, self.queue)
-        return self.backend.check(self.queue, item, d) is not None
+        return self.backend.check(self.queue, item, d)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:  # noqa: C901
         """False hides a key (not in this queue), None greys it out (nothing to act on)."""
@@ -335,7 +338,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             act = act_for(self.queue, parameters[0])
             if not in_queue or act is None:
                 return False
-            if has_item and act.action == "strip" and self._refused(act):
+            if has_item and self._refusal(act) is not None:
                 return None  # nothing of the pipeline's to strip from this entry
             return on_item
         if action in ("keep_member", "pick_member", "merge"):

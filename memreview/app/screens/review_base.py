@@ -88,6 +88,9 @@ class ReviewBase(Screen[None]):
     def _show_current(self) -> None:  # review
         raise NotImplementedError
 
+    def _refusal(self, act: Act) -> str | None:  # review
+        raise NotImplementedError
+
     def _hints(self) -> list[tuple[str, Act]]:  # review
         raise NotImplementedError
 

@@ -34,15 +34,7 @@ class ReviewKeys(ReviewBase):
         elif action == "merge":
             verb = MERGE
         if verb is not None:
-            if not in_queue:
-                return _("the health view has nothing to decide: choose a queue (1–9)")
-            if act_for(self.queue, verb) is None:
-                return _("{key} does nothing in {queue}; here: {keys}").format(
-                    key=self._key_name(action, parameters), queue=title, keys=self._offered()
-                )
-            if self.items.current is None:
-                return _("{queue} has nothing to decide").format(queue=title)
-            return None
+            return self._why_not_decide(verb, action, parameters, title)
         if action == "open_editor":
             if not in_queue:
                 return _("the health view has no entry to open: choose a queue (1–9)")
@@ -55,7 +47,33 @@ class ReviewKeys(ReviewBase):
             return _("the health view has no items to filter: choose a queue (1–9)")
         if action == "bulk_archive":
             return _("no flagged item in view to archive")
+        if action in ("unhide", "toggle_all"):
+            return self._why_not_hidden(action, title)
         return None
+
+    def _why_not_decide(self, verb: str, action: str, parameters: tuple, title: str) -> str | None:
+        """Why a decision key does nothing: the health view, a verb this queue lacks, no item,
+        a strip with nothing to strip."""
+        if not self.in_queue:
+            return _("the health view has nothing to decide: choose a queue (1–9)")
+        act = act_for(self.queue, verb)
+        if act is None:
+            return _("{key} does nothing in {queue}; here: {keys}").format(
+                key=self._key_name(action, parameters), queue=title, keys=self._offered()
+            )
+        if self.items.current is None:
+            return _("{queue} has nothing to decide").format(queue=title)
+        return self._refusal(act)
+
+    def _why_not_hidden(self, action: str, title: str) -> str:
+        """Why `Z` or `A` does nothing: no hidden item here to show."""
+        if not self.in_queue:
+            return _("the health view has no hidden items: choose a queue (1–9)")
+        if action == "unhide":
+            return _("this item is not hidden: Z shows again an item marked ⊘ (A lists them)")
+        return _("{queue} has no hidden items: A shows the ones earlier decisions hid").format(
+            queue=title
+        )
 
     def _key_name(self, action: str, parameters: tuple) -> str:
         if action == "decide":
@@ -102,6 +120,7 @@ class ReviewKeys(ReviewBase):
             bool(self.staging),
             bool(self.items.filter_text),
             self.pane.filtering,
+            tuple(self._hints()),  # a strip is offered on some entries only
         )
         if state != self._binding_state:
             self._binding_state = state

@@ -152,13 +152,19 @@ class ReviewQueues(ReviewBase):
     def _flagged_in_view(self) -> list[dict]:
         if self.result is None or act_for(self.queue, "archive") is None:
             return []
-        return [it for it in self.items.in_view() if it.get("flags")]
+        # an item the owner has already decided keeps that decision: never archived over it
+        return [
+            it
+            for it in self.items.in_view()
+            if it.get("flags") and self.staging.for_item(it.get("id", "")) is None
+        ]
 
     def action_bulk_archive(self) -> None:
-        """Archive every flagged item in view, after the confirm screen (nothing staged)."""
+        """Archive every flagged item in view not decided yet, after the confirm screen
+        (nothing staged)."""
         flagged = self._flagged_in_view()
         if not flagged:
-            self.notify(_("no flagged item in view"), markup=False, timeout=2)
+            self.notify(_("no undecided flagged item in view"), markup=False, timeout=2)
             return
         from memreview.app.screens.apply import outcome_note
         from memreview.app.screens.bulk import BulkArchiveScreen

@@ -24,7 +24,7 @@ from memreview.i18n import N_, _
 from memreview.workspace.cells import cut_cells
 
 Mark = tuple[str, str]  # (label, tone) of a staged decision
-MARK_WIDTH = 12
+MARK_WIDTH = 13  # the longest label, not-duplicate, whole
 
 
 class ItemList(ScrollView, can_focus=True):
@@ -286,8 +286,8 @@ def _line(segments: list[Segment], width: int, style: Style) -> Strip:
 
 
 def _fit(text: str, width: int) -> str:
-    """``text`` cut or padded to ``width`` terminal cells."""
-    return set_cell_size(text, width)
+    """``text`` cut (with "…") or padded to ``width`` terminal cells."""
+    return set_cell_size(cut_cells(text, width), width)
 
 
 def _haystack(item: dict) -> str:

@@ -190,11 +190,25 @@ class QueueBar(Static):
 
 
 class PendingBar(Static):
-    """The staged decisions, one line: count, then each kind of action with its tally."""
+    """The staged decisions, one line: count, then each kind of action with its tally, then
+    whether they are saved. When the tallies don't fit, they end in "…": the count and the
+    saved mark always show."""
+
+    _shown: tuple[list[Decision], bool] | None = None
 
     def show(self, decisions: list[Decision], saved: bool) -> None:
         """``decisions``: every staged decision, oldest first; ``saved``: whether they are
         in pending.yaml."""
+        self._shown = (decisions, saved)
+        self._draw()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        if self._shown is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        assert self._shown is not None
+        decisions, saved = self._shown
         t = Text(no_wrap=True, overflow="ellipsis", end="")
         if not decisions:
             t.append(" " + _("No decisions staged."), "dim")
@@ -202,6 +216,27 @@ class PendingBar(Static):
             self.set_class(False, "-pending")
             return
         t.append(" " + _("{count} pending").format(count=len(decisions)) + " ", "bold reverse")
+        tail = Text("   — ", end="")
+        if saved:
+            tail.append(_("saved"), "dim")
+        else:
+            tail.append(_("NOT SAVED (see the error)"), "bold")
+        room = (self.size.width or self.app.size.width) - t.cell_len - tail.cell_len
+        tallies = self._tallies(decisions)
+        if sum(x.cell_len for x in tallies) > room:
+            room -= 3  # for the "  …" saying some are left out
+        for tally in tallies:
+            if tally.cell_len > room:
+                t.append("  …", "dim")
+                break
+            t.append_text(tally)
+            room -= tally.cell_len
+        t.append_text(tail)
+        self.update(t, layout=False)
+        self.set_class(True, "-pending")
+
+    def _tallies(self, decisions: list[Decision]) -> list[Text]:
+        """``  queue label ×n`` for each kind of staged action, in the order first staged."""
         tally: dict[tuple[str, str], int] = {}
         tones: dict[tuple[str, str], str] = {}
         for d in decisions:
@@ -209,17 +244,13 @@ class PendingBar(Static):
             k = (d.queue, label)
             tally[k] = tally.get(k, 0) + 1
             tones[k] = act.tone if act else "defer"
+        out = []
         for (queue, label), n in tally.items():
-            t.append(f"  {queue_short(queue)} ", "dim")
-            t.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
-            t.append(f" ×{n}")
-        t.append("   — ")
-        if saved:
-            t.append(_("saved"), "dim")
-        else:
-            t.append(_("NOT SAVED (see the error)"), "bold")
-        self.update(t, layout=False)
-        self.set_class(True, "-pending")
+            piece = Text(f"  {queue_short(queue)} ", "dim", end="")
+            piece.append(label, f"bold {self._tone_colour(tones[(queue, label)])}")
+            piece.append(f" ×{n}")
+            out.append(piece)
+        return out
 
     def _tone_colour(self, tone: str) -> str:
         return theme_colour(self.app, f"action-{tone}")
