@@ -65,6 +65,9 @@ def kept_name(digest: str) -> str:
     return f"{KEPT_DIR}/{digest}.json"
 
 
+SECRET_KEPT = "kept"  # the reason a kept secret is hidden under (decisions/units/secrets.py)
+
+
 @dataclass
 class Hidden:
     """Why an item is hidden, until when (None: for good), and the batch that hid it."""
@@ -100,6 +103,10 @@ class State:
         h = self.hidden.get(item_id)
         if h is None and (old := former_id(item_id)) is not None:
             h = self.hidden.get(old)
+            # an old ``s-`` id is also a supersede proposal's: only a secret's own entry (a
+            # keep) stands for the secret, never a rejected proposal with the same digits
+            if h is not None and h.reason != SECRET_KEPT:
+                h = None
         return h
 
     def is_hidden(self, item_id: str, today: date) -> bool:

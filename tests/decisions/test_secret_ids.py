@@ -136,3 +136,19 @@ def test_a_decisions_file_naming_an_old_secret_id_without_its_queue_still_finds_
     assert KEY not in (root / "MEMORY.md").read_text()
     journal = (root / ".memreview/journal.jsonl").read_text()
     assert f'"{item["id"]}:redact"' in journal  # recorded under today's id
+
+
+def test_a_rejected_proposal_under_the_old_prefix_does_not_hide_a_secret_with_its_digits():
+    """``s-`` was both Supersede's prefix and the secrets' old one: an agent able to make a
+    proposal and a secret share the digits must not get the owner's reject of the proposal
+    to hide the secret."""
+    from datetime import date
+
+    from memreview.decisions.state import Hidden, State
+
+    today = date(2026, 11, 29)
+    rejected = State(hidden={"s-0123456789ab": Hidden(None, "rejected", "b1")})
+    assert rejected.is_hidden("s-0123456789ab", today)  # the proposal itself stays hidden
+    assert not rejected.is_hidden("cr-0123456789ab", today)
+    kept = State(hidden={"s-0123456789ab": Hidden(None, "kept", "b1")})
+    assert kept.is_hidden("cr-0123456789ab", today)  # a secret kept by an older memreview

@@ -18,6 +18,7 @@ from typing import Any
 
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, RedactLines, Target
+from memreview.decisions.state import SECRET_KEPT
 from memreview.decisions.unit import (
     DEFER,
     Act,
@@ -43,7 +44,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any])
     first, last = ref.get("line"), ref.get("end_line")
     texts = _texts(b, rel, item.get("source"))
     if d.action == "keep" and (texts is None or not isinstance(first, int)):
-        b.hide(pd, "kept")  # a line memreview never writes (the recall store): hidden alone
+        b.hide(pd, SECRET_KEPT)  # a line memreview never writes (the recall store): hidden alone
         return
     if texts is None or not isinstance(first, int) or not isinstance(last, int):
         raise DecisionError(_("{file} is not in the loaded workspace").format(file=rel))
@@ -53,7 +54,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any])
     lines = Target(rel, "lines", "\n".join(old), first)
     if d.action == "keep":
         b.keep(pd, lines)
-        b.hide(pd, "kept")
+        b.hide(pd, SECRET_KEPT)
         return
     pd.edited.append(lines)
     if not old or not find_secrets("\n".join(old)):
