@@ -251,7 +251,7 @@ def _candidate_title(removed: dict) -> str:
     return short(f"{cand.get('theme') or ''}: {cand.get('content') or ''}")
 
 
-def _as_written(root: Path, record, removed: dict) -> dict:
+def as_written(root: Path, record, removed: dict) -> dict:
     """``removed`` with the candidate as the unhide batch wrote it back (its copy of the
     file after the batch; the journal's line holds it masked), when that copy has it."""
     jf = next((f for f in record.files if f.file == removed.get("file") and f.written), None)
@@ -299,7 +299,7 @@ def _rehide(root: Path, record) -> list[str]:
         batch = h.get("batch") if isinstance(h.get("batch"), str) else None
         removed = h.get("removed") if isinstance(h.get("removed"), dict) else None
         if removed is not None:
-            removed = _as_written(root, record, removed)
+            removed = as_written(root, record, removed)
         state.hidden[item] = Hidden(until, str(h.get("reason") or ""), batch, removed)
         done.append(item)
     if done:

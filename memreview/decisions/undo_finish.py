@@ -11,11 +11,12 @@ from pathlib import Path
 from memreview import store
 from memreview.decisions import registry
 from memreview.decisions.bookkeeping import STATE_NAME
-from memreview.decisions.hidden import rehide
+from memreview.decisions.hidden import as_written
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
-from memreview.decisions.state import Hidden, config_of, hidden_from, load_state
+from memreview.decisions.replay import decided, touched_items
+from memreview.decisions.state import Hidden, config_of, load_state, parse_state
 from memreview.i18n import _
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
@@ -57,19 +58,8 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
     if res.ok and res.undone_batch and not res.dry_run:
         found = store.batches(root)
         record = next((b for b in found if b.batch_id == res.undone_batch), None)
-        state = load_state(root)
-        taken = [k for k, h in state.hidden.items() if h.batch == res.undone_batch]
-        was = _replaced(record, {b.batch_id for b in found if b.undone_by})
-        if taken:
-            for k in taken:
-                if k in was:  # hidden by an earlier batch before this one: hidden as it was
-                    state.hidden[k] = was[k]
-                else:
-                    del state.hidden[k]
-            store.write_private(root, STATE_NAME, state.to_bytes())
-        out.unhidden = [k for k in taken if k not in was]
-        if record is not None and record.kind == "unhide":
-            out.rehidden = rehide(root, record)
+        if record is not None:
+            out.unhidden, out.rehidden = _state_as_decided(root, found, record)
         try:
             out.restaged, out.lasting = _restage(root, res.undone_batch)
             named = [f for raw in out.lasting for f in raw.get("redacted") or ()]
@@ -82,18 +72,46 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
     return out
 
 
-def _replaced(record, undone: set[str]) -> dict[str, Hidden]:
-    """The state entries the batch's decisions replaced (``was`` in the journal), by item:
-    those of batches not undone since."""
-    out: dict[str, Hidden] = {}
-    for d in record.decisions if record is not None else ():
-        hide = d.get("hide") if isinstance(d, dict) else None
-        if not isinstance(hide, dict) or not isinstance(hide.get("item"), str):
-            continue
-        h = hidden_from(hide.get("was"))
-        if h is not None and h.batch not in undone:
-            out[hide["item"]] = h
-    return out
+def _state_as_decided(root: Path, found, record) -> tuple[list[str], list[str]]:
+    """Set the state entries of the items the undone batch ``record`` hid or showed to what
+    the journal decides now (``replay``); returns the items shown again and those hidden
+    again. An entry of the batch that decides it is kept as state.yaml has it (the journal
+    holds a credential masked); a state file that doesn't parse is left as it is."""
+    items = touched_items(record)
+    if not items:
+        return [], []
+    try:
+        before = store.read_private(root, STATE_NAME)
+    except (OSError, store.PathEscape):
+        return [], []
+    state, problem = parse_state(before)
+    if problem:
+        return [], []
+    shown: list[str] = []
+    hidden: list[str] = []
+    for item, want in decided(found, items).items():
+        have = state.hidden.get(item)
+        entry = want.entry
+        if entry is not None and have is not None and have.batch == entry.batch:
+            entry = have
+        elif entry is not None and entry.removed is not None:
+            # a skipped candidate, masked in the journal: whole in the copy of the file an
+            # unhide wrote it back to
+            for unhid in (want.source.batch if want.source else None, record):
+                if unhid is not None and unhid.kind == "unhide":
+                    entry.removed = as_written(root, unhid, entry.removed)
+        if entry is None:
+            state.hidden.pop(item, None)
+        else:
+            state.hidden[item] = entry
+        if have is not None and entry is None:
+            shown.append(item)
+        elif have is None and entry is not None:
+            hidden.append(item)
+    data = state.to_bytes()
+    if data != (before or b"") and (before is not None or state.hidden):
+        store.write_private(root, STATE_NAME, data)
+    return shown, hidden
 
 
 # Every field a decision carries (slug, keep, text, seen…): undo stages it again as it was.

@@ -15,6 +15,7 @@ Short by default (``MEMREVIEW_SEQUENCES`` examples, 10 unless set: a few seconds
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -231,7 +232,9 @@ class Run:
                 )
             if rel == AGENT_FILE:
                 continue
-            assert have == want, f"undo of {last.batch_id} left {rel} otherwise"
+            assert have == want, f"undo of {last.batch_id} left {rel} otherwise:\n" + _diff(
+                want, have
+            )
         assert _hidden(self.root) == hidden_before, "undo left state.yaml otherwise"
 
     def do_undo_batch(self, k: int) -> None:
@@ -280,7 +283,15 @@ class Run:
             elif verdict == "archived":
                 assert in_archive and stamp not in live, f"{key} is said archived"
         self.fresh_verdicts = []
-        assert _hidden(self.root) == _expected_hidden(self.root), "state.yaml"
+        hidden, expected = _hidden(self.root), _expected_hidden(self.root)
+        assert hidden == expected, f"state.yaml hides {hidden}, the journal says {expected}"
+
+
+def _diff(want: str | None, have: str | None) -> str:
+    lines = difflib.unified_diff(
+        (want or "").splitlines(), (have or "").splitlines(), "before", "after", lineterm=""
+    )
+    return "\n".join(lines)
 
 
 def _hidden(root: Path) -> dict[str, str | None]:
