@@ -16,6 +16,7 @@ from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
 from memreview.decisions.replay import decided, touched_items
+from memreview.decisions.restore.depends import restores_on
 from memreview.decisions.state import Hidden, config_of, load_state, parse_state
 from memreview.i18n import _
 from memreview.workspace.config import Config
@@ -46,6 +47,9 @@ def undo(
 
 def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcome:
     cfg = _config(root)
+    waits = _waits_for_restore(root, batch_id)
+    if waits is not None:
+        return UndoOutcome(store.UndoResult(False, waits, undone_batch=batch_id))
     res = store.undo_batch(
         root,
         batch_id,
@@ -70,6 +74,26 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
         except (OSError, store.PathEscape) as exc:
             out.restage_error = str(exc)
     return out
+
+
+def _waits_for_restore(root: Path, batch_id: str | None) -> str | None:
+    """Why batch ``batch_id`` can't be undone before a restore that stands on it
+    (``restore.depends``), or None. (The last batch has no later restore.)"""
+    if batch_id is None:
+        return None
+    records = store.batches(root)
+    record = next((b for b in records if b.batch_id == batch_id), None)
+    if record is None or record.undone_by:
+        return None
+    found = restores_on(root, records, record)
+    if not found:
+        return None
+    restore_id, item = found[-1]
+    return _(
+        "undo of batch {batch} refused, nothing was written: batch {restore} put back "
+        "{item}, an entry this batch deleted, from this batch's backup; undo batch "
+        "{restore} first (`memreview undo --batch {restore}`), then this one"
+    ).format(batch=batch_id, restore=restore_id, item=item)
 
 
 def _state_as_decided(root: Path, found, record) -> tuple[list[str], list[str]]:

@@ -252,6 +252,12 @@ class Run:
     def _restaged(self, out) -> None:
         items = {d.item for d in out.restaged}
         self.staged = [*out.restaged, *(s for s in self.staged if s.item not in items)]
+        if out.lasting:  # the redaction stays: the files before the other batches have it
+            now = _files(self.root)
+            for before, _hidden_then, _agent in self.batches.values():
+                for rel in out.kept_files:
+                    if rel in before and rel in now:
+                        before[rel] = _redacted_as(before[rel], now[rel])
 
     def do_restore(self, k: int) -> None:
         found = archived_entries(self.root)
@@ -285,6 +291,20 @@ class Run:
         self.fresh_verdicts = []
         hidden, expected = _hidden(self.root), _expected_hidden(self.root)
         assert hidden == expected, f"state.yaml hides {hidden}, the journal says {expected}"
+
+
+def _redacted_as(text: str, now: str) -> str:
+    """``text`` with each line that ``now`` holds redacted as ``now`` holds it."""
+    marked = [ln for ln in now.splitlines() if "[redacted " in ln]
+    patterns = [
+        (re.compile(re.sub(r"\\\[redacted\\ [^\]]*\\\]", ".+?", re.escape(ln))), ln) for ln in marked
+    ]
+    out = []
+    for ln in text.splitlines(keepends=True):
+        body = ln.rstrip("\n")
+        hit = next((new for pat, new in patterns if pat.fullmatch(body)), None)
+        out.append(ln if hit is None else hit + ln[len(body) :])
+    return "".join(out)
 
 
 def _diff(want: str | None, have: str | None) -> str:

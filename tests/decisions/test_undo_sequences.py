@@ -13,6 +13,7 @@ from shared_ws import write_shared
 
 from memreview.decisions import apply, undo
 from memreview.decisions.hidden import unhide
+from memreview.decisions.restore import archived_entries, restore
 from memreview.decisions.state import load_state
 from memreview.scan import scan_workspace
 
@@ -60,3 +61,32 @@ def test_undoing_an_older_unhide_leaves_an_item_a_later_unhide_showed_shown(ws):
     assert out.ok, out.message
     assert _hidden_by(ws, DIGEST) is None
     assert DIGEST not in out.rehidden
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memreview" not in p.parts
+    }
+
+
+def test_a_batch_whose_deleted_entry_a_restore_put_back_waits_for_that_restores_undo(ws):
+    second = "(2026-05-09 自动沉淀)"  # the copy a keep of #1 deletes, kept only in backups
+    kept = _decide(ws, [{"item": DIGEST, "action": "keep", "keep": 1}])
+    [entry] = [a for a in archived_entries(ws) if second in "\n".join(a.lines)]
+    put_back = restore(ws, entry.id, now=NOW)
+    assert put_back.ok, put_back.message
+    before = _files(ws)
+    out = undo(ws, batch_id=kept.batch, now=NOW)
+    # undone first, the keep would leave the restore's undo taking the entry out of
+    # MEMORY.md for a backup no longer offered: it waits, and says for what
+    assert not out.ok
+    assert f"batch {put_back.batch} put back {entry.id}" in out.message
+    assert f"memreview undo --batch {put_back.batch}" in out.message
+    assert _files(ws) == before
+    # in that order both go, and the entry is back where it was, once
+    assert undo(ws, batch_id=put_back.batch, now=NOW).ok
+    assert undo(ws, batch_id=kept.batch, now=NOW).ok
+    assert (ws / "MEMORY.md").read_text(encoding="utf-8").count(second) == 1
+    assert not [a for a in archived_entries(ws) if second in "\n".join(a.lines)]

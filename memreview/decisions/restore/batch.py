@@ -251,6 +251,8 @@ def restore(
         "origin": origin,
         "archive": item.archive,
     }
+    if item.archive is None and item.batch:  # found in that batch's backup: its undo waits
+        record["from_batch"] = item.batch
     result = store.apply_batch(
         root,
         jobs,

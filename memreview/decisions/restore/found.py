@@ -125,7 +125,7 @@ def _origin_from_journal(root: Path, item: Archived, records) -> None:
             return
 
 
-def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
+def removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
     """Entries a batch deleted with no archive block (a queue whose unit ``deletes``:
     archived, duplicates), found in the batch's backups: where the journal records what
     each decision deleted (its file, line count and digest), those entries; for a batch
@@ -275,7 +275,7 @@ def archived_entries(root: Path | str) -> list[Archived]:
     }
     removed = [
         it
-        for it in _removed_entries(root, records, cfg.archive_dir, cfg.verdicts)
+        for it in removed_entries(root, records, cfg.archive_dir, cfg.verdicts)
         if it.id not in restored
     ]
     # an entry put back (by an undo of another batch, a restore) and deleted again is
