@@ -114,7 +114,7 @@ class Backend(PendingFile):
         return None
 
     def undo_last(self) -> UndoSummary:
-        res = _decisions.undo(self.root)
+        res = _decisions.undo(self.root, scan=_scan)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
     # -- history: every batch, undo of any batch, archived entries put back -----------------
@@ -131,7 +131,7 @@ class Backend(PendingFile):
 
     def undo_batch(self, batch_id: str) -> UndoSummary:
         """Undo batch ``batch_id`` (later batches stay); its decisions are staged again."""
-        res = _decisions.undo(self.root, batch_id=batch_id)
+        res = _decisions.undo(self.root, batch_id=batch_id, scan=_scan)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
     def archived(self) -> list:
@@ -201,3 +201,10 @@ def outcome_of(out: Any, decisions: list) -> Outcome:
         batch=out.batch,
         hidden=len(getattr(out, "hidden", ()) or ()),
     )
+
+
+def _scan(root):
+    """The workspace as an undo leaves it: what it stages again is checked against it."""
+    from memreview.scan import scan_workspace
+
+    return scan_workspace(root)

@@ -5,6 +5,7 @@ decisions staged again) and finishing one a crash cut short (``finish``,
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -15,8 +16,10 @@ from memreview.decisions.hidden import as_written
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
+from memreview.decisions.planner import build_plan, clash_of
 from memreview.decisions.replay import decided, touched_items
 from memreview.decisions.restore.depends import restores_on
+from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import Hidden, config_of, load_state, parse_state
 from memreview.i18n import _
 from memreview.workspace.config import Config
@@ -33,19 +36,22 @@ def undo(
     now: datetime | None = None,
     lock_wait: float = 2.0,
     batch_id: str | None = None,
+    scan: Callable[[Path], ScannedWorkspace] | None = None,
 ) -> UndoOutcome:
     """Take back batch ``batch_id`` (default: the last one not undone): its files (store)
     and its hidden items (state.yaml); its decisions are staged again, and the items an
-    unhide batch showed are hidden again.
+    unhide batch showed are hidden again. With ``scan`` (the workspace loaded after the
+    undo), a decision that could not be written as staged now is left out and said so:
+    its item is in no queue, or it clashes with a decision staged already.
 
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
     with store.own_lock(root, lock_wait):  # state.yaml and pending.yaml changed under it
-        return _undo(root, now, lock_wait, batch_id)
+        return _undo(root, now, lock_wait, batch_id, scan)
 
 
-def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcome:
+def _undo(root: Path, now, lock_wait: float, batch_id: str | None, scan) -> UndoOutcome:
     cfg = _config(root)
     waits = _waits_for_restore(root, batch_id)
     if waits is not None:
@@ -65,7 +71,7 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
         if record is not None:
             out.unhidden, out.rehidden = _state_as_decided(root, found, record)
         try:
-            out.restaged, out.lasting = _restage(root, res.undone_batch)
+            out.restaged, out.lasting, out.left_out = _restage(root, res.undone_batch, scan)
             named = [f for raw in out.lasting for f in raw.get("redacted") or ()]
             if out.lasting and not named and record is not None:  # journaled before: guessed
                 taken_back = {f.rel for f in res.files if f.diff}
@@ -149,15 +155,18 @@ def _lasting(raw: dict) -> bool:
     return act is not None and act.lasting
 
 
-def _restage(root: Path, batch_id: str) -> tuple[list[Decision], list[dict]]:
+def _restage(
+    root: Path, batch_id: str, scan=None
+) -> tuple[list[Decision], list[dict], list[tuple[Decision, str]]]:
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
     there), before what is pending now; a decision pending now for the same item wins.
 
-    Returns them, and the journal's records of the decisions the undo left in place (a
-    redaction stays: staging it again would leave a decision on an item no queue holds)."""
+    Returns them, the journal's records of the decisions the undo left in place (a
+    redaction stays: staging it again would leave a decision on an item no queue holds),
+    and, with ``scan``, the decisions left out, each with why (``_writable``)."""
     record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
     if record is None or record.kind != "apply":
-        return [], []
+        return [], [], []
     failed = store.failed_keys(record)
     existing, _warnings = load_pending(root)
     pending_items = {d.item for d in existing}
@@ -178,9 +187,31 @@ def _restage(root: Path, batch_id: str) -> tuple[list[Decision], list[dict]]:
         if d.item not in pending_items:
             restored.append(d)
             pending_items.add(d.item)
+    left_out: list[tuple[Decision, str]] = []
+    if restored and scan is not None:
+        restored, left_out = _writable(scan(root), restored, existing)
     if restored:
         save_pending(root, [*restored, *existing])
-    return restored, lasting
+    return restored, lasting, left_out
+
+
+def _writable(result, restored: list[Decision], existing: list[Decision]):
+    """The decisions of ``restored`` that can be staged beside ``existing`` and each other
+    on the workspace ``result`` was scanned from, and those that can't, with why: an item
+    in no queue any more, a decision its item doesn't take now, a clash with one staged."""
+    keep: list[Decision] = []
+    out: list[tuple[Decision, str]] = []
+    for d in restored:
+        if result.item(d.item) is None:
+            out.append((d, _("its item is in no queue any more")))
+            continue
+        invalid = build_plan(result, [d]).invalid
+        why = invalid[0][1] if invalid else clash_of(result, [*existing, *keep], d)
+        if why is None:
+            keep.append(d)
+        else:
+            out.append((d, why))
+    return keep, out
 
 
 def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 2.0):

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from shared_ws import write_shared
 
 from memreview import store
-from memreview.decisions import apply, clash_of, undo
+from memreview.decisions import apply, clash_of, load_pending, save_pending, undo
 from memreview.decisions.hidden import hidden_items, unhide
 from memreview.decisions.model import Decision
 from memreview.decisions.restore import archived_entries, restore
@@ -161,10 +161,12 @@ class Run:
         d = Decision.from_dict(choices[k % len(choices)])
         if clash_of(result, self.staged, d) is None:  # the app refuses a clashing one
             self.staged = [s for s in self.staged if s.item != d.item] + [d]
+            save_pending(self.root, self.staged)  # as the app keeps them
 
     def do_unstage(self, k: int) -> None:
         if self.staged:
             del self.staged[k % len(self.staged)]
+            save_pending(self.root, self.staged)
 
     def do_apply(self, _k: int) -> None:
         if not self.staged:
@@ -173,14 +175,9 @@ class Run:
         hidden_before = _hidden(self.root)
         verdicts = len(_promotion_verdicts(self.root))
         out = apply(self.scan(), self.staged, now=NOW)
-        if out.refused:
-            # an undo stages its batch's decisions again beside what is pending: a clash
-            # between them is refused whole, naming both; the owner unstages one
-            assert _files(self.root) == before and _hidden(self.root) == hidden_before
-            assert all(" conflicts with " in r for r in out.refused)
-            item = out.refused[0].split(" ", 1)[0]
-            self.staged = [s for s in self.staged if s.item != item]
-            return
+        # what is staged never clashes: staging refuses a clash, an undo leaves out what
+        # it would stage again into one
+        assert not out.refused, out.refused
         # applied again as they were written (one that failed may be valid by now: an
         # edited promotion's new text is an item of its own)
         self.last_applied = list(out.applied)
@@ -211,7 +208,7 @@ class Run:
 
     def do_undo(self, _k: int) -> None:
         last = store.last_batch(self.root, undoable=True)
-        out = undo(self.root, now=NOW)
+        out = undo(self.root, now=NOW, scan=lambda root: scan_workspace(root, today=TODAY))
         if not out.ok or last is None:
             return
         self._restaged(out)
@@ -245,13 +242,21 @@ class Run:
         ]
         if not open_:
             return
-        out = undo(self.root, now=NOW, batch_id=open_[k % len(open_)].batch_id)
+        out = undo(
+            self.root,
+            now=NOW,
+            batch_id=open_[k % len(open_)].batch_id,
+            scan=lambda root: scan_workspace(root, today=TODAY),
+        )
         if out.ok:
             self._restaged(out)
 
     def _restaged(self, out) -> None:
-        items = {d.item for d in out.restaged}
-        self.staged = [*out.restaged, *(s for s in self.staged if s.item not in items)]
+        self.staged = load_pending(self.root)[0]
+        assert [d.item for d in out.restaged] == [d.item for d in self.staged][: len(out.restaged)]
+        result = self.scan()
+        for d in self.staged:  # no dead decision: each one's item is in a queue
+            assert result.item(d.item) is not None, f"{d.item} staged again, in no queue"
         if out.lasting:  # the redaction stays: the files before the other batches have it
             now = _files(self.root)
             for before, _hidden_then, _agent in self.batches.values():
@@ -297,7 +302,8 @@ def _redacted_as(text: str, now: str) -> str:
     """``text`` with each line that ``now`` holds redacted as ``now`` holds it."""
     marked = [ln for ln in now.splitlines() if "[redacted " in ln]
     patterns = [
-        (re.compile(re.sub(r"\\\[redacted\\ [^\]]*\\\]", ".+?", re.escape(ln))), ln) for ln in marked
+        (re.compile(re.sub(r"\\\[redacted\\ [^\]]*\\\]", ".+?", re.escape(ln))), ln)
+        for ln in marked
     ]
     out = []
     for ln in text.splitlines(keepends=True):

@@ -11,8 +11,9 @@ import pytest
 from decisions_helpers import NOW, TODAY
 from shared_ws import write_shared
 
-from memreview.decisions import apply, undo
+from memreview.decisions import apply, load_pending, save_pending, undo
 from memreview.decisions.hidden import unhide
+from memreview.decisions.model import Decision
 from memreview.decisions.restore import archived_entries, restore
 from memreview.decisions.state import load_state
 from memreview.scan import scan_workspace
@@ -90,3 +91,39 @@ def test_a_batch_whose_deleted_entry_a_restore_put_back_waits_for_that_restores_
     assert undo(ws, batch_id=kept.batch, now=NOW).ok
     assert (ws / "MEMORY.md").read_text(encoding="utf-8").count(second) == 1
     assert not [a for a in archived_entries(ws) if second in "\n".join(a.lines)]
+
+
+PROMO_4, PROMO_8 = "pm-04f328fb2129", "pm-5147136af5c2"  # MEMORY.md:4 and :8
+KEYS = "d-f8495d10a0cb"  # MEMORY.md:7 and :8
+
+
+def _scan(root: Path):
+    return scan_workspace(root, today=TODAY)
+
+
+def test_an_undo_leaves_out_a_decision_that_clashes_with_one_staged_since(ws):
+    kept = _decide(ws, [{"item": DIGEST, "action": "keep", "keep": 1}])  # MEMORY.md:5 goes
+    staged = [Decision(PROMO_4, "archive")]  # MEMORY.md:4 to the archive: valid now
+    save_pending(ws, staged)
+    out = undo(ws, now=NOW, scan=_scan)
+    assert out.ok and out.result.undone_batch == kept.batch
+    # staged again, the keep of MEMORY.md:4 would contradict the archive of that line
+    assert [d.item for d, _why in out.left_out] == [DIGEST]
+    assert f"{DIGEST} (Duplicates: keep #1) is not staged again: conflicts with {PROMO_4}" in (
+        out.message
+    )
+    assert load_pending(ws)[0] == staged and not out.restaged
+    again = apply(_scan(ws), load_pending(ws)[0], now=NOW)
+    assert not again.refused and [d.item for d in again.applied] == [PROMO_4]
+
+
+def test_an_undo_leaves_out_a_decision_whose_item_is_gone_since(ws):
+    kept = _decide(ws, [{"item": PROMO_8, "action": "keep"}])  # state only
+    _decide(ws, [{"item": KEYS, "action": "keep", "keep": 1}])  # MEMORY.md:8 goes
+    out = undo(ws, batch_id=kept.batch, now=NOW, scan=_scan)
+    assert out.ok, out.message
+    assert f"{PROMO_8} (Promotions: keep) is not staged again: its item is in no queue" in (
+        out.message
+    )
+    assert load_pending(ws)[0] == [] and not out.restaged
+    assert _scan(ws).item(PROMO_8) is None
