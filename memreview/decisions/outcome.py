@@ -84,6 +84,8 @@ class UndoOutcome:
     kept_files: list[str] = field(default_factory=list)  # the batch's files it left as they are
     # the batch's decisions not staged again, each with why (a clash, an item gone)
     left_out: list[tuple[Decision, str]] = field(default_factory=list)
+    # decisions staged before whose item the undo took out of every queue: unstaged
+    unstaged: list[Decision] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -126,6 +128,10 @@ class UndoOutcome:
             extra += "; " + _("{decision} is not staged again: {why}").format(
                 decision=name_decision(d), why=why
             )
+        for d in self.unstaged:
+            extra += "; " + _(
+                "{decision} is no longer staged: its item is in no queue any more"
+            ).format(decision=name_decision(d))
         if self.restage_error:
             extra += _("; its decisions could not be staged again: {error}").format(
                 error=self.restage_error

@@ -18,7 +18,7 @@ from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
 from memreview.decisions.planner import build_plan, clash_of
 from memreview.decisions.replay import decided, touched_items
-from memreview.decisions.restore.depends import restores_on
+from memreview.decisions.restore.depends import standing_on
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import Hidden, config_of, load_state, parse_state
 from memreview.i18n import _
@@ -53,7 +53,7 @@ def undo(
 
 def _undo(root: Path, now, lock_wait: float, batch_id: str | None, scan) -> UndoOutcome:
     cfg = _config(root)
-    waits = _waits_for_restore(root, batch_id)
+    waits = _waits_for_later(root, batch_id)
     if waits is not None:
         return UndoOutcome(store.UndoResult(False, waits, undone_batch=batch_id))
     res = store.undo_batch(
@@ -71,7 +71,8 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None, scan) -> Undo
         if record is not None:
             out.unhidden, out.rehidden = _state_as_decided(root, found, record)
         try:
-            out.restaged, out.lasting, out.left_out = _restage(root, res.undone_batch, scan)
+            restaged = _restage(root, res.undone_batch, scan)
+            out.restaged, out.lasting, out.left_out, out.unstaged = restaged
             named = [f for raw in out.lasting for f in raw.get("redacted") or ()]
             if out.lasting and not named and record is not None:  # journaled before: guessed
                 taken_back = {f.rel for f in res.files if f.diff}
@@ -82,24 +83,25 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None, scan) -> Undo
     return out
 
 
-def _waits_for_restore(root: Path, batch_id: str | None) -> str | None:
-    """Why batch ``batch_id`` can't be undone before a restore that stands on it
-    (``restore.depends``), or None. (The last batch has no later restore.)"""
+def _waits_for_later(root: Path, batch_id: str | None) -> str | None:
+    """Why batch ``batch_id`` can't be undone before a later batch that stands on it (a
+    restore or an unhide that put back what it took out, ``restore.depends``), or None.
+    (The last batch has no later one.)"""
     if batch_id is None:
         return None
     records = store.batches(root)
     record = next((b for b in records if b.batch_id == batch_id), None)
     if record is None or record.undone_by:
         return None
-    found = restores_on(root, records, record)
+    found = standing_on(root, records, record)
     if not found:
         return None
-    restore_id, item = found[-1]
+    later, item = found[-1]
     return _(
-        "undo of batch {batch} refused, nothing was written: batch {restore} put back "
-        "{item}, an entry this batch deleted, from this batch's backup; undo batch "
-        "{restore} first (`memreview undo --batch {restore}`), then this one"
-    ).format(batch=batch_id, restore=restore_id, item=item)
+        "undo of batch {batch} refused, nothing was written: batch {later} put back "
+        "{item}, which this batch took out, from what only this batch keeps; undo batch "
+        "{later} first (`memreview undo --batch {later}`), then this one"
+    ).format(batch=batch_id, later=later, item=item)
 
 
 def _state_as_decided(root: Path, found, record) -> tuple[list[str], list[str]]:
@@ -155,21 +157,37 @@ def _lasting(raw: dict) -> bool:
     return act is not None and act.lasting
 
 
-def _restage(
-    root: Path, batch_id: str, scan=None
-) -> tuple[list[Decision], list[dict], list[tuple[Decision, str]]]:
+def _restage(root: Path, batch_id: str, scan=None):
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
     there), before what is pending now; a decision pending now for the same item wins.
 
     Returns them, the journal's records of the decisions the undo left in place (a
     redaction stays: staging it again would leave a decision on an item no queue holds),
-    and, with ``scan``, the decisions left out, each with why (``_writable``)."""
+    and, with ``scan``, the decisions left out, each with why (``_writable``), and those
+    staged before whose item is in no queue now (taken out of pending.yaml)."""
     record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
-    if record is None or record.kind != "apply":
-        return [], [], []
-    failed = store.failed_keys(record)
     existing, _warnings = load_pending(root)
-    pending_items = {d.item for d in existing}
+    restored, lasting = _decided_again(record, {d.item for d in existing})
+    left_out: list[tuple[Decision, str]] = []
+    gone: list[Decision] = []
+    if scan is not None and (restored or existing):
+        result = scan(root)
+        # a decision staged before the undo whose item the undo took away (an entry a
+        # restore put back, a line whose text it changed) is dead now: it goes too
+        gone = [d for d in existing if result.item(d.item) is None]
+        existing = [d for d in existing if d not in gone]
+        restored, left_out = _writable(result, restored, existing)
+    if restored or gone:
+        save_pending(root, [*restored, *existing])
+    return restored, lasting, left_out, gone
+
+
+def _decided_again(record, pending_items: set[str]) -> tuple[list[Decision], list[dict]]:
+    """The decisions of the apply batch ``record`` to stage again (one per item, none for
+    an item pending now), and the records of those its undo left in place."""
+    if record is None or record.kind != "apply":
+        return [], []
+    failed = store.failed_keys(record)
     restored: list[Decision] = []
     lasting: list[dict] = []
     for raw in record.decisions:
@@ -187,12 +205,7 @@ def _restage(
         if d.item not in pending_items:
             restored.append(d)
             pending_items.add(d.item)
-    left_out: list[tuple[Decision, str]] = []
-    if restored and scan is not None:
-        restored, left_out = _writable(scan(root), restored, existing)
-    if restored:
-        save_pending(root, [*restored, *existing])
-    return restored, lasting, left_out
+    return restored, lasting
 
 
 def _writable(result, restored: list[Decision], existing: list[Decision]):

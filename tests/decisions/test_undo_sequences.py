@@ -83,7 +83,7 @@ def test_a_batch_whose_deleted_entry_a_restore_put_back_waits_for_that_restores_
     # undone first, the keep would leave the restore's undo taking the entry out of
     # MEMORY.md for a backup no longer offered: it waits, and says for what
     assert not out.ok
-    assert f"batch {put_back.batch} put back {entry.id}" in out.message
+    assert f"batch {put_back.batch} put back {entry.id}, which this batch took out" in out.message
     assert f"memreview undo --batch {put_back.batch}" in out.message
     assert _files(ws) == before
     # in that order both go, and the entry is back where it was, once
@@ -127,3 +127,40 @@ def test_an_undo_leaves_out_a_decision_whose_item_is_gone_since(ws):
     )
     assert load_pending(ws)[0] == [] and not out.restaged
     assert _scan(ws).item(PROMO_8) is None
+
+
+SKILL = "k-4768d525e4d6"  # the one candidate of memory/skill_candidates.json
+
+
+def test_a_skip_whose_candidate_an_unhide_put_back_waits_for_that_unhides_undo(ws):
+    cands = ws / "memory/skill_candidates.json"
+    start = cands.read_bytes()
+    skipped = _decide(ws, [{"item": SKILL, "action": "skip"}])  # the candidate leaves the file
+    shown = _unhide(ws, SKILL)  # and comes back, from the skip's state entry
+    before = _files(ws)
+    out = undo(ws, batch_id=skipped.batch, now=NOW)
+    # undone first, the skip would leave the unhide's undo taking the candidate out of the
+    # file again with no skip to put it back: it waits, and says for what
+    assert not out.ok
+    assert f"batch {shown} put back {SKILL}, which this batch took out" in out.message
+    assert _files(ws) == before
+    assert undo(ws, batch_id=shown, now=NOW).ok
+    assert undo(ws, batch_id=skipped.batch, now=NOW).ok
+    assert cands.read_bytes() == start and _hidden_by(ws, SKILL) is None
+
+
+PROMO_5 = "pm-02440390e6a1"  # MEMORY.md:5
+
+
+def test_an_undo_unstages_a_decision_whose_item_it_took_out_of_every_queue(ws):
+    _decide(ws, [{"item": DIGEST, "action": "keep", "keep": 1}])  # MEMORY.md:5 goes
+    [entry] = [a for a in archived_entries(ws) if "(2026-05-09 " in "\n".join(a.lines)]
+    assert restore(ws, entry.id, now=NOW).ok  # and comes back
+    assert _scan(ws).item(PROMO_5) is not None
+    save_pending(ws, [Decision(PROMO_5, "keep"), Decision(PROMO_4, "archive")])
+    out = undo(ws, now=NOW, scan=_scan)  # the restore: the line leaves MEMORY.md again
+    assert out.ok, out.message
+    assert f"{PROMO_5} (keep) is no longer staged: its item is in no queue any more" in (
+        out.message
+    )
+    assert load_pending(ws)[0] == [Decision(PROMO_4, "archive")]

@@ -1,8 +1,10 @@
-"""The restores that stand on a batch: an entry the batch deleted without archiving it
-lives on only in that batch's backup; a restore put it back from there. Undoing the batch
-first would leave the restore's own undo taking the entry out of its file for an archive
-that is no longer offered (the batch undone, its backup is not an archive any more): the
-entry would be in no file. So such an undo waits for the restore's."""
+"""The later batches that stand on a batch: each put back something the batch took out of
+a file, from what only that batch keeps. A restore put back an entry the batch deleted
+without archiving it (from the batch's backup); an unhide put back a skill candidate the
+batch's skip took out of skill_candidates.json (the batch's state entry kept it). Undoing
+the batch first would leave the later batch's own undo taking that text out of its file
+again, for a place that no longer offers it (the batch undone, its backup is no archive
+and its state entry is gone): the text would be in no file. So such an undo waits."""
 
 from __future__ import annotations
 
@@ -12,29 +14,35 @@ from memreview.decisions.restore.found import removed_entries
 from memreview.decisions.state import config_of
 
 
-def restores_on(root: Path, records, batch) -> list[tuple[str, str]]:
-    """(restore batch, entry id) of each restore not undone that put back an entry
-    ``batch`` deleted (recorded as ``from_batch``; for a restore journaled before that,
-    an entry id the batch's backups give)."""
-    later = [
-        (b.batch_id, d)
-        for b in records
-        if b.kind == "restore" and b.committed and not b.undone_by
-        for d in b.decisions
-        if isinstance(d, dict) and d.get("archive") is None and isinstance(d.get("item"), str)
-    ]
-    if batch.kind != "apply" or not later:
+def standing_on(root: Path, records, batch) -> list[tuple[str, str]]:
+    """(later batch, item) of each restore or unhide not undone that put back what
+    ``batch`` took out (a restore recorded with ``from_batch``; one journaled before that
+    names an entry id the batch's backups give)."""
+    if batch.kind != "apply":
         return []
-    ids: set[str] | None = None
     out: list[tuple[str, str]] = []
-    for restore_id, d in later:
-        if "from_batch" in d:
-            if d["from_batch"] == batch.batch_id:
-                out.append((restore_id, d["item"]))
+    ids: set[str] | None = None
+    for b in records:
+        if b.kind not in ("restore", "unhide") or not b.committed or b.undone_by:
             continue
-        if ids is None:
-            cfg = config_of(root)
-            ids = {it.id for it in removed_entries(root, [batch], cfg.archive_dir, cfg.verdicts)}
-        if d["item"] in ids:
-            out.append((restore_id, d["item"]))
+        for d in b.decisions:
+            if not isinstance(d, dict) or not isinstance(d.get("item"), str):
+                continue
+            if b.kind == "unhide":
+                hidden = d.get("hidden") if isinstance(d.get("hidden"), dict) else {}
+                if hidden.get("batch") == batch.batch_id and hidden.get("removed"):
+                    out.append((b.batch_id, d["item"]))
+                continue
+            if d.get("archive") is not None:
+                continue
+            if "from_batch" in d:
+                if d["from_batch"] == batch.batch_id:
+                    out.append((b.batch_id, d["item"]))
+                continue
+            if ids is None:
+                cfg = config_of(root)
+                found = removed_entries(root, [batch], cfg.archive_dir, cfg.verdicts)
+                ids = {it.id for it in found}
+            if d["item"] in ids:
+                out.append((b.batch_id, d["item"]))
     return out
