@@ -120,9 +120,7 @@ class Backend(PendingFile):
     # -- history: every batch, undo of any batch, archived entries put back -----------------
     def history(self) -> list:
         """Every batch, newest first (``store.BatchEntry``: record, undoable, why_not)."""
-        return store.batch_history(
-            self.root, verdicts_files=(_decisions.config_of(self.root).verdicts,)
-        )
+        return _decisions.batch_history(self.root)
 
     def batch_diff(self, batch_id: str) -> str:
         """What batch ``batch_id`` changed, as a unified diff."""

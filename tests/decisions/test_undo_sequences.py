@@ -11,7 +11,7 @@ import pytest
 from decisions_helpers import NOW, TODAY
 from shared_ws import write_shared
 
-from memreview.decisions import apply, load_pending, save_pending, undo
+from memreview.decisions import apply, batch_history, load_pending, save_pending, undo
 from memreview.decisions.hidden import unhide
 from memreview.decisions.model import Decision
 from memreview.decisions.restore import archived_entries, restore
@@ -86,6 +86,8 @@ def test_a_batch_whose_deleted_entry_a_restore_put_back_waits_for_that_restores_
     assert f"batch {put_back.batch} put back {entry.id}, which this batch took out" in out.message
     assert f"memreview undo --batch {put_back.batch}" in out.message
     assert _files(ws) == before
+    [entry] = [e for e in batch_history(ws) if e.batch_id == kept.batch]  # the log says so
+    assert not entry.undoable and f"batch {put_back.batch} put back" in entry.why_not
     # in that order both go, and the entry is back where it was, once
     assert undo(ws, batch_id=put_back.batch, now=NOW).ok
     assert undo(ws, batch_id=kept.batch, now=NOW).ok
