@@ -11,7 +11,12 @@ unhide, with an agent appending between steps. After each step:
   appended since);
 - applying the same decisions again writes nothing.
 
-Short by default (``MEMREVIEW_SEQUENCES`` examples, 10 unless set: a few seconds)."""
+Also: what an undo stages again is only what can be written (no decision on an item in no
+queue, none that clashes with one staged), so an apply of what is staged is never refused.
+
+Settings: ``MEMREVIEW_SEQUENCES`` examples (10 unless set) of 4 to ``MEMREVIEW_STEPS`` steps
+(16 unless set); by default about 3 s, derandomized. A campaign sets both, e.g.
+``MEMREVIEW_SEQUENCES=800 MEMREVIEW_STEPS=20`` (random examples; about 1 s of CPU each)."""
 
 from __future__ import annotations
 
@@ -36,6 +41,7 @@ from memreview.decisions.state import load_state
 from memreview.scan import scan_workspace
 
 EXAMPLES = int(os.environ.get("MEMREVIEW_SEQUENCES", "10"))
+STEPS = int(os.environ.get("MEMREVIEW_STEPS", "16"))
 STAMP_RE = re.compile(r"\(\d{4}-\d{2}-\d{2} 自动沉淀\)")
 HEADER_RE = re.compile(r"^## \[[A-Z]+:[^\]]+\]", re.M)
 AGENT_FILE = "memory/2026-11-29.md"
@@ -356,7 +362,7 @@ def _promotion_verdicts(root: Path) -> list[tuple[str, str]]:
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=EXAMPLES <= 10,
 )
-@given(st.lists(STEP, min_size=4, max_size=16))
+@given(st.lists(STEP, min_size=4, max_size=STEPS))
 def test_every_sequence_of_decisions_ends_in_a_consistent_workspace(steps):
     with tempfile.TemporaryDirectory() as tmp:
         run = Run(write_shared(Path(tmp) / "ws"))

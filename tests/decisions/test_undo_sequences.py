@@ -166,3 +166,14 @@ def test_an_undo_unstages_a_decision_whose_item_it_took_out_of_every_queue(ws):
         out.message
     )
     assert load_pending(ws)[0] == [Decision(PROMO_4, "archive")]
+
+
+def test_memreview_undo_says_which_decision_it_did_not_stage_again(ws, capsys):
+    from memreview.cli import main
+
+    _decide(ws, [{"item": DIGEST, "action": "keep", "keep": 1}])
+    save_pending(ws, [Decision(PROMO_4, "archive")])
+    assert main(["undo", str(ws)]) == 0
+    err = capsys.readouterr().err
+    assert f"{DIGEST} (Duplicates: keep #1) is not staged again: conflicts with" in err
+    assert load_pending(ws)[0] == [Decision(PROMO_4, "archive")]
