@@ -170,8 +170,8 @@ def _restage(root: Path, batch_id: str, scan=None):
     restored, lasting = _decided_again(record, {d.item for d in existing})
     left_out: list[tuple[Decision, str]] = []
     gone: list[Decision] = []
-    if scan is not None and (restored or existing):
-        result = scan(root)
+    result = _scanned(root, scan) if scan is not None and (restored or existing) else None
+    if result is not None:
         # a decision staged before the undo whose item the undo took away (an entry a
         # restore put back, a line whose text it changed) is dead now: it goes too
         gone = [d for d in existing if result.item(d.item) is None]
@@ -180,6 +180,15 @@ def _restage(root: Path, batch_id: str, scan=None):
     if restored or gone:
         save_pending(root, [*restored, *existing])
     return restored, lasting, left_out, gone
+
+
+def _scanned(root: Path, scan):
+    """The workspace as the undo left it, or None when it can't be loaded now (the check
+    of what is staged is skipped then: the undo itself is done)."""
+    try:
+        return scan(root)
+    except Exception:  # a scan fails in many ways (a file unreadable, not a workspace)
+        return None
 
 
 def _decided_again(record, pending_items: set[str]) -> tuple[list[Decision], list[dict]]:
