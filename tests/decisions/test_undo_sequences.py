@@ -177,3 +177,23 @@ def test_memreview_undo_says_which_decision_it_did_not_stage_again(ws, capsys):
     err = capsys.readouterr().err
     assert f"{DIGEST} (Duplicates: keep #1) is not staged again: conflicts with" in err
     assert load_pending(ws)[0] == [Decision(PROMO_4, "archive")]
+
+
+def test_a_restore_journaled_without_its_batch_is_still_found_standing_on_it(ws, monkeypatch):
+    from memreview import store
+
+    real = store.apply_batch
+
+    def as_before(root, jobs, records, **kw):  # a restore as journaled before from_batch
+        return real(
+            root, jobs, [{k: v for k, v in r.items() if k != "from_batch"} for r in records], **kw
+        )
+
+    kept = _decide(ws, [{"item": DIGEST, "action": "keep", "keep": 1}])
+    [entry] = [a for a in archived_entries(ws) if "(2026-05-09 " in "\n".join(a.lines)]
+    monkeypatch.setattr(store, "apply_batch", as_before)
+    put_back = restore(ws, entry.id, now=NOW)
+    monkeypatch.undo()
+    assert put_back.ok and "from_batch" not in store.batches(ws)[-1].decisions[0]
+    out = undo(ws, batch_id=kept.batch, now=NOW)
+    assert not out.ok and f"batch {put_back.batch} put back {entry.id}" in out.message
