@@ -24,7 +24,6 @@ class Touch:
     batch: object
     hides: Hidden | None
     found: Hidden | None
-    raw: dict
 
 
 def touched_items(record) -> list[str]:
@@ -42,9 +41,9 @@ def _touches(record) -> list[tuple[str, Touch]]:
         hide = d.get("hide")
         if record.kind == "apply" and isinstance(hide, dict) and isinstance(hide.get("item"), str):
             hides = None if d.get("key") in failed else _hidden_by(record.batch_id, hide)
-            out.append((hide["item"], Touch(record, hides, hidden_from(hide.get("was")), d)))
+            out.append((hide["item"], Touch(record, hides, hidden_from(hide.get("was")))))
         elif record.kind == "unhide" and isinstance(d.get("item"), str):
-            out.append((d["item"], Touch(record, None, hidden_from(d.get("hidden")), d)))
+            out.append((d["item"], Touch(record, None, hidden_from(d.get("hidden")))))
     return out
 
 
