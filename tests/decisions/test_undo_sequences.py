@@ -197,3 +197,27 @@ def test_a_restore_journaled_without_its_batch_is_still_found_standing_on_it(ws,
     assert put_back.ok and "from_batch" not in store.batches(ws)[-1].decisions[0]
     out = undo(ws, batch_id=kept.batch, now=NOW)
     assert not out.ok and f"batch {put_back.batch} put back {entry.id}" in out.message
+
+
+PROMO_7 = "pm-96c2252d4d29"  # MEMORY.md:7, holding the credential (and :8, PROMO_8)
+
+
+def test_undoing_a_restore_after_a_redaction_scrubbed_its_copies_takes_the_entry_back(ws):
+    stamp = "(2026-06-02 自动沉淀)"
+    _decide(ws, [{"item": PROMO_7, "action": "archive"}, {"item": PROMO_8, "action": "archive"}])
+    [entry] = [a for a in archived_entries(ws) if stamp in "\n".join(a.lines)]
+    put_back = restore(ws, entry.id, now=NOW)
+    assert put_back.ok, put_back.message
+    with (ws / "MEMORY.md").open("a", encoding="utf-8") as f:  # the agent writes on
+        f.write("- the agent noted the backup window at 23:10\n")
+    # the other copy of the key, still in the archive, is redacted: every backup is
+    # scrubbed of the value, the restore's copy of MEMORY.md too (MEMORY.md still has it)
+    [secret] = [
+        it for it in _scan(ws).all_queues["secrets"] if it["ref"]["file"].startswith("memory/")
+    ]
+    _decide(ws, [{"item": secret["id"], "action": "redact"}])
+    out = undo(ws, batch_id=put_back.batch, now=NOW)
+    assert out.ok, out.message
+    live = (ws / "MEMORY.md").read_text(encoding="utf-8")
+    archive = (ws / "memory/archive/rejected-promotions.md").read_text(encoding="utf-8")
+    assert stamp not in live and archive.count(stamp) == 1
