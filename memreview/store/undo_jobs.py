@@ -85,6 +85,8 @@ class UndoJobBase:
 
 @dataclass
 class UndoJob(UndoJobBase):
+    partly: bool = True  # the batch, or an undo of it, was cut short: it may not be in a file
+
     def compute(self, current: TextFile | None) -> FileOutcome:
         try:
             if self.is_verdicts:
@@ -123,7 +125,7 @@ class UndoJob(UndoJobBase):
         except Refuse as refusal:
             # the batch's changes are not there (a batch cut short never reached the file, or
             # an undo cut short already restored it) and its old lines all are: nothing to do
-            if version_in(self.rel, after, before, current, canon):
+            if self.partly and version_in(self.rel, after, before, current, canon):
                 return FileOutcome(None, applied=[self.key])
             reason = _("{file} was changed after the batch and {reason}").format(
                 file=self.rel, reason=refusal.reason

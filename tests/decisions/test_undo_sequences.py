@@ -221,3 +221,21 @@ def test_undoing_a_restore_after_a_redaction_scrubbed_its_copies_takes_the_entry
     live = (ws / "MEMORY.md").read_text(encoding="utf-8")
     archive = (ws / "memory/archive/rejected-promotions.md").read_text(encoding="utf-8")
     assert stamp not in live and archive.count(stamp) == 1
+
+
+ZORA, ZORA_DEMOTE = "p-02a946511cb7", "m-02a946511cb7"  # one PROJECT anchor, two queues
+
+
+def test_undoing_a_restore_whose_lines_a_later_batch_changed_is_refused_whole(ws):
+    header = "## [PROJECT:zora-airdrop]"
+    _decide(ws, [{"item": ZORA_DEMOTE, "action": "approve"}])  # to the demoted archive
+    [entry] = [a for a in archived_entries(ws) if header in a.lines]
+    put_back = restore(ws, entry.id, now=NOW)
+    assert put_back.ok, put_back.message
+    done = _decide(ws, [{"item": ZORA, "action": "done"}])  # its block changes in place
+    before = _files(ws)
+    out = undo(ws, batch_id=put_back.batch, now=NOW)
+    # the restore's lines in knowledge.md are not as it left them: taking back only its
+    # archive would put the block in two places; nothing is written, the later batch named
+    assert not out.ok and f"batch {done.batch} changed memory/knowledge.md" in out.message
+    assert _files(ws) == before
