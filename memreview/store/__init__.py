@@ -34,6 +34,7 @@ from memreview.store.paths import PathEscape, resolve_inside, safe_read_bytes
 from memreview.store.private import append_line, read_private, write_private
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
 from memreview.store.recover import finish_batch
+from memreview.store.reverse import redaction_blind
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
@@ -110,6 +111,7 @@ __all__ = [
     "mend_private_dir",
     "read_journal",
     "read_private",
+    "redaction_blind",
     "recent_decisions",
     "resolve_inside",
     "run_git",

@@ -239,3 +239,16 @@ def test_undoing_a_restore_whose_lines_a_later_batch_changed_is_refused_whole(ws
     # archive would put the block in two places; nothing is written, the later batch named
     assert not out.ok and f"batch {done.batch} changed memory/knowledge.md" in out.message
     assert _files(ws) == before
+
+
+SECRET_7 = "s-0c574f4e3b29"  # the credential on MEMORY.md:7
+
+
+def test_an_entry_put_back_is_not_offered_again_after_a_redaction_scrubbed_its_backup(ws):
+    stamp = "(2026-06-12 自动沉淀)"  # MEMORY.md:8, the copy a keep of #1 deletes
+    _decide(ws, [{"item": KEYS, "action": "keep", "keep": 1}])
+    [entry] = [a for a in archived_entries(ws) if stamp in "\n".join(a.lines)]
+    assert restore(ws, entry.id, now=NOW).ok  # live again, with its credential
+    _decide(ws, [{"item": SECRET_7, "action": "redact"}])  # the other line: backups scrubbed
+    assert stamp in (ws / "MEMORY.md").read_text(encoding="utf-8")
+    assert not [a for a in archived_entries(ws) if stamp in "\n".join(a.lines)]
