@@ -252,3 +252,21 @@ def test_an_entry_put_back_is_not_offered_again_after_a_redaction_scrubbed_its_b
     _decide(ws, [{"item": SECRET_7, "action": "redact"}])  # the other line: backups scrubbed
     assert stamp in (ws / "MEMORY.md").read_text(encoding="utf-8")
     assert not [a for a in archived_entries(ws) if stamp in "\n".join(a.lines)]
+
+
+def test_a_batch_whose_archived_entry_a_restore_put_back_waits_for_that_restores_undo(ws):
+    stamp = "(2026-06-12 自动沉淀)"
+    _decide(ws, [{"item": PROMO_7, "action": "archive"}])  # the archive holds another entry
+    archived = _decide(ws, [{"item": PROMO_8, "action": "archive"}])
+    [entry] = [a for a in archived_entries(ws) if stamp in "\n".join(a.lines)]
+    put_back = restore(ws, entry.id, now=NOW)
+    assert put_back.ok, put_back.message
+    before = _files(ws)
+    out = undo(ws, batch_id=archived.batch, now=NOW)
+    # undone first, the archive would put the entry back a second time in MEMORY.md (its
+    # archive file is as before it: nothing to take back there)
+    assert not out.ok and f"batch {put_back.batch} put back {entry.id}" in out.message
+    assert _files(ws) == before
+    assert undo(ws, batch_id=put_back.batch, now=NOW).ok
+    assert undo(ws, batch_id=archived.batch, now=NOW).ok
+    assert (ws / "MEMORY.md").read_text(encoding="utf-8").count(stamp) == 1

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memreview import store
 from memreview.decisions.restore.found import removed_entries
+from memreview.decisions.restore.item import read_text
 from memreview.decisions.state import config_of
 
 
@@ -34,6 +36,8 @@ def standing_on(root: Path, records, batch) -> list[tuple[str, str]]:
                     out.append((b.batch_id, d["item"]))
                 continue
             if d.get("archive") is not None:
+                if _archived_by(root, batch, d):
+                    out.append((b.batch_id, d["item"]))
                 continue
             if "from_batch" in d:
                 if d["from_batch"] == batch.batch_id:
@@ -46,3 +50,20 @@ def standing_on(root: Path, records, batch) -> list[tuple[str, str]]:
             if d["item"] in ids:
                 out.append((b.batch_id, d["item"]))
     return out
+
+
+def _archived_by(root: Path, batch, d: dict) -> bool:
+    """Whether ``batch`` put the entry the restore ``d`` took out of its archive there:
+    the entry's first line is in the batch's copy of that archive and not in its backup."""
+    title = d.get("title")
+    jf = next((f for f in batch.files if f.file == d.get("archive") and f.written), None)
+    if not isinstance(title, str) or jf is None or not jf.after_copy:
+        return False
+    blind = store.redaction_blind
+    try:
+        after = read_text(root, jf.after_copy)
+        before = None if jf.created else read_text(root, jf.backup)
+    except (OSError, store.PathEscape):  # copies pruned or unreadable: nothing to go by
+        return False
+    had = {blind(t) for t in before.texts} if before is not None else set()
+    return after is not None and blind(title) in {blind(t) for t in after.texts} - had
