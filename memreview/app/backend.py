@@ -114,15 +114,13 @@ class Backend(PendingFile):
         return None
 
     def undo_last(self) -> UndoSummary:
-        res = _decisions.undo(self.root)
+        res = _decisions.undo(self.root, scan=_scan)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
     # -- history: every batch, undo of any batch, archived entries put back -----------------
     def history(self) -> list:
         """Every batch, newest first (``store.BatchEntry``: record, undoable, why_not)."""
-        return store.batch_history(
-            self.root, verdicts_files=(_decisions.config_of(self.root).verdicts,)
-        )
+        return _decisions.batch_history(self.root)
 
     def batch_diff(self, batch_id: str) -> str:
         """What batch ``batch_id`` changed, as a unified diff."""
@@ -131,7 +129,7 @@ class Backend(PendingFile):
 
     def undo_batch(self, batch_id: str) -> UndoSummary:
         """Undo batch ``batch_id`` (later batches stay); its decisions are staged again."""
-        res = _decisions.undo(self.root, batch_id=batch_id)
+        res = _decisions.undo(self.root, batch_id=batch_id, scan=_scan)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))
 
     def archived(self) -> list:
@@ -201,3 +199,10 @@ def outcome_of(out: Any, decisions: list) -> Outcome:
         batch=out.batch,
         hidden=len(getattr(out, "hidden", ()) or ()),
     )
+
+
+def _scan(root):
+    """The workspace as an undo leaves it: what it stages again is checked against it."""
+    from memreview.scan import scan_workspace
+
+    return scan_workspace(root)

@@ -107,7 +107,7 @@ def cmd_undo(args) -> int:
     root = check_workspace(one_workspace(args.path))
     report_interrupted(root)
     try:
-        outcome = undo(root, batch_id=getattr(args, "batch", None))
+        outcome = undo(root, batch_id=getattr(args, "batch", None), scan=_scan)
     except LockHeld as exc:
         print(_("memreview: {message}").format(message=one_line(str(exc))), file=sys.stderr)
         return 1
@@ -126,6 +126,13 @@ def cmd_undo(args) -> int:
         sys.stdout.write(visible(outcome.diff))
     print(_("memreview: {message}").format(message=one_line(outcome.message)), file=sys.stderr)
     return outcome.exit_code
+
+
+def _scan(root):
+    """The workspace as an undo leaves it: what it stages again is checked against it."""
+    from memreview.scan import scan_workspace
+
+    return scan_workspace(root)
 
 
 def cmd_recover(args) -> int:
@@ -157,7 +164,7 @@ def cmd_recover(args) -> int:
                     file=sys.stderr,
                 )
                 return 1
-            outcome = undo(root)
+            outcome = undo(root, scan=_scan)
     except LockHeld as exc:
         print(_("memreview: {message}").format(message=one_line(str(exc))), file=sys.stderr)
         return 1

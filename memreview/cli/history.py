@@ -80,12 +80,12 @@ def each_workspace(args, key: str, collect, show) -> int:
 
 def cmd_log(args) -> int:
     """Print the history of ``args.paths`` (text or ``--json``)."""
-    from memreview.store import batch_history
+    from memreview.decisions import batch_history
 
     def collect(root: Path):
         if not args.json:
             report_interrupted(root, change=False)  # log only reads
-        return batch_history(root, verdicts_files=(_verdicts_file(root),))
+        return batch_history(root)
 
     return each_workspace(args, "batches", collect, print_log)
 
@@ -101,12 +101,6 @@ def _cut(text: str, cells: int) -> str:
     from memreview.workspace.cells import cut_cells
 
     return cut_cells(text, cells)
-
-
-def _verdicts_file(root: Path) -> str:
-    from memreview.decisions import config_of
-
-    return config_of(root).verdicts
 
 
 def print_log(entries) -> None:

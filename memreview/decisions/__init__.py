@@ -24,6 +24,7 @@ from memreview import names_imported_on_use
 # planner or the writer) does not pay for them.
 _WHERE = {
     "apply": "applying",
+    "batch_history": "history",
     "commit_message": "applying",
     "preview": "applying",
     "Decision": "model",
@@ -60,6 +61,7 @@ __all__ = [
     "FinishOutcome",
     "UndoOutcome",
     "apply",
+    "batch_history",
     "build_plan",
     "check_decision",
     "check_decisions",
@@ -88,6 +90,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for the type checker and the reader: what __getattr__ gives
     from memreview.decisions.applying import apply, commit_message, preview
+    from memreview.decisions.history import batch_history
     from memreview.decisions.model import Decision, DecisionError
     from memreview.decisions.outcome import (
         ApplyOutcome,

@@ -4,8 +4,10 @@ back in its queue (``memreview hidden`` / ``memreview unhide``).
 Unhiding is a batch of its own in the journal (kind ``unhide``; no memory file written,
 except for a skipped skill: its candidate goes back into skill_candidates.json where it was,
 through the one writer): its decision line keeps the state entry it took away, so
-``memreview undo`` hides the item again (``rehide``) and takes the candidate back out. The journal line is written before state.yaml, so a kill between the two
-leaves the item still hidden and the unhide can simply be run again.
+``memreview undo`` hides the item again (as the journal's standing batches decide,
+``replay``) and takes the candidate back out. The journal line is written before
+state.yaml, so a kill between the two leaves the item still hidden and the unhide can
+simply be run again.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from memreview.i18n import N_, _
 from memreview.masking import mask_in
 from memreview.queues.common import current_id, short
 from memreview.queues.skills import skill_item
-from memreview.workspace.dates import parse_date, parse_date_prefix
+from memreview.workspace.dates import parse_date_prefix
 from memreview.workspace.textfile import decode_bytes
 
 REASONS = {
@@ -287,7 +289,7 @@ def _candidate_title(removed: dict) -> str:
     return short(f"{cand.get('theme') or ''}: {cand.get('content') or ''}")
 
 
-def _as_written(root: Path, record, removed: dict) -> dict:
+def as_written(root: Path, record, removed: dict) -> dict:
     """``removed`` with the candidate as the unhide batch wrote it back (its copy of the
     file after the batch; the journal's line holds it masked), when that copy has it."""
     jf = next((f for f in record.files if f.file == removed.get("file") and f.written), None)
@@ -304,38 +306,3 @@ def _as_written(root: Path, record, removed: dict) -> dict:
         if cands[index].get("theme") == wanted.get("theme"):
             return {**removed, "candidate": json.dumps(cands[index], ensure_ascii=False)}
     return removed
-
-
-def rehide(root: Path, record) -> list[str]:
-    """Hide again the items an unhide batch showed (undo of that batch); returns their ids.
-    An item hidden again since keeps its newer entry; a state file that doesn't parse is
-    left as it is (nothing hidden again). Under memreview's lock (taken again for free by an
-    undo that holds it)."""
-    with store.own_lock(root, 2.0):
-        return _rehide(root, record)
-
-
-def _rehide(root: Path, record) -> list[str]:
-    try:
-        state, _before = state_for_change(root)
-    except StateUnreadable:
-        return []
-    done: list[str] = []
-    # an item whose hiding batch was undone since is not hidden again: that undo showed it
-    undone = {b.batch_id for b in store.batches(root) if b.undone_by}
-    for d in record.decisions:
-        if not isinstance(d, dict) or not isinstance(d.get("hidden"), dict):
-            continue
-        item, h = d.get("item"), d["hidden"]
-        if not isinstance(item, str) or item in state.hidden or h.get("batch") in undone:
-            continue
-        until = parse_date(str(h["until"])) if h.get("until") else None
-        batch = h.get("batch") if isinstance(h.get("batch"), str) else None
-        removed = h.get("removed") if isinstance(h.get("removed"), dict) else None
-        if removed is not None:
-            removed = _as_written(root, record, removed)
-        state.hidden[item] = Hidden(until, str(h.get("reason") or ""), batch, removed)
-        done.append(item)
-    if done:
-        write_state(root, state)
-    return done

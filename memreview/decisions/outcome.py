@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from memreview import store
 from memreview.decisions.model import Decision
 from memreview.decisions.pending import PENDING_FILE
+from memreview.decisions.planner import name_decision
 from memreview.i18n import _, ngettext
 
 
@@ -81,6 +82,10 @@ class UndoOutcome:
     # the journal's records of the batch's decisions the undo left in place (a redaction)
     lasting: list[dict] = field(default_factory=list)
     kept_files: list[str] = field(default_factory=list)  # the batch's files it left as they are
+    # the batch's decisions not staged again, each with why (a clash, an item gone)
+    left_out: list[tuple[Decision, str]] = field(default_factory=list)
+    # decisions staged before whose item the undo took out of every queue: unstaged
+    unstaged: list[Decision] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -119,6 +124,14 @@ class UndoOutcome:
                 "put the values back by hand from where they are kept, if they belong there",
                 n,
             ).format(count=n, files=", ".join(self.kept_files) or _("in their files"))
+        for d, why in self.left_out:
+            extra += "; " + _("{decision} is not staged again: {why}").format(
+                decision=name_decision(d), why=why
+            )
+        for d in self.unstaged:
+            extra += "; " + _(
+                "{decision} is no longer staged: its item is in no queue any more"
+            ).format(decision=name_decision(d))
         if self.restage_error:
             extra += _("; its decisions could not be staged again: {error}").format(
                 error=self.restage_error

@@ -158,11 +158,18 @@ def clash_of(result: ScannedWorkspace, staged: Sequence[Decision], d: Decision) 
 
 def describe(pd: PlannedDecision) -> str:
     """``p-0107 (Supersede: approve)``."""
-    unit = registry.unit(pd.queue)
-    act = unit.act_by_action(pd.decision.action) if unit is not None else None
-    title = _(unit.title) if unit is not None else pd.queue
-    label = _(act.label) if act else pd.decision.action
-    return f"{pd.decision.item} ({title}: {label})"
+    return name_decision(pd.decision, pd.queue)
+
+
+def name_decision(d: Decision, queue: str | None = None) -> str:
+    """``p-0107 (Supersede: approve)``: the item, its queue's title and the action's label
+    (the action alone when the queue is not known)."""
+    unit = registry.unit(queue or d.queue or "")
+    act = unit.act_by_action(d.action) if unit is not None else None
+    label = _(act.label) if act else d.action
+    if unit is None:
+        return f"{d.item} ({label})"
+    return f"{d.item} ({_(unit.title)}: {label})"
 
 
 def fingerprint(pd: PlannedDecision) -> str | None:

@@ -5,20 +5,24 @@ decisions staged again) and finishing one a crash cut short (``finish``,
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 from memreview import store
 from memreview.decisions import registry
-from memreview.decisions.hidden import rehide
+from memreview.decisions.hidden import as_written
 from memreview.decisions.model import Decision, DecisionError
 from memreview.decisions.outcome import FinishOutcome, UndoOutcome
 from memreview.decisions.pending import load_pending, save_pending
+from memreview.decisions.planner import build_plan, clash_of
+from memreview.decisions.replay import decided, touched_items
+from memreview.decisions.restore.depends import standing_on
+from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import (
     Hidden,
     StateUnreadable,
     config_of,
-    hidden_from,
     state_for_change,
     write_state,
 )
@@ -37,26 +41,32 @@ def undo(
     now: datetime | None = None,
     lock_wait: float = 2.0,
     batch_id: str | None = None,
+    scan: Callable[[Path], ScannedWorkspace] | None = None,
 ) -> UndoOutcome:
     """Take back batch ``batch_id`` (default: the last one not undone): its files (store)
     and its hidden items (state.yaml); its decisions are staged again, and the items an
-    unhide batch showed are hidden again.
+    unhide batch showed are hidden again. With ``scan`` (the workspace loaded after the
+    undo), a decision that could not be written as staged now is left out and said so:
+    its item is in no queue, or it clashes with a decision staged already.
 
     Raises store.LockHeld when a lock stays held.
     """
     root = Path(root).resolve()
     with store.own_lock(root, lock_wait):  # state.yaml and pending.yaml changed under it
-        return _undo(root, now, lock_wait, batch_id)
+        return _undo(root, now, lock_wait, batch_id, scan)
 
 
-def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcome:
+def _undo(root: Path, now, lock_wait: float, batch_id: str | None, scan) -> UndoOutcome:
     cfg = _config(root)
     try:  # the batch's hides are taken back in it: a state file it can't read stops the undo
-        state, _before = state_for_change(root)
+        state_for_change(root)
     except StateUnreadable as exc:
         return UndoOutcome(
             store.UndoResult(False, _("nothing undone: {reason}").format(reason=exc))
         )
+    waits = _waits_for_later(root, batch_id)
+    if waits is not None:
+        return UndoOutcome(store.UndoResult(False, waits, undone_batch=batch_id))
     res = store.undo_batch(
         root,
         batch_id,
@@ -69,20 +79,11 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
     if res.ok and res.undone_batch and not res.dry_run:
         found = store.batches(root)
         record = next((b for b in found if b.batch_id == res.undone_batch), None)
-        taken = [k for k, h in state.hidden.items() if h.batch == res.undone_batch]
-        was = _replaced(record, {b.batch_id for b in found if b.undone_by})
-        if taken:
-            for k in taken:
-                if k in was:  # hidden by an earlier batch before this one: hidden as it was
-                    state.hidden[k] = was[k]
-                else:
-                    del state.hidden[k]
-            write_state(root, state)
-        out.unhidden = [k for k in taken if k not in was]
-        if record is not None and record.kind == "unhide":
-            out.rehidden = rehide(root, record)
+        if record is not None:
+            out.unhidden, out.rehidden = _state_as_decided(root, found, record)
         try:
-            out.restaged, out.lasting = _restage(root, res.undone_batch)
+            restaged = _restage(root, res.undone_batch, scan)
+            out.restaged, out.lasting, out.left_out, out.unstaged = restaged
             named = [f for raw in out.lasting for f in raw.get("redacted") or ()]
             if out.lasting and not named and record is not None:  # journaled before: guessed
                 taken_back = {f.rel for f in res.files if f.diff}
@@ -93,18 +94,63 @@ def _undo(root: Path, now, lock_wait: float, batch_id: str | None) -> UndoOutcom
     return out
 
 
-def _replaced(record, undone: set[str]) -> dict[str, Hidden]:
-    """The state entries the batch's decisions replaced (``was`` in the journal), by item:
-    those of batches not undone since."""
-    out: dict[str, Hidden] = {}
-    for d in record.decisions if record is not None else ():
-        hide = d.get("hide") if isinstance(d, dict) else None
-        if not isinstance(hide, dict) or not isinstance(hide.get("item"), str):
-            continue
-        h = hidden_from(hide.get("was"))
-        if h is not None and h.batch not in undone:
-            out[hide["item"]] = h
-    return out
+def _waits_for_later(root: Path, batch_id: str | None) -> str | None:
+    """Why batch ``batch_id`` can't be undone before a later batch that stands on it (a
+    restore or an unhide that put back what it took out, ``restore.depends``), or None.
+    (The last batch has no later one.)"""
+    if batch_id is None:
+        return None
+    records = store.batches(root)
+    record = next((b for b in records if b.batch_id == batch_id), None)
+    if record is None or record.undone_by:
+        return None
+    found = standing_on(root, records, record)
+    if not found:
+        return None
+    later, item = found[-1]
+    return _(
+        "undo of batch {batch} refused, nothing was written: batch {later} put back "
+        "{item}, which this batch took out, from what only this batch keeps; undo batch "
+        "{later} first (`memreview undo --batch {later}`), then this one"
+    ).format(batch=batch_id, later=later, item=item)
+
+
+def _state_as_decided(root: Path, found, record) -> tuple[list[str], list[str]]:
+    """Set the state entries of the items the undone batch ``record`` hid or showed to what
+    the journal decides now (``replay``); returns the items shown again and those hidden
+    again. An entry of the batch that decides it is kept as state.yaml has it (the journal
+    holds a credential masked); a state file that doesn't parse is left as it is."""
+    items = touched_items(record)
+    if not items:
+        return [], []
+    try:  # read again under the lock (checked before the undo began)
+        state, before = state_for_change(root)
+    except StateUnreadable:
+        return [], []
+    shown: list[str] = []
+    hidden: list[str] = []
+    for item, want in decided(found, items).items():
+        have = state.hidden.get(item)
+        entry = want.entry
+        if entry is not None and have is not None and have.batch == entry.batch:
+            entry = have
+        elif entry is not None and entry.removed is not None:
+            # a skipped candidate, masked in the journal: whole in the copy of the file an
+            # unhide wrote it back to
+            for unhid in (want.source.batch if want.source else None, record):
+                if unhid is not None and unhid.kind == "unhide":
+                    entry.removed = as_written(root, unhid, entry.removed)
+        if entry is None:
+            state.hidden.pop(item, None)
+        else:
+            state.hidden[item] = entry
+        if have is not None and entry is None:
+            shown.append(item)
+        elif have is None and entry is not None:
+            hidden.append(item)
+    if state.to_bytes() != (before or b"") and (before is not None or state.hidden):
+        write_state(root, state)
+    return shown, hidden
 
 
 # Every field a decision carries (slug, keep, text, seen…): undo stages it again as it was.
@@ -118,18 +164,46 @@ def _lasting(raw: dict) -> bool:
     return act is not None and act.lasting
 
 
-def _restage(root: Path, batch_id: str) -> tuple[list[Decision], list[dict]]:
+def _restage(root: Path, batch_id: str, scan=None):
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
     there), before what is pending now; a decision pending now for the same item wins.
 
-    Returns them, and the journal's records of the decisions the undo left in place (a
-    redaction stays: staging it again would leave a decision on an item no queue holds)."""
+    Returns them, the journal's records of the decisions the undo left in place (a
+    redaction stays: staging it again would leave a decision on an item no queue holds),
+    and, with ``scan``, the decisions left out, each with why (``_writable``), and those
+    staged before whose item is in no queue now (taken out of pending.yaml)."""
     record = next((b for b in store.batches(root) if b.batch_id == batch_id), None)
+    existing, _warnings = load_pending(root)
+    restored, lasting = _decided_again(record, {d.item for d in existing})
+    left_out: list[tuple[Decision, str]] = []
+    gone: list[Decision] = []
+    result = _scanned(root, scan) if scan is not None and (restored or existing) else None
+    if result is not None:
+        # a decision staged before the undo whose item the undo took away (an entry a
+        # restore put back, a line whose text it changed) is dead now: it goes too
+        gone = [d for d in existing if result.item(d.item) is None]
+        existing = [d for d in existing if d not in gone]
+        restored, left_out = _writable(result, restored, existing)
+    if restored or gone:
+        save_pending(root, [*restored, *existing])
+    return restored, lasting, left_out, gone
+
+
+def _scanned(root: Path, scan):
+    """The workspace as the undo left it, or None when it can't be loaded now (the check
+    of what is staged is skipped then: the undo itself is done)."""
+    try:
+        return scan(root)
+    except Exception:  # a scan fails in many ways (a file unreadable, not a workspace)
+        return None
+
+
+def _decided_again(record, pending_items: set[str]) -> tuple[list[Decision], list[dict]]:
+    """The decisions of the apply batch ``record`` to stage again (one per item, none for
+    an item pending now), and the records of those its undo left in place."""
     if record is None or record.kind != "apply":
         return [], []
     failed = store.failed_keys(record)
-    existing, _warnings = load_pending(root)
-    pending_items = {d.item for d in existing}
     restored: list[Decision] = []
     lasting: list[dict] = []
     for raw in record.decisions:
@@ -147,9 +221,26 @@ def _restage(root: Path, batch_id: str) -> tuple[list[Decision], list[dict]]:
         if d.item not in pending_items:
             restored.append(d)
             pending_items.add(d.item)
-    if restored:
-        save_pending(root, [*restored, *existing])
     return restored, lasting
+
+
+def _writable(result, restored: list[Decision], existing: list[Decision]):
+    """The decisions of ``restored`` that can be staged beside ``existing`` and each other
+    on the workspace ``result`` was scanned from, and those that can't, with why: an item
+    in no queue any more, a decision its item doesn't take now, a clash with one staged."""
+    keep: list[Decision] = []
+    out: list[tuple[Decision, str]] = []
+    for d in restored:
+        if result.item(d.item) is None:
+            out.append((d, _("its item is in no queue any more")))
+            continue
+        invalid = build_plan(result, [d]).invalid
+        why = invalid[0][1] if invalid else clash_of(result, [*existing, *keep], d)
+        if why is None:
+            keep.append(d)
+        else:
+            out.append((d, why))
+    return keep, out
 
 
 def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 2.0):

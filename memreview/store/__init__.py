@@ -42,6 +42,7 @@ from memreview.store.private import (
 )
 from memreview.store.prune import PruneResult, backup_usage, prune_backups
 from memreview.store.recover import finish_batch
+from memreview.store.reverse import redaction_blind
 from memreview.store.safewrite import (
     STEPS,
     BatchResult,
@@ -118,6 +119,7 @@ __all__ = [
     "mend_private_dir",
     "read_journal",
     "read_private",
+    "redaction_blind",
     "recent_decisions",
     "resolve_inside",
     "run_git",

@@ -9,8 +9,10 @@ adds a diff of what changed since, ``explain``).
 from __future__ import annotations
 
 import difflib
+import re
 
 from memreview.i18n import _
+from memreview.secrets import redact_secrets
 from memreview.workspace.textfile import Line, TextFile, decode_bytes
 
 _MAX_CONTEXT = 20
@@ -95,11 +97,21 @@ def _locate(after: list[str], j1: int, j2: int, current: list[str]) -> tuple[int
     )
 
 
-def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -> bytes:
+_MARK_RE = re.compile(r"\[redacted [^\]\n]*\]")
+
+
+def redaction_blind(text: str) -> str:
+    """``text`` with every credential value and every ``[redacted …]`` mark made one and
+    the same: a line compares equal to its copy in a backup a redaction scrubbed since."""
+    return _MARK_RE.sub("\x00", redact_secrets(text, "-"))
+
+
+def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile, canon=None) -> bytes:
     """``current`` with every change of before → after taken back; raises Refuse.
 
-    Lines are compared by their decoded text; the restored lines are the before version's
-    exact bytes.
+    Lines are compared by their decoded text (passed through ``canon`` when given: for
+    copies a redaction scrubbed, ``redaction_blind``); the restored lines are the before
+    version's exact bytes.
     """
     before_lines = before.lines if before is not None else []
     if before is not None and before_lines and before.encoding != current.encoding:
@@ -111,6 +123,8 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -
     a = [ln.text for ln in before_lines]
     b = after.texts
     c = current.texts
+    if canon is not None:
+        a, b, c = ([canon(t) for t in texts] for texts in (a, b, c))
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     edits: list[tuple[int, int, list[Line]]] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -133,7 +147,9 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile) -
     return current.render(lines)
 
 
-def version_in(rel: str, base: bytes | None, version: bytes | None, current: TextFile) -> bool:
+def version_in(
+    rel: str, base: bytes | None, version: bytes | None, current: TextFile, canon=None
+) -> bool:
     """Are the lines ``version`` changed from ``base`` all found, intact, in ``current``?"""
     if version is None:
         return False
@@ -142,6 +158,7 @@ def version_in(rel: str, base: bytes | None, version: bytes | None, current: Tex
             decode_bytes(rel, base) if base is not None else None,
             decode_bytes(rel, version),
             current,
+            canon,
         )
     except Refuse:
         return False

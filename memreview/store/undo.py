@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memreview.i18n import _, ngettext
-from memreview.store.journal import BatchRecord, JournalFile
+from memreview.store.journal import BatchRecord, JournalFile, batches
 from memreview.store.locks import DEFAULT_LOCK_FILES
 from memreview.store.safewrite import Conflict, Failure, FileResult, run_batch
 from memreview.store.undo_jobs import UndoJob
@@ -74,8 +74,13 @@ def undo_jobs(
 ) -> list[UndoJob]:
     """One job per file ``batch`` changed, each taking its change back from what the file
     holds when the job runs."""
+    # the batch's changes may be missing from a file without a later batch having changed
+    # them only when the batch was cut short or an undo of it was: then nothing to do there
+    partly = not batch.committed or any(
+        b.kind == "undo" and b.undoes == batch.batch_id and not b.committed for b in batches(root)
+    )
     return [
-        UndoJob(root, batch.batch_id, jf, jf.file in verdicts_files, now)
+        UndoJob(root, batch.batch_id, jf, jf.file in verdicts_files, now, partly)
         # the reverse of the order the batch wrote them: the files text left get it back
         # before the files that received it lose it, so a kill leaves it in two places at worst
         for jf in reversed(_files_to_undo(batch))

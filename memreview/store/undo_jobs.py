@@ -16,7 +16,7 @@ from typing import Any
 from memreview.i18n import _
 from memreview.store.journal import JournalFile
 from memreview.store.paths import PathEscape, safe_read_bytes
-from memreview.store.reverse import Refuse, explain, reverse_patch, version_in
+from memreview.store.reverse import Refuse, explain, redaction_blind, reverse_patch, version_in
 from memreview.store.safewrite import Conflict, FileOutcome
 from memreview.store.scrub import accepted_hash
 from memreview.workspace import jsondoc
@@ -38,6 +38,7 @@ class UndoJobBase:
     now: datetime
 
     verb = "undo"
+    scrubbed = False  # a stored copy read was scrubbed by a redaction since the batch
 
     @property
     def rel(self) -> str:
@@ -62,6 +63,8 @@ class UndoJobBase:
             raise Refuse(
                 _("the {what} {file} can't be read: {error}").format(what=what, file=rel, error=exc)
             ) from None
+        if _sha(data) != sha:
+            self.scrubbed = True  # accepted below only as a copy a redaction scrubbed
         if _sha(data) != sha and _sha(data) not in accepted_hash(self.root, rel, sha):
             raise Refuse(
                 _("the {what} {file} doesn't match the journal (changed or damaged)").format(
@@ -83,6 +86,8 @@ class UndoJobBase:
 
 @dataclass
 class UndoJob(UndoJobBase):
+    partly: bool = True  # the batch, or an undo of it, was cut short: it may not be in a file
+
     def compute(self, current: TextFile | None) -> FileOutcome:
         try:
             if self.is_verdicts:
@@ -109,16 +114,19 @@ class UndoJob(UndoJobBase):
             )
         after = self._after(current)
         before = self._before()
+        # a copy scrubbed since holds [redacted …] where the file may still hold the value
+        canon = redaction_blind if self.scrubbed else None
         try:
             new = reverse_patch(
                 decode_bytes(self.rel, before) if before is not None else None,
                 decode_bytes(self.rel, after),
                 current,
+                canon,
             )
         except Refuse as refusal:
             # the batch's changes are not there (a batch cut short never reached the file, or
             # an undo cut short already restored it) and its old lines all are: nothing to do
-            if version_in(self.rel, after, before, current):
+            if self.partly and version_in(self.rel, after, before, current, canon):
                 return FileOutcome(None, applied=[self.key])
             reason = _("{file} was changed after the batch and {reason}").format(
                 file=self.rel, reason=refusal.reason

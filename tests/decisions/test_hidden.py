@@ -294,6 +294,7 @@ def test_unhide_and_its_undo_change_state_yaml_under_memreviews_lock(make_ws, mo
     import os
 
     from memreview.decisions import hidden as hidden_module
+    from memreview.decisions import undo_finish
 
     root = make_ws(OLD_NEW)
     item_id = scan(root).all_queues["supersede"][0]["id"]
@@ -322,7 +323,8 @@ def test_unhide_and_its_undo_change_state_yaml_under_memreviews_lock(make_ws, mo
 
     monkeypatch.setattr(hidden_module, "load_state", load_state_watched)
     monkeypatch.setattr(hidden_module, "state_for_change", parse_state_watched)
+    monkeypatch.setattr(undo_finish, "state_for_change", parse_state_watched)
     assert unhide(root, item_id, today=TODAY, now=NOW).ok
-    assert hidden_module.rehide(root, batches(root)[-1]) == [item_id]
+    assert undo(root, now=NOW).rehidden == [item_id]
     # the first read only lists the hidden items; every read that leads to a write is locked
-    assert len(held) == 3 and held[1:] == [True, True], held
+    assert len(held) >= 3 and all(held[1:]), held

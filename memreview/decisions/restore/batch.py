@@ -141,6 +141,22 @@ class _Job:
         return store.FileOutcome(new, applied=list(self.decisions))
 
 
+def _record(item: Archived, key: str) -> dict:
+    """The restore as the journal keeps it."""
+    record = {
+        "key": key,
+        "queue": "archive",
+        "action": "restore",
+        "title": item.title,
+        "item": item.id,
+        "origin": item.origin,
+        "archive": item.archive,
+    }
+    if item.archive is None and item.batch:  # found in that batch's backup: its undo waits
+        record["from_batch"] = item.batch
+    return record
+
+
 def _redaction(root: Path, query: str) -> str | None:
     """Why a redaction ``query`` names (its item id, its batch, text of its title) can't be
     restored, or None when it names none. memreview holds no copy of a redacted value (the
@@ -242,19 +258,10 @@ def restore(
         jobs.append(_Job(archive, lambda cur: remove_block(item, archive, cur), key, True))
     line = _verdict(item, now, approval(root, cfg.verdicts, item.anchor))
     jobs.append(_Job(cfg.verdicts, lambda cur: _append(cfg.verdicts, cur, line), key))
-    record = {
-        "key": key,
-        "queue": "archive",
-        "action": "restore",
-        "title": item.title,
-        "item": item.id,
-        "origin": origin,
-        "archive": item.archive,
-    }
     result = store.apply_batch(
         root,
         jobs,
-        [record],
+        [_record(item, key)],
         lock_files=tuple(cfg.lock_files),
         now=now,
         dry_run=dry_run,

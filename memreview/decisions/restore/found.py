@@ -185,7 +185,7 @@ def _neighbours(item: Archived, was: TextFile) -> None:
     item.gap_above, item.gap_below = above < start - 1, below > end
 
 
-def _removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
+def removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
     """Entries a batch deleted with no archive block (a queue whose unit ``deletes``:
     archived, duplicates), found in the batch's backups: where the journal records what
     each decision deleted (its file, line count and digest), those entries; for a batch
@@ -340,7 +340,7 @@ def archived_entries(root: Path | str) -> list[Archived]:
     }
     removed = [
         it
-        for it in _removed_entries(root, records, cfg.archive_dir, cfg.verdicts)
+        for it in removed_entries(root, records, cfg.archive_dir, cfg.verdicts)
         if it.id not in restored
     ]
     # an entry put back (by an undo of another batch, a restore) and deleted again is
@@ -350,10 +350,21 @@ def archived_entries(root: Path | str) -> list[Archived]:
         if latest[(item.origin, tuple(item.lines))] is not item:
             continue
         current = read_text(root, item.origin)
-        if current is not None and find_run(current.texts, item.lines) is not None:
+        # blind to credentials: a redaction since scrubbed the value from the backup only
+        if current is not None and _there(current.texts, item.lines):
             continue  # it is there again
         out.append(item)
     return out
+
+
+def _there(texts: list[str], lines: list[str]) -> bool:
+    """Whether ``lines`` are in ``texts``, a credential and a ``[redacted …]`` mark alike."""
+    if find_run(texts, lines) is not None:
+        return True
+    if not any("[redacted " in t for t in lines):
+        return False
+    blind = store.redaction_blind
+    return find_run([blind(t) for t in texts], [blind(t) for t in lines]) is not None
 
 
 def find_archived(items: list[Archived], query: str) -> list[Archived]:
