@@ -286,10 +286,16 @@ def _dice(sa: set, sb: set, total_a: float, total_b: float, la, lb, w: Weights) 
         return 0.0
     of = w.of
     both = 0.0
-    for t in sa & sb:
-        x = of.get(t, 0.0)
-        both += x * (LABEL_SHARE / len(la) if t in la else 1.0)
-        both += x * (LABEL_SHARE / len(lb) if t in lb else 1.0)
+    if la or lb:
+        for t in sa & sb:
+            x = of.get(t, 0.0)
+            both += x * (LABEL_SHARE / len(la) if t in la else 1.0)
+            both += x * (LABEL_SHARE / len(lb) if t in lb else 1.0)
+    else:  # the same sums, without a label to weigh less
+        for t in sa & sb:
+            x = of.get(t, 0.0)
+            both += x
+            both += x
     return round(100.0 * both / whole, 1)
 
 
