@@ -275,7 +275,9 @@ def _substance_items(subst: _Substance, fields, scope: Scope, free, min_w: int) 
         return ra is not None and rb is not None and ra is not rb and slots_disagree(ra, rb)
 
     queries = {k for k, e in enumerate(subst.every) if scope.allows(e.file, e.file)}
-    groups = same_fact_groups(subst.every, allowed, parallel, subst.nested, subst.weights, queries)
+    groups = same_fact_groups(
+        subst.every, allowed, parallel, subst.nested, subst.weights, queries, subst.bags
+    )
     out = []
     for g in groups:
         group = sorted(g.entries, key=scope.rank)

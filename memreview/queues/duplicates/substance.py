@@ -72,6 +72,8 @@ _CJK_NUMERALS = "一二三四五六七八九十两百千"
 _CJK_MEASURES = "期层号个次天周月年章节条步级版代阶段轮位名届"
 
 _SPAN = re.compile(
+    # a position no kind can start at (a space, a comma) is passed over at once
+    r"(?=[\w~./`$¥€£@<>{}*+\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff-])(?:"
     # first the plain word and the CJK run that nothing longer can start (most tokens): the
     # engine stops there without trying every other kind
     r"(?P<fword>[A-Za-z][a-z'’]*(?![\w/@.:'’-]))"
@@ -86,7 +88,7 @@ _SPAN = re.compile(
     r"|(?P<num>[$¥€£]?\d+(?:[.,]\d+)*(?:\s?(?i:%|[kmb]\b|km|kg|gb|mb|tb|ms|min|hrs?|h\b|s\b|x\b|yuan|usd|rmb|元|块|万|亿|个|次|天|小时|分钟|分|秒|点|期|层|号|年|月|周|岁|人|条|页|篇|倍))?)"
     r"|(?P<ident>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+|[A-Za-z]*_[\w]*|[A-Za-z]+\d[\w]*|[a-z]+[A-Z][\w]*)"
     r"|(?P<word>[A-Za-z][A-Za-z'’]*)"
-    r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)",
+    r"|(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+))",
 )
 _COMMENT = re.compile(r"<!--.*?-->")
 _TRIM = ".,;:!?)]}'\"`*"
@@ -175,28 +177,45 @@ def _word(raw: str, inside: bool) -> Token | None:
 def _tokenize(text: str, code: bool = False) -> list[Token]:
     out: list[Token] = []
     add, extend = out.append, out.extend
+    plain, cjk = _plain_word, _cjk_tokens
     start = True  # the first token opens the text's sentence
     for m in _SPAN.finditer(text):
         group = m.lastgroup
-        raw = m.group()
+        raw = m[0]
         if group == "fword" or group == "word":
             # a capitalised word inside a sentence is a name
-            inside = not start and raw[0].isupper() and not _at_start(text, m.start())
-            tok = _word(raw, inside)
+            if raw[0] <= "Z" and not start and not _at_start(text, m.start()):
+                tok = _word(raw, True)
+            else:
+                tok = plain(raw)
             if tok is not None:
                 add(tok)
         elif group == "fcjk" or group == "cjk":
-            extend(_cjk_tokens(raw))
+            extend(cjk(raw))
         elif group == "code" and not code:
             extend(_code_tokens(raw[1:-1]))
         else:
-            value = raw.strip(_TRIM).lower()
-            if group == "num":
-                value = value.replace(" ", "").replace(",", "")
-            if value:
-                add(Token(value, group or "word"))
+            tok = _value(raw, group)
+            if tok is not None:
+                add(tok)
         start = False
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_word(raw: str) -> Token | None:
+    """``_word`` of a word that opens its sentence or is not capitalised."""
+    return _word(raw, False)
+
+
+@lru_cache(maxsize=1 << 16)
+def _value(raw: str, group: str | None) -> Token | None:
+    """The token of a span of a value kind (a number, date, path…): its text trimmed and
+    lowered (a number without its spaces and thousands' commas)."""
+    value = raw.strip(_TRIM).lower()
+    if group == "num":
+        value = value.replace(" ", "").replace(",", "")
+    return Token(value, group or "word") if value else None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -267,10 +286,16 @@ def _dice(sa: set, sb: set, total_a: float, total_b: float, la, lb, w: Weights) 
         return 0.0
     of = w.of
     both = 0.0
-    for t in sa & sb:
-        x = of.get(t, 0.0)
-        both += x * (LABEL_SHARE / len(la) if t in la else 1.0)
-        both += x * (LABEL_SHARE / len(lb) if t in lb else 1.0)
+    if la or lb:
+        for t in sa & sb:
+            x = of.get(t, 0.0)
+            both += x * (LABEL_SHARE / len(la) if t in la else 1.0)
+            both += x * (LABEL_SHARE / len(lb) if t in lb else 1.0)
+    else:  # the same sums, without a label to weigh less
+        for t in sa & sb:
+            x = of.get(t, 0.0)
+            both += x
+            both += x
     return round(100.0 * both / whole, 1)
 
 
