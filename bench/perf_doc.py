@@ -325,7 +325,9 @@ def readme_block(results: dict) -> str:
             value = get(row)
             if isinstance(value, int | float):
                 mark = "met" if value <= target else "missed"
-                figures.append(f"{label} {round(value, 2):g} {unit} (target {target:g} {unit}, {mark})")
+                figures.append(
+                    f"{label} {round(value, 2):g} {unit} (target {target:g} {unit}, {mark})"
+                )
         out.append(
             f"At scale 1 ({row.get('entries', 0):,} entries), from the last benchmark run: "
             + "; ".join(figures)
