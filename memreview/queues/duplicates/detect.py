@@ -99,21 +99,53 @@ def _run_item(kind: str, runs: list[list], scope: Scope, title: str) -> dict:
     }
 
 
-def _run_items(ws: Workspace, units_by_file, fields, canon, scope: Scope, covered: set[int]):
-    """The items of copied blocks and of records repeated whole; their entries (and a
-    block's headings, and a template's rows) added to ``covered``. A record inside a copied
-    block is the block's."""
-    cfg = ws.config
-    block_items = []
-    found, template = blocks(ws, units_by_file, canon, scope, cfg)
-    covered.update(template)
+def _block_items(found: list[list[list]], scope: Scope, covered: set[int]) -> list[dict]:
+    """An item for each copied block; its entries and headings added to ``covered``."""
+    out = []
     for runs in found:
         entries = [e for e in runs[0] if isinstance(e, Entry)]
         title = ngettext(
             "{count} line copied: {first}", "{count} lines copied: {first}", len(entries)
         ).format(count=len(entries), first=entries[0].first_line)
-        block_items.append(_run_item("block", runs, scope, title))
+        out.append(_run_item("block", runs, scope, title))
         covered.update(id(e) for r in runs for e in r)
+    return out
+
+
+class _Anywhere:
+    """The scope of a block between or within the files that are not curated."""
+
+    all = True
+
+    def allows(self, a: str, b: str) -> bool:
+        return True
+
+
+def _uncurated_blocks(ws: Workspace, units_by_file, canon, scope: Scope, covered: set[int]):
+    """Blocks copied between or within the memory files that are not curated (a topic
+    file holding itself twice, two topic files sharing a section), among the entries no
+    other item took: a run of lines copied whole is a copy wherever it lies, while a
+    single line there is compared only with the curated files (docs/design.md §2)."""
+    if scope.all:
+        return []
+    rest = {
+        rel: [e for e in us if id(e) not in covered]
+        for rel, us in units_by_file.items()
+        if rel not in scope.curated
+    }
+    found, template = blocks(ws, rest, canon, _Anywhere(), ws.config)
+    covered.update(template)
+    return _block_items(found, scope, covered)
+
+
+def _run_items(ws: Workspace, units_by_file, fields, canon, scope: Scope, covered: set[int]):
+    """The items of copied blocks and of records repeated whole; their entries (and a
+    block's headings, and a template's rows) added to ``covered``. A record inside a copied
+    block is the block's."""
+    cfg = ws.config
+    found, template = blocks(ws, units_by_file, canon, scope, cfg)
+    covered.update(template)
+    block_items = _block_items(found, scope, covered)
     record_items = []
     for runs in records(ws, fields, canon, scope, cfg):
         if all(id(e) in covered for r in runs for e in r):
@@ -206,6 +238,7 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     items.extend(cross)
     items.extend(block_items)
     items.extend(record_items)
+    items.extend(_uncurated_blocks(ws, units_by_file, canon, scope, covered))
 
     def free(e: Entry) -> bool:
         return id(e) not in covered and id(e) not in in_group

@@ -7,8 +7,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from memreview.queues.duplicates.scope import MAX_SAME, Scope, comparable, restates_summary
+from memreview.queues.duplicates.substance import slots_disagree, substance
 from memreview.queues.sameness import comparison_form
-from memreview.workspace.fields import FileFields, width
+from memreview.workspace.fields import FileFields, label_of, width
 from memreview.workspace.model import Entry, Workspace
 
 
@@ -102,6 +103,41 @@ def _shared_run(
     return back, n
 
 
+@dataclass(slots=True)
+class _Line:
+    """A line of a section read as a paragraph, for ``label_of`` (short ones are no entry)."""
+
+    text: str
+    kind: str = "paragraph"
+
+    @property
+    def first_line(self) -> str:
+        return self.text
+
+
+def _section_slots(ws: Workspace, e: Entry) -> dict[str, frozenset]:
+    """Label → value substance over every label line of the section ``e`` is in, short
+    ones too (``**Status:** open`` is under the width of an entry)."""
+    mf = ws.files[e.file]
+    starts = sorted(ln for ln, _level, _title in mf.headings)
+    end = next((ln for ln in starts if ln > e.section_line), len(mf.source.lines) + 1)
+    out: dict[str, frozenset] = {}
+    for raw in mf.source.lines[e.section_line : end - 1]:
+        lv = label_of(_Line(raw.text))
+        if lv is not None:
+            out[comparison_form(lv[0])] = frozenset(substance(lv[1]))
+    return out
+
+
+def _parallel_records(ws: Workspace, ea: list[Entry], eb: list[Entry]) -> bool:
+    """Whether a run of label lines found twice belongs to two records that hold another
+    value under one of their labels (two incidents of one day, one priority, another
+    status): the lines they share are parallel fields, not a copy."""
+    if not all(label_of(e) is not None for e in ea):
+        return False
+    return slots_disagree(_section_slots(ws, ea[0]), _section_slots(ws, eb[0]))
+
+
 def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg):  # noqa: C901
     """Runs of ``duplicates_block_lines`` or more consecutive entries found again, line for
     line, in another section or file: in two places, or in more when the copies carry their
@@ -141,6 +177,8 @@ def blocks(ws: Workspace, units_by_file, canon, scope: Scope, cfg):  # noqa: C90
                 if sum(width(canon[id(e)]) for e in ea) < 2 * cfg.duplicates_min_width:
                     continue
                 if not scope.allows(ea[0].file, eb[0].file):
+                    continue
+                if _parallel_records(ws, ea, eb):
                     continue
                 key = tuple(_key(e, canon) for e in ra)
                 runs = found.setdefault(key, [])
