@@ -26,7 +26,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, repeat
 
 from rapidfuzz.distance import Indel
 
@@ -255,6 +255,15 @@ class Weights:
         self.df = df = Counter(chain.from_iterable(bags))  # (a bag holds a token once)
         self.n = n = max(1, len(bags))
         self.of = {t: math.log(1.0 + n / k) for t, k in df.items()}
+        self._rare: dict[Token, int] | None = None
+
+    @property
+    def rare(self) -> dict[Token, int]:
+        """The tokens another bag holds too and no more than POSTING_CAP bags hold, with
+        how many hold each: the ones an index is built on."""
+        if self._rare is None:
+            self._rare = {t: k for t, k in self.df.items() if 1 < k <= POSTING_CAP}
+        return self._rare
 
     def __call__(self, t: str) -> float:
         w = self.of.get(t)
@@ -273,10 +282,10 @@ def score(a, b, w: Weights, la=frozenset(), lb=frozenset()) -> float:
 
 def _side_total(bag: set, labels, w: Weights) -> float:
     of = w.of
-    total = sum(of.get(t, 0.0) for t in bag)
+    total = sum(map(of.get, bag, repeat(0.0)))
     if labels:
         # a label, however many tokens it has, names one slot
-        total -= sum(of.get(t, 0.0) for t in labels) * (1.0 - LABEL_SHARE / len(labels))
+        total -= sum(map(of.get, labels, repeat(0.0))) * (1.0 - LABEL_SHARE / len(labels))
     return total
 
 
@@ -409,8 +418,8 @@ def _bare_shared_value(ta, la, tb, lb) -> bool:
 def rare_keys(bag: tuple[Token, ...], w: Weights) -> list[Token]:
     """The ``RARE_KEYS`` rarest tokens of a bag that another bag holds too and no more than
     POSTING_CAP bags hold (ties: text order)."""
-    df = w.df
-    shared = [(k, t) for t in bag if 1 < (k := df[t]) <= POSTING_CAP]
+    rare = w.rare
+    shared = [(rare[t], t) for t in rare.keys() & bag]
     if len(shared) > RARE_KEYS:
         shared = heapq.nsmallest(RARE_KEYS, shared)
     else:
@@ -426,14 +435,19 @@ def candidates(
     With ``queries``, only pairs with a side among them (the entries whose duplicates
     matter: one side in a curated file)."""
     index: dict[str, list[int]] = defaultdict(list)
-    keys = []
+    asked = range(len(bags)) if queries is None else sorted(queries)
+    keys: dict[int, list[Token]] = {i: rare_keys(bags[i], w) for i in asked}
+    wanted = set(chain.from_iterable(keys.values()))  # a pair shares one of these
     for i, bag in enumerate(bags):
-        ks = rare_keys(bag, w)
-        keys.append(ks)
+        ks = keys.get(i)
+        if ks is None:
+            if wanted.isdisjoint(bag):
+                continue  # none of its tokens is a query's key: it pairs with no query
+            ks = keys[i] = rare_keys(bag, w)
         for t in ks:
             index[t].append(i)
     out: set[tuple[int, int]] = set()
-    for i in range(len(bags)) if queries is None else sorted(queries):
+    for i in asked:
         for t in keys[i]:
             for j in index[t]:
                 if j != i:
@@ -626,6 +640,7 @@ def _groups(units: list[Entry], edges) -> list[Group]:
 
 
 _SUB_ITEM = re.compile(r"^\s+(?:[-*+]|\d{1,3}[.)])\s+\S")
+_ANY_SUB_ITEM = re.compile(r"\n\s+(?:[-*+]|\d{1,3}[.)])\s+\S")
 
 
 def sub_entries(e: Entry) -> list[Entry]:
@@ -633,6 +648,8 @@ def sub_entries(e: Entry) -> list[Entry]:
     ``   - path: …`` under it), each an entry of its own: a nested line states a fact too."""
     if "\n" not in e.text or e.kind not in ("bullet", "numbered"):
         return []
+    if _ANY_SUB_ITEM.search(e.text) is None:
+        return []  # no line under it is a list item (most entries: a look at once)
     out = []
     for k, raw in enumerate(e.text.split("\n")[1:], 1):
         if _SUB_ITEM.match(raw):
