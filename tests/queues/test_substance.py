@@ -11,6 +11,7 @@ from memreview.queues.duplicates.substance import (
     entry_substance,
     evidence,
     rare_keys,
+    same_fact_groups,
     score,
     sub_entries,
     substance,
@@ -132,6 +133,44 @@ def test_another_force_disagrees_but_two_labels_of_one_value_do_not():
 
 
 # -- the index ----------------------------------------------------------------------------
+
+
+def _pair_groups(a: Entry, b: Entry, *others: Entry) -> list:
+    units = [a, b, *others]
+    return same_fact_groups(units, lambda x, y: True, lambda x, y: False)
+
+
+def test_cjk_words_in_another_order_are_one_fact():
+    # the character pairs that cross a word in one order only (件删, 除前) are not substance
+    a = _entry("- 重要：删除任何文件之前必须先问主人！")
+    b = _entry("- **重要**：任何文件删除前，必须先问主人", file="memory/owner.md")
+    filler = [_entry(f"- 第{k}周的周报已经发给主人", line=10 + k) for k in range(6)]
+    assert (
+        score(
+            entry_substance(a),
+            entry_substance(b),
+            Weights([entry_substance(a), entry_substance(b)]),
+        )
+        < 75
+    )
+    groups = _pair_groups(a, b, *filler)
+    assert [[e.file for e in g.entries] for g in groups] == [["MEMORY.md", "memory/owner.md"]]
+    assert groups[0].kind == "restructured"
+
+
+def test_the_same_steps_in_another_order_disagree():
+    assert disagree(
+        _entry("- 回复主人时先给结论，再给细节"), _entry("- 回复主人时先给细节，再给结论", 2)
+    )
+    assert disagree(
+        _entry("- Deploys: first run the full test suite, then push to production"),
+        _entry("- Deploys: first push to production, then run the full test suite", 2),
+    )
+    # a clause of "before" may come first or last with one meaning
+    assert not disagree(
+        _entry("- Always take a snapshot of the volume before running the migrations"),
+        _entry("- Before running the migrations, always take a snapshot of the volume", 2),
+    )
 
 
 def test_candidates_come_from_shared_rare_tokens_only():

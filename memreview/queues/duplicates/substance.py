@@ -35,6 +35,7 @@ from memreview.workspace.fields import EMPHASIS_LABELS, label_of, width
 from memreview.workspace.model import Entry
 
 PAIR_SCORE = 75  # weighted share of substance two entries must have in common
+REORDER_FLOOR = 55  # below it, no word order left out would bring a pair to PAIR_SCORE
 RESTRUCTURED_SCORE = 90  # at or above it the words are the same, only their dress differs
 RARE_KEYS = 4  # an entry is indexed under (and looks up) its rarest tokens
 POSTING_CAP = 24  # a token held by more entries is not rare: it indexes nothing
@@ -353,6 +354,8 @@ def disagree(a: Entry, b: Entry, ta=None, tb=None) -> bool:
         return True  # always / never / must: another force, another rule
     if slots_disagree(_slots(a), _slots(b)):
         return True
+    if _sequence_differs(a.text.lower(), b.text.lower(), sa & sb):
+        return True  # first this, then that: the order is the fact
     kind_a, kind_b = _by_stem(ta), _by_stem(tb)
     la, lb = label_tokens(a), label_tokens(b)  # two labels of one value are dress
     substantive = []
@@ -365,6 +368,32 @@ def disagree(a: Entry, b: Entry, ta=None, tb=None) -> bool:
         if tx or ty:
             substantive.append((tx, ty))
     return len(substantive) == 1 and all(substantive[0])
+
+
+# words that put steps in the order they are said (``before``/``之前`` are left out: their
+# clause may come first or last with one meaning, ``Before X, Y`` / ``Y before X``)
+_SEQUENCE = re.compile(r"先|再|然后|接着|随后|最后|\b(?:then|first)\b")
+
+
+def _sequence_differs(text_a: str, text_b: str, shared: set) -> bool:
+    """Whether shared substance stands on another side of a word of sequence (``先跑测试
+    再上线`` / ``先上线再跑测试``, ``first X, then Y`` / ``first Y, then X``): there the
+    order is what the entry says, not its dress."""
+    marks_a = {m[0]: m.start() for m in reversed(list(_SEQUENCE.finditer(text_a)))}
+    if not marks_a:
+        return False
+    marks_b = {m[0]: m.start() for m in reversed(list(_SEQUENCE.finditer(text_b)))}
+    for mark, at_a in marks_a.items():
+        at_b = marks_b.get(mark)
+        if at_b is None:
+            continue
+        for t in shared:
+            pa, pb = text_a.find(t), text_b.find(t)
+            if pa < 0 or pb < 0:
+                continue
+            if (pa + len(t) <= at_a) != (pb + len(t) <= at_b):
+                return True
+    return False
 
 
 _CLAUSE = re.compile(r"[,;，；。()（）—–]|\s-\s|\n")
@@ -546,13 +575,52 @@ class Group:
 class _Side:
     """One entry's substance as a pair's side: its tokens, label, weight, sufficiency."""
 
-    __slots__ = ("enough", "labels", "set", "total")
+    __slots__ = ("_chars", "entry", "enough", "labels", "set", "total")
 
     def __init__(self, e: Entry, bag, w: Weights):
+        self.entry = e
         self.set = set(bag)
         self.labels = label_tokens(e)
         self.total = _side_total(self.set, self.labels, w)
         self.enough = enough(bag, self.labels)
+        self._chars: frozenset[str] | None = None
+
+    @property
+    def chars(self) -> frozenset[str]:
+        """The CJK characters of its text."""
+        if self._chars is None:
+            self._chars = frozenset(_CJK_CHAR.findall(self.entry.text))
+        return self._chars
+
+
+_CJK_CHAR = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def _in_other_order(x: _Side, y: _Side) -> set[Token]:
+    """The CJK character pairs of ``x`` that ``y`` lacks as a pair but holds as characters:
+    ``任何文件删除前`` against ``删除任何文件之前`` — the pairs that cross a word in one
+    order only. Word order is dress, so they are not substance of the pair."""
+    chars = y.chars
+    if not chars:
+        return set()
+    return {
+        t
+        for t in x.set - y.set
+        if t.kind == "cjk" and len(t) == 2 and t[0] in chars and t[1] in chars
+    } - x.labels
+
+
+def _reordered_score(x: _Side, y: _Side, w: Weights) -> tuple[float, set, set]:
+    """The pair's score with the CJK pairs that only another word order makes left out
+    (``_in_other_order``), and each side's substance without them."""
+    ja, jb = _in_other_order(x, y), _in_other_order(y, x)
+    if not (ja or jb):
+        return 0.0, x.set, y.set
+    sa, sb = x.set - ja, y.set - jb
+    of = w.of
+    ta = x.total - sum(map(of.get, ja, repeat(0.0)))
+    tb = y.total - sum(map(of.get, jb, repeat(0.0)))
+    return _dice(sa, sb, ta, tb, x.labels, y.labels, w), sa, sb
 
 
 def same_fact_groups(
@@ -594,13 +662,16 @@ def same_fact_groups(
         ):
             continue  # too unequal to share most of it
         sc = _dice(x.set, y.set, x.total, y.total, x.labels, y.labels, w)
+        ta, tb = bags[i], bags[j]
+        if REORDER_FLOOR <= sc < PAIR_SCORE and x.chars and y.chars:
+            sc, ta, tb = _reordered_score(x, y, w)
         if sc < PAIR_SCORE or _bare_shared_value(bags[i], x.labels, bags[j], y.labels):
             continue
         if not allowed(a, b) or a.file == b.file and (in_summary(a) or in_summary(b)):
             continue  # out of scope, or a document's summary restating its own points
         if disagree(a, b, bags[i], bags[j]) or added_clause(a, b, w) or parallel(a, b):
             continue
-        found.append((i, j, sc, kind_of(bags[i], x.labels, bags[j], y.labels, sc)))
+        found.append((i, j, sc, kind_of(ta, x.labels, tb, y.labels, sc)))
     paired = {id(units[k]) for i, j, _sc, _kind in found for k in (i, j)}
     edges = [
         edge for edge in found if not any(id(nested.get(id(units[k]))) in paired for k in edge[:2])
