@@ -68,7 +68,7 @@ class Spans(NamedTuple):
     hi: np.ndarray
 
 
-MORE_PIECES = 3  # pieces looked up beyond the edits + 1 rarest (see candidate_pairs)
+MORE_PIECES = 8  # pieces looked up beyond the edits + 1 rarest (see candidate_pairs)
 
 
 def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, Spans]:
