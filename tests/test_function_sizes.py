@@ -21,7 +21,6 @@ LONGER_TODAY = {
     "queues/duplicates/detect.py duplicates": 109,
     "report_sections.py render_health": 105,
     "decisions/restore/batch.py restore": 103,
-    "queues/candidates.py candidate_pairs": 98,
     "app/keys.py review_bindings": 97,
     "app/widgets/health.py _lists": 96,
     "cli/parser.py build_parser": 94,

@@ -77,12 +77,15 @@ def matches_by_file(ws: Workspace, norms: list[str]) -> dict[int, list[dict]]:
     wanted = frozenset(ids)
     kept: dict[str, dict[str, list]] = {}  # file -> pattern id -> matches
     todo: dict[frozenset[str], list[str]] = defaultdict(list)  # patterns missing -> files
+    missing_of: dict[frozenset[str], frozenset[str]] = {}  # files searched alike: once
     for rel in ws.files:
         check = functools.partial(_well_made, rel=rel)
         record = store.get("archived", rel, params, check) if store is not None else None
         done, hits = record if record is not None else (frozenset(), {})
         kept[rel] = {pid: m for pid, m in hits.items() if pid in wanted}
-        todo[frozenset(wanted - done)].append(rel)
+        if done not in missing_of:
+            missing_of[done] = wanted - done
+        todo[missing_of[done]].append(rel)
     first = {pid: k for k, pid in reversed(list(enumerate(ids)))}  # two fragments, one text
     for missing, rels in todo.items():
         if missing:

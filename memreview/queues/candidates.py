@@ -68,131 +68,184 @@ class Spans(NamedTuple):
     hi: np.ndarray
 
 
-def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, Spans]:  # noqa: PLR0915
+MORE_PIECES = 8  # pieces looked up beyond the edits + 1 rarest (see candidate_pairs)
+
+
+def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict[int, Spans]:
     """For each pattern index with any, the texts that may hold a window within
     ``D = floor(share * len(pattern))`` insertions/deletions of it, each with the stretch
     of the text where such a window must lie.
 
-    A pattern cut into m disjoint pieces keeps at least m - D of them intact in such a
-    window, and the intact pieces sit on nearby diagonals (text position minus pattern
-    offset): any two differ by at most D. So a text is a candidate only when m - D piece
-    occurrences fall on diagonals within two neighbouring buckets of width D + 1.
+    Exact, by the pigeonhole principle. Cut the pattern into m disjoint pieces of Q
+    characters; D edits break at most D of them, so in a matching window at least m - D
+    pieces occur intact, and then of ANY s of the pieces at least s - D do. The filter
+    takes for each pattern its s = D + MORE_PIECES pieces with the shortest postings (all
+    m when m is smaller) and asks for s - D of them: it never walks the occurrences of a
+    common piece that a rarer one makes needless. No match is lost whichever s pieces are
+    taken: the rarest are just the cheapest to look up, and the ones a look-alike text is
+    least likely to hold. The intact pieces sit on nearby diagonals (text position minus
+    pattern offset), any two within D of each other: so a text is a candidate only when
+    s - D of the chosen pieces' occurrences fall on diagonals within two neighbouring
+    buckets of width D + 1, and the window's start lies within D of each of them. A
+    pattern with m ≤ D (a low cutoff) can lose every piece: every text is its candidate.
     """
     out: dict[int, Spans] = {}
     if not patterns or not texts:
         return out
+    edits = [max_edits(len(p), share) for p in patterns]
+    for pi, p in enumerate(patterns):
+        if len(p) // Q <= edits[pi]:  # no piece need survive: nothing to filter on
+            out[pi] = _everywhere(texts)
     codes, starts = _code_array(texts)
     hashes = _window_hashes(codes, Q)
-    if not len(hashes):
-        return out
-    plans = []
-    for p in patterns:
-        m = len(p) // Q
-        plans.append([(_hash_piece(p[i * Q : (i + 1) * Q]), i * Q) for i in range(m)])
+    plans = [[] if pi in out else _pieces(p) for pi, p in enumerate(patterns)]
     every = np.unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
-    if not len(every):
+    if not len(hashes) or not len(every):
         return out
     pos, slot = _positions_of(hashes, every)
-    if not len(pos):
-        return out
-    # occurrences grouped by piece (a radix sort when the pieces fit in 16 bits)
-    order = np.argsort(slot.astype(np.uint16 if len(every) <= 1 << 16 else np.int64), kind="stable")
-    pos_by_slot = pos[order]
-    bounds = np.searchsorted(slot[order], np.arange(len(every) + 1))
-    n_codes = len(codes)
-    # the text each occurrence lies in
-    owner_of = np.repeat(np.arange(len(texts), dtype=np.int32), np.diff(np.r_[starts, n_codes]))
-    owner_by_slot = owner_of[pos_by_slot]
-    piece_text = slot[order].astype(np.int64) * len(texts) + owner_by_slot  # ascending
-    grouped = (bounds, piece_text, owner_by_slot, len(texts))
+    sizes = np.bincount(slot, minlength=len(every)).tolist()
     slot_of = {h: k for k, h in enumerate(every.tolist())}
-    bound_list = bounds.tolist()
+    picks: dict[int, list[tuple[int, int, int]]] = {}
     for pi, plan in enumerate(plans):
-        if not plan:
-            continue
-        edits = max_edits(len(patterns[pi]), share)
-        need = max(1, len(plan) - edits)
-        slot_list = [slot_of[h] for h, _o in plan]
-        counts = sorted(bound_list[s + 1] - bound_list[s] for s in slot_list)
-        # At most `edits` pieces are broken in a matching window, so one of any edits + 1
-        # pieces occurs intact: when the rarest edits + 1 occur nowhere, no text can match
-        # (most patterns end here, before any array is made).
-        if not sum(counts[: edits + 1]) or sum(counts) < need:
-            continue
-        at, off_rep = _occurrences(plan, slot_list, edits, grouped)
-        in_text = owner_by_slot[at]
-        enough = np.bincount(in_text, minlength=len(texts)) >= need
-        if not enough.any():
-            continue
-        kept = enough[in_text]
-        at, off_rep = at[kept], off_rep[kept]
-        total = len(at)
-        # its diagonal: text position - piece offset
-        diag = pos_by_slot[at] - off_rep
-        width = edits + 1
-        # diagonals may start before position 0: shift so every bucket is ≥ 0
-        lift = len(patterns[pi]) // width + 1  # whole buckets: diag ≥ -len(pattern)
-        bucket = (diag + (lift + 1) * width) // width
-        n_buckets = (n_codes + len(patterns[pi]) * 2 + 2 * width) // width + 2
-        if total * 8 >= n_buckets:
-            cnt = np.bincount(bucket, minlength=n_buckets)
-            good = np.zeros(n_buckets + 1, dtype=bool)
-            good[:-2] = cnt[:-1] + cnt[1:] >= need  # buckets k and k + 1 together
-            keep = good[:-1].copy()
-            keep[1:] |= good[:-2]  # a bucket is kept when its pair or the one below is good
-            sel = keep[bucket]
-        else:
-            ub, inv, cnt = np.unique(bucket, return_inverse=True, return_counts=True)
-            nxt = np.searchsorted(ub, ub + 1)
-            nxt_c = np.minimum(nxt, len(ub) - 1)
-            pair_ok = cnt + np.where(ub[nxt_c] == ub + 1, cnt[nxt_c], 0) >= need
-            if not pair_ok.any():
-                continue
-            prv = np.searchsorted(ub, ub - 1)
-            prv_c = np.minimum(prv, len(ub) - 1)
-            keep_u = pair_ok | ((ub[prv_c] == ub - 1) & pair_ok[prv_c])
-            sel = keep_u[inv]
-        if not sel.any():
-            continue
-        d_sel = diag[sel]
-        owners = owner_by_slot[at[sel]]
-        # per text, the stretch where a matching window must lie: its start is within D of
-        # the selected diagonals
-        order = np.argsort(owners, kind="stable")
-        owners, d_sel = owners[order], d_sel[order]
-        first = np.nonzero(np.r_[True, owners[1:] != owners[:-1]])[0]
-        lo = np.minimum.reduceat(d_sel, first) - edits
-        hi = np.maximum.reduceat(d_sel, first) + len(patterns[pi]) + edits
-        base = starts[owners[first]]
-        out[pi] = Spans(owners[first], np.maximum(lo - base, 0), hi - base)
+        ranked = sorted((sizes[slot_of[h]], off, slot_of[h]) for h, off in plan)
+        chosen = ranked[: edits[pi] + MORE_PIECES]
+        # one of any D + 1 pieces occurs intact: when the D + 1 rarest occur nowhere, no
+        # text can match (most patterns end here, before any array is made)
+        if ranked and sum(n for n, _o, _s in ranked[: edits[pi] + 1]):
+            picks[pi] = chosen
+    if not picks:
+        return out
+    used = {s for c in picks.values() for _n, _o, s in c}
+    grouped = _group(pos, slot, used, len(every), starts)
+    for pi, chosen in picks.items():
+        spans = _candidates_of(patterns[pi], chosen, edits[pi], grouped, (starts, len(codes)))
+        if spans is not None:
+            out[pi] = spans
     return out
+
+
+def _pieces(p: str) -> list[tuple[int, int]]:
+    """The pattern's disjoint Q-character pieces: (hash, offset)."""
+    return [(_hash_piece(p[i * Q : (i + 1) * Q]), i * Q) for i in range(len(p) // Q)]
+
+
+def _everywhere(texts: list[str]) -> Spans:
+    every = np.arange(len(texts), dtype=np.int64)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    return Spans(every, np.zeros(len(texts), dtype=np.int64), lengths)
+
+
+class Grouped(NamedTuple):
+    """The chosen pieces' occurrences, grouped by piece (see ``_group``)."""
+
+    bounds: np.ndarray
+    pos: np.ndarray
+    owner: np.ndarray
+    piece_text: np.ndarray
+    n_texts: int
+
+
+def _group(pos, slot, used: set[int], n_slots: int, starts: np.ndarray) -> Grouped:
+    """The occurrences of the pieces in ``used`` only, grouped by piece (a piece's slot
+    indexes ``bounds``): each one's text position and text, and (piece, text) ascending,
+    so that a piece's occurrences in given texts are bisected."""
+    keep = np.zeros(n_slots, dtype=bool)
+    keep[np.fromiter(used, dtype=np.int64, count=len(used))] = True
+    mine = keep[slot]
+    pos, slot = pos[mine], slot[mine]
+    # a radix sort when the slots fit in 16 bits
+    order = np.argsort(slot.astype(np.uint16 if n_slots <= 1 << 16 else np.int64), kind="stable")
+    pos, slot = pos[order], slot[order]
+    bounds = np.searchsorted(slot, np.arange(n_slots + 1))
+    owner = np.searchsorted(starts, pos, side="right") - 1  # the text each lies in
+    return Grouped(bounds, pos, owner, slot.astype(np.int64) * len(starts) + owner, len(starts))
+
+
+def _candidates_of(pattern: str, chosen, edits: int, g: Grouped, layout) -> Spans | None:
+    """One pattern's candidate texts and stretches, from its ``chosen`` pieces' occurrences
+    (see candidate_pairs)."""
+    starts, n_codes = layout
+    need = len(chosen) - edits  # ≥ 1: the pattern has more pieces than edits
+    if sum(n for n, _o, _s in chosen) < need:
+        return None
+    at, off_rep = _occurrences(chosen, edits, g)
+    kept = _at_least(g.owner[at], need, g.n_texts)
+    if not kept.any():
+        return None
+    at, off_rep = at[kept], off_rep[kept]
+    # its diagonal: text position - piece offset
+    diag = g.pos[at] - off_rep
+    sel = _in_band(diag, need, edits + 1, len(pattern), n_codes)
+    if not sel.any():
+        return None
+    d_sel = diag[sel]
+    owners = g.owner[at[sel]]
+    # per text, the stretch where a matching window must lie: its start is within D of
+    # the selected diagonals
+    order = np.argsort(owners, kind="stable")
+    owners, d_sel = owners[order], d_sel[order]
+    first = np.nonzero(np.r_[True, owners[1:] != owners[:-1]])[0]
+    lo = np.minimum.reduceat(d_sel, first) - edits
+    hi = np.maximum.reduceat(d_sel, first) + len(pattern) + edits
+    base = starts[owners[first]]
+    return Spans(owners[first], np.maximum(lo - base, 0), hi - base)
+
+
+def _at_least(keys: np.ndarray, need: int, n_keys: int) -> np.ndarray:
+    """Which of ``keys`` (each below ``n_keys``) occur at least ``need`` times: counted in
+    a table when the keys are many, else by sorting them (never a table per call larger
+    than the keys themselves call for)."""
+    if len(keys) * 8 >= n_keys:
+        return np.bincount(keys, minlength=n_keys)[keys] >= need
+    _u, inv, cnt = np.unique(keys, return_inverse=True, return_counts=True)
+    return cnt[inv] >= need
+
+
+def _in_band(diag: np.ndarray, need: int, width: int, length: int, n_codes: int) -> np.ndarray:
+    """Which occurrences lie in a pair of neighbouring diagonal buckets of ``width`` that
+    holds ``need`` of them together."""
+    # diagonals may start before position 0: shift so every bucket is ≥ 0
+    lift = length // width + 1  # whole buckets: diag ≥ -len(pattern)
+    bucket = (diag + (lift + 1) * width) // width
+    n_buckets = (n_codes + length * 2 + 2 * width) // width + 2
+    if len(diag) * 8 >= n_buckets:
+        cnt = np.bincount(bucket, minlength=n_buckets)
+        good = np.zeros(n_buckets + 1, dtype=bool)
+        good[:-2] = cnt[:-1] + cnt[1:] >= need  # buckets k and k + 1 together
+        keep = good[:-1].copy()
+        keep[1:] |= good[:-2]  # a bucket is kept when its pair or the one below is good
+        return keep[bucket]
+    ub, inv, cnt = np.unique(bucket, return_inverse=True, return_counts=True)
+    nxt = np.minimum(np.searchsorted(ub, ub + 1), len(ub) - 1)
+    pair_ok = cnt + np.where(ub[nxt] == ub + 1, cnt[nxt], 0) >= need
+    prv = np.minimum(np.searchsorted(ub, ub - 1), len(ub) - 1)
+    keep_u = pair_ok | ((ub[prv] == ub - 1) & pair_ok[prv])
+    return keep_u[inv]
 
 
 LOOKUP_GAIN = 8  # a bisection costs about this many steps of the walk through occurrences
 
 
-def _occurrences(plan, slot_list, edits, grouped):
-    """The occurrences of a pattern's pieces (positions in the grouped arrays, and each one's
-    piece offset) in the texts that can match: those holding one of its ``edits + 1`` rarest
-    pieces (one of any edits + 1 stays intact in a match), so the common pieces are never
-    walked through texts that hold only them. ``piece_text``: (piece, text) of each
-    occurrence, ascending, so that a piece's occurrences in given texts are bisected."""
-    bounds, piece_text, owner_by_slot, n_texts = grouped
-    slots = np.array(slot_list, dtype=np.int64)
-    lo_b = bounds[slots]
-    sizes = bounds[slots + 1] - lo_b
-    offs = np.fromiter((off for _h, off in plan), dtype=np.int64, count=len(plan))
+def _occurrences(chosen, edits: int, g: Grouped):
+    """The occurrences of the chosen pieces (positions in the grouped arrays, and each
+    one's piece offset) in the texts that can match: those holding one of the ``edits + 1``
+    rarest (one of any edits + 1 stays intact in a match), so that the commoner ones are
+    not walked through texts that hold only them."""
+    slots = np.fromiter((s for _n, _o, s in chosen), dtype=np.int64, count=len(chosen))
+    offs = np.fromiter((o for _n, o, _s in chosen), dtype=np.int64, count=len(chosen))
+    lo_b = g.bounds[slots]
+    sizes = g.bounds[slots + 1] - lo_b
     total = int(sizes.sum())
-    rare = np.argsort(sizes, kind="stable")[: edits + 1]
+    rare = slice(0, edits + 1)  # ``chosen`` is ranked rarest first
     texts = None
     if int(sizes[rare].sum()) * LOOKUP_GAIN < total:
         r_at = np.repeat(lo_b[rare], sizes[rare]) + _ranges(sizes[rare])
-        texts = np.unique(owner_by_slot[r_at])
+        texts = np.unique(g.owner[r_at])
     if texts is None or len(texts) * len(slots) * LOOKUP_GAIN >= total:  # walk them all
         return np.repeat(lo_b, sizes) + _ranges(sizes), np.repeat(offs, sizes)
-    keys = (slots[:, None] * n_texts + texts[None, :]).ravel()
-    lo = np.searchsorted(piece_text, keys, side="left")
-    width = np.searchsorted(piece_text, keys, side="right") - lo
+    keys = (slots[:, None] * g.n_texts + texts[None, :]).ravel()
+    lo = np.searchsorted(g.piece_text, keys, side="left")
+    width = np.searchsorted(g.piece_text, keys, side="right") - lo
     at = np.repeat(lo, width) + _ranges(width)
     return at, np.repeat(np.repeat(offs, len(texts)), width)
 

@@ -100,3 +100,23 @@ def test_a_text_holding_only_a_pattern_s_common_piece_is_no_candidate():
     pattern = "abcdefghijklmnopqrstuvwxyz0123"
     found = candidate_pairs([pattern], ["abc" * 200, "xx" + pattern + "yy"], 0.2)
     assert found[0].text.tolist() == [1]
+
+
+def test_a_copy_with_a_typo_in_its_middle_is_found_and_a_look_alike_is_not():
+    # the typo breaks the pieces around it: the copy matches only by partial_ratio, through
+    # the pieces left intact; the look-alike shares the opening and closing words only
+    pattern = "the nightly backup writes the ledger to the nas before the sync job starts"
+    typo = pattern.replace("ledger to", "ledgr to")
+    look_alike = "the nightly backup copies every photo to a usb disk before the sync job starts"
+    texts = ["notes: " + look_alike + " (ok)", "notes: " + typo + " (ok)"]
+    assert fuzz.partial_ratio(pattern, texts[1]) >= 90 > fuzz.partial_ratio(pattern, texts[0])
+    assert pattern not in texts[1]
+    found = contained_in([pattern], texts, 90)
+    assert [ti for ti, _s in found[0]] == [1]
+
+
+def test_a_low_cutoff_that_leaves_no_piece_intact_still_finds_its_match():
+    # at a cutoff of 50 every piece of the pattern may be broken: nothing to filter on
+    text = "aXbXcXdXeXfXgXhXyy"
+    assert fuzz.partial_ratio("abcdefgh", text) >= 50
+    assert [ti for ti, _s in contained_in(["abcdefgh"], [text], 50)[0]] == [0]
