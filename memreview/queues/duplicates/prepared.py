@@ -73,12 +73,12 @@ def substances(
         texts, kinds, bags = file_substance(mf)
         if len(bags) != len(entries):
             raise ValueError("not the file's entries")
-        tokens = []
-        for text, kind in zip(texts, kinds, strict=True):
-            tok = made.get((text, kind))
+        pairs = list(zip(texts, kinds, strict=True))
+        tokens = list(map(made.get, pairs))
+        for k, tok in enumerate(tokens):
             if tok is None:
-                tok = made[(text, kind)] = Token(text, kind)
-            tokens.append(tok)
-        return [tuple(tokens[k] for k in bag) for bag in bags]
+                tokens[k] = made[pairs[k]] = Token(*pairs[k])
+        at = tokens.__getitem__
+        return [tuple(map(at, bag)) for bag in bags]
     except (ValueError, TypeError, IndexError):  # not what this code keeps: made again
         return [entry_substance(e) for e in entries]
