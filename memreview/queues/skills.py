@@ -57,13 +57,15 @@ def _pinyin_words(run: str) -> list[str]:
     return out
 
 
-def skill_item(theme: str, content: str, count: int | None, reason: str | None) -> dict:
-    """The queue's item for one candidate."""
+def skill_item(
+    theme: str, content: str, count: int | None, reason: str | None, slug: str | None = None
+) -> dict:
+    """The queue's item for one candidate (``slug``: its theme's ``skill_slug`` when known)."""
     return {
         "id": item_id("k", theme, content),
         "title": short(f"{theme}: {content}"),
         "theme": theme,
-        "slug": skill_slug(theme),
+        "slug": skill_slug(theme) if slug is None else slug,
         "content": content,
         "count": count,
         "reason": reason,
@@ -71,5 +73,21 @@ def skill_item(theme: str, content: str, count: int | None, reason: str | None) 
 
 
 def skills(ws: Workspace, today: date) -> list[dict]:
-    """One item per skill candidate of the dreaming pipeline, in the file's order."""
-    return [skill_item(c.theme, c.content, c.count, c.reason) for c in ws.skills or []]
+    """One item per skill candidate of the dreaming pipeline, in the file's order. The
+    themes' slugs are kept by the scan cache (pypinyin, which a Chinese theme's needs, takes
+    half a second to load: a rescan after a decision loads it only for a new theme)."""
+    memo = ws.per_file.memo("skill-slugs") if ws.per_file is not None else None
+    return [
+        skill_item(
+            c.theme,
+            c.content,
+            c.count,
+            c.reason,
+            memo.get(c.theme, skill_slug, _well_made) if memo is not None else None,
+        )
+        for c in ws.skills or []
+    ]
+
+
+def _well_made(slug: str) -> bool:
+    return len(slug) <= SLUG_MAX and SLUG_RE.match(slug) is not None

@@ -18,6 +18,7 @@ never inside the workspace. In it:
 - ``derived.pickle``: what is made of every memory file (the projects, the warnings across
   files), under a key over those files;
 - ``perfile-<queue>.pickle``: a queue's results per memory file (:class:`PerFile`);
+- ``memo-<name>.pickle``: the values of a function of one text, by text (:class:`TextMemo`);
 - ``hashes.pickle``: the hashes of the files changed too recently to trust their keys.
 
 Invalidation: a file whose key differs is parsed again, and only it; a queue is computed
@@ -175,6 +176,18 @@ class PerFile:
         self.sc = sc
         self._old: dict[str, dict[str, Any]] = {}
         self._new: dict[str, dict[str, tuple[Any, ...]]] = {}
+        self._memos: dict[str, TextMemo] = {}
+
+    def memo(self, name: str) -> TextMemo:
+        """The values kept of the function ``name`` of one text (see :class:`TextMemo`)."""
+        if name not in self._memos:
+            doc = self.sc._load(f"memo-{name}.pickle") or {}
+            found = doc.get("values")
+            good = isinstance(found, dict) and all(
+                type(k) is str and type(v) is str for k, v in found.items()
+            )
+            self._memos[name] = TextMemo(found if good and isinstance(found, dict) else {})
+        return self._memos[name]
 
     def _records(self, queue: str) -> dict[str, Any]:
         if queue not in self._old:
@@ -226,6 +239,33 @@ class PerFile:
                 self.sc._write(f"perfile-{queue}.pickle", {"files": keep})
                 self._old[queue] = keep
         self._new.clear()
+        for name, memo in self._memos.items():
+            values = memo.used
+            if holds_secret([*values, *values.values()]):
+                values = {k: v for k, v in values.items() if not holds_secret([k, v])}
+            if values != memo.old:
+                self.sc._write(f"memo-{name}.pickle", {"values": values})
+            memo.old, memo.used = values, {}
+
+
+class TextMemo:
+    """The values of a pure function of one text (a str each), kept across scans: those a
+    scan used are kept for the next (never one holding a credential, nor its text). Valid
+    while memreview's code is the same (the cache's files are, see ``cachefile``)."""
+
+    def __init__(self, old: dict[str, str]):
+        self.old = old
+        self.used: dict[str, str] = {}
+
+    def get(self, text: str, compute: Callable[[str], str], check: Callable[[str], bool]) -> str:
+        """``compute(text)``, or its value kept (when ``check`` finds it well made)."""
+        value = self.used.get(text)
+        if value is None:
+            value = self.old.get(text)
+            if value is None or not check(value):
+                value = compute(text)
+            self.used[text] = value
+        return value
 
 
 def _strings(value: Any) -> Iterable[str]:

@@ -84,11 +84,14 @@ def _project_files(rels: list[str], prefix: str) -> dict[str, str]:
 def _sub_documents(found: dict[str, str], keys: set[str], prefix: str) -> set[str]:
     """Files named after another project's key plus a suffix (``weather-station-wiring`` of
     ``weather-station``): documents of that project, not projects of their own."""
+    lowered = {k.lower() for k in keys}
     out = set()
     for key, rel in found.items():
-        if "/" not in rel[len(prefix) :] and any(
-            key.lower().startswith(k.lower() + "-") for k in keys if k != key
-        ):
+        if "/" in rel[len(prefix) :]:
+            continue
+        low = key.lower()
+        # another key, then "-": a shorter key, so never ``key`` itself
+        if any(c == "-" and low[:i] in lowered for i, c in enumerate(low)):
             out.add(key)
     return out
 

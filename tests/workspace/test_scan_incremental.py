@@ -23,6 +23,7 @@ from memreview.workspace.cache import ScanCache, _code_stamp, forget_live
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_workspace"
 TODAY = date(2026, 11, 29)
 DREAMS = "memory/knowledge/dreams.db"
+SKILLS = "memory/skill_candidates.json"
 MEMORY_FILES = (
     "MEMORY.md",
     "memory/infra.md",
@@ -41,6 +42,8 @@ WORDS = st.sampled_from(
         "worked on [[job-radar]] today",
         "key: sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d",
         "Status: done",
+        # an item with list items nested in it (each compared on its own)
+        "NAS 备份步骤\n  - 先停 [[job-radar]] 的爬虫\n  - path: /srv/nas/backup",
     ]
 )
 EDIT = st.one_of(
@@ -55,6 +58,10 @@ EDIT = st.one_of(
         st.just(""),
     ),
     st.tuples(st.just("fragment"), st.sampled_from(["6", "11", "12", "1"]), WORDS),
+    # a skill candidate added, or its theme changed (the slugs are kept by theme)
+    st.tuples(st.just("skill"), st.sampled_from(["add", "0", "1"]), WORDS),
+    # a line of another memory file, reworded a little: the same fact in two files
+    st.tuples(st.just("copy-entry"), st.sampled_from(MEMORY_FILES), st.sampled_from(MEMORY_FILES)),
 )
 
 
@@ -76,6 +83,25 @@ def _edit(root: Path, op: str, target: str, words: str) -> list[Path]:
             )
         db.close()
         return [root / DREAMS]
+    if op == "skill":
+        path = root / SKILLS
+        data = json.loads(path.read_text(encoding="utf-8"))
+        theme = words.split("\n")[0][:20]
+        if target == "add":
+            data["candidates"].append({"theme": theme, "content": words, "count": 3})
+        else:
+            data["candidates"][int(target)]["theme"] = theme
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return [path]
+    if op == "copy-entry":
+        source = root / words
+        lines = source.read_text(encoding="utf-8").split("\n") if source.exists() else []
+        bullets = [t for t in lines if t.startswith("- ")]
+        if not bullets or not p.exists():
+            return []
+        with open(p, "a", encoding="utf-8") as f:
+            f.write(f"{bullets[len(bullets) // 3]}，这周又核对过一次\n")
+        return [p]
     if op == "config":
         with open(root / "memreview.yaml", "a", encoding="utf-8") as f:
             f.write(f"{target}\n")
@@ -287,3 +313,70 @@ def test_a_rescan_in_the_same_process_takes_the_fragments_it_holds(fresh, use_sc
     assert again.notes == []
     assert again.workspace.fragments == cold.workspace.fragments
     assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_only_the_changed_file_s_substance_is_worked_out_again(fresh, use_scan_cache):
+    from memreview.queues.duplicates import prepared
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    [changed] = _edit(root, "copy-entry", "memory/lessons/silent-cron.md", "memory/MEMORY.md")
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    worked: set[str] = set()
+    real = prepared.entry_substance
+
+    def spy(e):
+        worked.add(e.file)
+        return real(e)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(prepared, "entry_substance", spy)
+        forget_live()  # a new process: the other files' substance comes from the cache
+        result = scan_workspace(root, today=TODAY)
+    # the file changed, and the one holding a credential (never stored)
+    assert worked == {"memory/lessons/silent-cron.md", "memory/accounts.md"}
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert any(
+        {r["file"] for r in it["refs"]} == {"memory/lessons/silent-cron.md", "memory/MEMORY.md"}
+        for it in result.all_queues["duplicates"]
+    ), [it["refs"] for it in result.all_queues["duplicates"]]
+
+
+def test_a_skill_theme_s_slug_is_worked_out_once(fresh, use_scan_cache):
+    from memreview.queues import skills as queue
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    [changed] = _edit(root, "skill", "add", "每周日晚上清浏览器缓存")
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    slugged: list[str] = []
+    real = queue.skill_slug
+
+    def spy(theme):
+        slugged.append(theme)
+        return real(theme)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(queue, "skill_slug", spy)
+        forget_live()
+        result = scan_workspace(root, today=TODAY)
+    assert slugged == ["每周日晚上清浏览器缓存"]  # the new theme's only
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert result.all_queues["skills"][-1]["slug"] == "meizhou-riwan-shangqing-liulan-qihuan-cun"
+
+
+def test_a_forged_slug_is_not_trusted(fresh, use_scan_cache):
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    path = ScanCache(root).dir / "memo-skill-slugs.pickle"
+    with open(path, "rb") as fh:
+        head = pickle.load(fh)
+        values = pickle.load(fh)["values"]
+    values["每日日报推送"] = "../../etc"
+    path.write_bytes(pickle.dumps(head) + pickle.dumps({"values": values}))
+    [changed] = _edit(root, "skill", "add", "主人周三晚上固定去打羽毛球")
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    forget_live()
+    result = scan_workspace(root, today=TODAY)
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert result.all_queues["skills"][0]["slug"] == "meiri-ribao-tuisong"

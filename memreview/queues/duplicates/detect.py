@@ -12,6 +12,7 @@ from memreview.queues.common import item_id, short
 from memreview.queues.duplicates.chronicle import chronicle_items
 from memreview.queues.duplicates.kinds import shown_kind
 from memreview.queues.duplicates.near import connected_groups, fingerprint_groups, near_edges
+from memreview.queues.duplicates.prepared import compared, forms, substances, units
 from memreview.queues.duplicates.runs import HeadingLine, blocks, records
 from memreview.queues.duplicates.scope import Scope, comparable, restates_summary
 from memreview.queues.duplicates.substance import (
@@ -22,7 +23,6 @@ from memreview.queues.duplicates.substance import (
     record_slots,
     same_fact_groups,
     slots_disagree,
-    sub_entries,
 )
 from memreview.queues.sameness import comparison_form, same_fact
 from memreview.workspace.fields import file_fields, wide_enough
@@ -169,15 +169,16 @@ def duplicates(ws: Workspace, today: date) -> list[dict]:  # noqa: C901, PLR0915
     units_by_file: dict[str, list[Entry]] = {}
     for rel, mf in ws.files.items():
         ff = fields[rel]
-        every = sorted([*mf.entries, *mf.paragraphs], key=lambda e: e.line)
-        us = [e for e in every if comparable(e) and not ff.is_field(e)]
-        for e in us:
-            canon[id(e)] = comparison_form(e.norm)
-        units_by_file[rel] = us
+        every = units(mf)
+        for e, form in zip(every, forms(mf, every), strict=True):
+            canon[id(e)] = form
+        every.sort(key=lambda e: e.line)
+        units_by_file[rel] = [e for e in every if comparable(e) and not ff.is_field(e)]
     for ff in fields.values():
         for rec in ff.records:
             for e in rec.entries:
-                canon.setdefault(id(e), comparison_form(e.norm))
+                if id(e) not in canon:
+                    canon[id(e)] = comparison_form(e.norm)
     min_w = cfg.duplicates_min_width
     subst = _Substance(ws)
 
@@ -257,14 +258,15 @@ class _Substance:
     def __init__(self, ws: Workspace):
         self.every: list[Entry] = []
         self.nested: dict[int, Entry] = {}
+        self.bags: list[tuple[Token, ...]] = []
+        made: dict[tuple[str, str], Token] = {}  # the tokens, one object each
         for mf in ws.files.values():
-            for e in [*mf.entries, *mf.paragraphs]:
-                if comparable(e):
-                    self.every.append(e)
-                    for sub in sub_entries(e):
-                        self.every.append(sub)
-                        self.nested[id(sub)] = e
-        self.bags = [entry_substance(e) for e in self.every]
+            pairs = compared(mf)
+            for e, parent in pairs:
+                self.every.append(e)
+                if parent is not None:
+                    self.nested[id(e)] = parent
+            self.bags.extend(substances(mf, [e for e, _p in pairs], made))
         self.weights = Weights(self.bags)
         self.at = {(e.file, e.line): e for e in self.every}
 
