@@ -159,7 +159,10 @@ def undo_blockers(
     batch of ``later`` that blocks it when one does. Writes nothing."""
     real_root = Path(root).resolve()
     found: list[Blocker] = []
-    for job in undo_jobs(real_root, batch, datetime.now().astimezone(), verdicts_files):
+    now = datetime.now().astimezone()
+    # the batch as read with the journal: not read again per batch (a history or a prune
+    # asks about every batch)
+    for job in undo_jobs(real_root, batch, now, verdicts_files, fresh=False):
         try:
             current = _read(real_root, job.rel)
         except (OSError, PathEscape) as exc:

@@ -54,6 +54,7 @@ class BatchRecord:
     failed_files: list[str] = field(default_factory=list)
     undone_by: str | None = None  # the committed undo batch that took it back
     finished_by: str | None = None  # the committed batch that finished it after a kill
+    undo_cut_short: bool = False  # an undo of it was cut short (its changes may be partly back)
     temps: list[str] = field(default_factory=list)  # every temp file name it journaled
     damaged: list[int] = field(default_factory=list)  # journal lines of it that were skipped
 
@@ -143,9 +144,11 @@ def build_batches(  # noqa: C901
             batch.conflicts = list(record.get("conflicts") or [])
             batch.failures = list(record.get("failures") or [])
     for batch in order:
-        if batch.kind == "undo" and batch.committed and not batch.failures and batch.undoes:
-            target = by_id.get(batch.undoes)
-            if target is not None:
+        if batch.kind == "undo" and batch.undoes and batch.undoes in by_id:
+            target = by_id[batch.undoes]
+            if not batch.committed:
+                target.undo_cut_short = True
+            elif not batch.failures:
                 target.undone_by = batch.batch_id
         if batch.kind == "finish" and batch.committed and not batch.failures and batch.finishes:
             target = by_id.get(batch.finishes)

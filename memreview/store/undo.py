@@ -70,15 +70,24 @@ def _files_to_undo(batch: BatchRecord) -> list[JournalFile]:
 
 
 def undo_jobs(
-    root: Path, batch: BatchRecord, now: datetime, verdicts_files: Sequence[str] = VERDICTS_FILES
+    root: Path,
+    batch: BatchRecord,
+    now: datetime,
+    verdicts_files: Sequence[str] = VERDICTS_FILES,
+    *,
+    fresh: bool = True,
 ) -> list[UndoJob]:
     """One job per file ``batch`` changed, each taking its change back from what the file
-    holds when the job runs."""
+    holds when the job runs. ``fresh``: the journal is read again to know whether an undo of
+    it was cut short (else ``batch`` says, as read with the rest of the journal)."""
     # the batch's changes may be missing from a file without a later batch having changed
     # them only when the batch was cut short or an undo of it was: then nothing to do there
-    partly = not batch.committed or any(
-        b.kind == "undo" and b.undoes == batch.batch_id and not b.committed for b in batches(root)
-    )
+    partly = not batch.committed or batch.undo_cut_short
+    if not partly and fresh:
+        partly = any(
+            b.kind == "undo" and b.undoes == batch.batch_id and not b.committed
+            for b in batches(root)
+        )
     return [
         UndoJob(root, batch.batch_id, jf, jf.file in verdicts_files, now, partly)
         # the reverse of the order the batch wrote them: the files text left get it back

@@ -165,10 +165,21 @@ def test_pruning_looks_at_each_batch_once_however_long_the_journal(ws, monkeypat
         asked.append(len(later))
         return real(root, batch, later, **kw)
 
+    import memreview.store.undo as undo_mod
+
+    reads = [0]
+    real_batches = undo_mod.batches
+
+    def reading(root):
+        reads[0] += 1
+        return real_batches(root)
+
     monkeypatch.setattr(prune_mod, "undo_blockers", counting)
+    monkeypatch.setattr(undo_mod, "batches", reading)
     prune_backups(ws, keep_batches=1, keep_days=90, now=NOW)
     assert len(asked) <= 3002  # once per batch with copies
     assert sum(asked) <= 3002  # and no walk over the batches after it
+    assert reads[0] == 0  # nor the journal read again per batch (that took two minutes)
 
 
 def test_the_history_copies_no_list_of_later_batches_per_batch(ws, monkeypatch):
