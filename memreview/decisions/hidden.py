@@ -17,6 +17,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions.putback import PutBack, candidates_of, putback_problem, removed_candidate
@@ -62,7 +63,7 @@ class HiddenItem:
     queue: str | None = None
     title: str | None = None
     action: str | None = None
-    removed: dict | None = None  # what the decision took out of a file (a skipped skill)
+    removed: dict[str, Any] | None = None  # what the decision took out of a file (a skipped skill)
     stored: str | None = None  # the id state.yaml keeps it under, when an older form of id
 
     def why(self) -> str:
@@ -72,7 +73,7 @@ class HiddenItem:
             return _("{reason}, hidden until {day}").format(reason=word, day=self.until)
         return word
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str | None]:
         """As ``memreview hidden --json`` prints it."""
         return {
             "id": self.id,
@@ -87,8 +88,12 @@ class HiddenItem:
         }
 
 
-def _decisions_by_batch(root: Path) -> dict[str, tuple[object, dict[str, dict]]]:
-    out: dict[str, tuple[object, dict[str, dict]]] = {}
+# each batch with its journal decisions (JSON objects) by the item they name
+_ByBatch = dict[str, tuple[store.BatchRecord, dict[str, dict[str, Any]]]]
+
+
+def _decisions_by_batch(root: Path) -> _ByBatch:
+    out: _ByBatch = {}
     try:
         records = store.batches(root)
     except (OSError, store.PathEscape):
@@ -213,7 +218,8 @@ def unhide(
         )
         diff = "".join(f.diff for f in result.files)
         if not result.ok:
-            reasons = "; ".join(c.reason for c in (*result.conflicts, *result.failures))
+            refusals: list[store.Conflict | store.Failure] = [*result.conflicts, *result.failures]
+            reasons = "; ".join(c.reason for c in refusals)
             return UnhideOutcome(
                 False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
             )
@@ -237,7 +243,7 @@ def unhide(
 
 
 def _write_state_or_say(
-    root: Path, state: State, item: HiddenItem, result, diff: str
+    root: Path, state: State, item: HiddenItem, result: store.BatchResult, diff: str
 ) -> UnhideOutcome | None:
     """state.yaml written after an unhide's batch, None; or, when it can't be written (the
     batch already put the candidate back), an outcome saying what changed: the item stays
@@ -249,7 +255,9 @@ def _write_state_or_say(
     return None
 
 
-def _state_not_written(item: HiddenItem, result, diff: str, exc: Exception) -> UnhideOutcome:
+def _state_not_written(
+    item: HiddenItem, result: store.BatchResult, diff: str, exc: Exception
+) -> UnhideOutcome:
     """What an unhide whose state.yaml could not be written says."""
     files = ", ".join(f.rel for f in result.files if f.written) or _("no file")
     said = _(
@@ -263,12 +271,12 @@ def _state_not_written(item: HiddenItem, result, diff: str, exc: Exception) -> U
     return UnhideOutcome(False, message, result.batch_id, item, diff)
 
 
-def skipped_skills(state: State, detected: list[dict]) -> list[dict]:
+def skipped_skills(state: State, detected: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The skill candidates a skip took out of skill_candidates.json, as items of the skills
     queue marked ``skipped`` (hidden: the app's ``A`` shows them, ``Z`` puts one back);
     those the file holds again are left out."""
     have = {it.get("id") for it in detected}
-    out = []
+    out: list[dict[str, Any]] = []  # the skills queue's items, as its unit detects them
     for key, h in state.hidden.items():
         cand = removed_candidate(h.removed)
         if h.reason != "skipped" or cand is None or key in have:
@@ -283,13 +291,13 @@ def skipped_skills(state: State, detected: list[dict]) -> list[dict]:
     return out
 
 
-def _candidate_title(removed: dict) -> str:
+def _candidate_title(removed: dict[str, Any]) -> str:
     """A skipped candidate's title, as the skills queue shows it."""
     cand = removed_candidate(removed) or {}
     return short(f"{cand.get('theme') or ''}: {cand.get('content') or ''}")
 
 
-def as_written(root: Path, record, removed: dict) -> dict:
+def as_written(root: Path, record: store.BatchRecord, removed: dict[str, Any]) -> dict[str, Any]:
     """``removed`` with the candidate as the unhide batch wrote it back (its copy of the
     file after the batch; the journal's line holds it masked), when that copy has it."""
     jf = next((f for f in record.files if f.file == removed.get("file") and f.written), None)

@@ -12,7 +12,7 @@ from memreview.decisions.state import config_of
 from memreview.i18n import _
 
 
-def batch_history(root: Path | str) -> list:
+def batch_history(root: Path | str) -> list[store.BatchEntry]:
     """Every batch of the journal, newest first (``store.BatchEntry``), with whether it can
     be undone now."""
     root = Path(root).resolve()

@@ -4,6 +4,7 @@ written), ``UndoOutcome`` and ``FinishOutcome``, as the app and the command line
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from memreview import store
 from memreview.decisions.model import Decision
@@ -80,7 +81,7 @@ class UndoOutcome:
     restage_error: str | None = None  # why pending.yaml could not take them
     rehidden: list[str] = field(default_factory=list)  # undo of an unhide: hidden again
     # the journal's records of the batch's decisions the undo left in place (a redaction)
-    lasting: list[dict] = field(default_factory=list)
+    lasting: list[dict[str, Any]] = field(default_factory=list)
     kept_files: list[str] = field(default_factory=list)  # the batch's files it left as they are
     # the batch's decisions not staged again, each with why (a clash, an item gone)
     left_out: list[tuple[Decision, str]] = field(default_factory=list)
@@ -139,7 +140,7 @@ class UndoOutcome:
         return self.result.message + extra
 
     @property
-    def files(self):
+    def files(self) -> list[store.FileResult]:
         """The files the undo restored."""
         return self.result.files
 

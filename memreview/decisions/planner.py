@@ -11,17 +11,20 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from memreview.decisions import registry
 from memreview.decisions.model import Decision, DecisionError, check_slug
-from memreview.decisions.plan import PlanBuilder, PlannedDecision
+from memreview.decisions.plan import EditPlan, PlanBuilder, PlannedDecision
 from memreview.decisions.scanned import ScannedWorkspace
+from memreview.decisions.unit import QueueUnit
 from memreview.i18n import _
 from memreview.queues.common import current_id
 
 
-def check_decision(queue: str, item: dict, d: Decision) -> None:
-    """Raise DecisionError when ``d`` is not valid for ``item`` of ``queue``."""
+def check_decision(queue: str, item: dict[str, Any], d: Decision) -> QueueUnit:
+    """Raise DecisionError when ``d`` is not valid for ``item`` of ``queue``; else the
+    queue's unit, which plans it."""
     unit = registry.unit(queue)
     valid = unit.actions if unit is not None else ()
     if d.queue is not None and d.queue != queue:
@@ -30,7 +33,7 @@ def check_decision(queue: str, item: dict, d: Decision) -> None:
                 item=d.item, queue=queue, other=d.queue
             )
         )
-    if d.action not in valid:
+    if unit is None or d.action not in valid:
         raise DecisionError(
             _("action {action!r} is not valid for a {queue} item; valid: {valid}").format(
                 action=d.action, queue=queue, valid=", ".join(valid)
@@ -47,6 +50,7 @@ def check_decision(queue: str, item: dict, d: Decision) -> None:
         check_slug(d.item, d.slug)
     if unit.check is not None:
         unit.check(item, d)
+    return unit
 
 
 def _only_with(item: str, option: str) -> str:
@@ -66,8 +70,11 @@ def _taking(option: str) -> str:
 
 
 def build_plan(
-    result: ScannedWorkspace, decisions: Sequence[Decision | dict], *, now: datetime | None = None
-):
+    result: ScannedWorkspace,
+    decisions: Sequence[Decision | dict[str, Any]],
+    *,
+    now: datetime | None = None,
+) -> EditPlan:
     """The EditPlan of ``decisions`` on the workspace ``result`` was scanned from.
 
     Invalid decisions (unknown item, wrong action, keep out of range, a merge text that is
@@ -98,9 +105,9 @@ def build_plan(
             )
             continue
         try:
-            check_decision(queue, item, d)
+            unit = check_decision(queue, item, d)
             with_queue = d if d.queue == queue else _with_queue(d, queue)
-            _plan_one(b, with_queue, queue, item)
+            _plan_one(b, unit, with_queue, item)
         except DecisionError as exc:
             b.plan.invalid.append((d, str(exc)))
             continue
@@ -108,10 +115,10 @@ def build_plan(
     return b.plan
 
 
-def _plan_one(b: PlanBuilder, d: Decision, queue: str, item: dict) -> None:
+def _plan_one(b: PlanBuilder, unit: QueueUnit, d: Decision, item: dict[str, Any]) -> None:
     """Let the queue's unit plan ``d``; its operations join the plan only when it is done."""
-    pd = PlannedDecision(d, queue, str(item.get("title") or d.item))
-    registry.unit(queue).plan(b, pd, d, item)
+    pd = PlannedDecision(d, unit.name, str(item.get("title") or d.item))
+    unit.plan(b, pd, d, item)
     if d.seen is not None and d.seen != fingerprint(pd):
         b.plan.changed.append(
             (
@@ -187,7 +194,9 @@ def seen_now(result: ScannedWorkspace, d: Decision) -> str | None:
     return fingerprint(plan.decisions[0]) if plan.decisions else None
 
 
-def check_decisions(entries: Sequence, items: Mapping[str, tuple[str, dict]]) -> list[str]:
+def check_decisions(
+    entries: Sequence[object], items: Mapping[str, tuple[str, dict[str, Any]]]
+) -> list[str]:
     """Every problem of a whole decisions file, before anything is written (docs/design.md §4).
 
     ``items`` maps item id -> (queue, item) for the scanned workspace. Each problem names the

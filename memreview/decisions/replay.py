@@ -9,7 +9,9 @@ an undo of an older batch), only the whole journal says what stands.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from memreview import store
 from memreview.decisions.state import Hidden, hidden_from
@@ -21,18 +23,18 @@ class Touch:
     """What one batch did to an item's state entry: hid it (``hides``) or showed it, and
     the entry it found there (``found``, from its journal line)."""
 
-    batch: object
+    batch: store.BatchRecord
     hides: Hidden | None
     found: Hidden | None
 
 
-def touched_items(record) -> list[str]:
+def touched_items(record: store.BatchRecord) -> list[str]:
     """The items whose state entry ``record`` changed (the hides of an apply, the items an
     unhide showed)."""
     return [item for item, _touch in _touches(record)]
 
 
-def _touches(record) -> list[tuple[str, Touch]]:
+def _touches(record: store.BatchRecord) -> list[tuple[str, Touch]]:
     out: list[tuple[str, Touch]] = []
     failed = store.failed_keys(record) if record.kind == "apply" else set()
     for d in record.decisions:
@@ -47,13 +49,13 @@ def _touches(record) -> list[tuple[str, Touch]]:
     return out
 
 
-def _hidden_by(batch_id: str, hide: dict) -> Hidden:
+def _hidden_by(batch_id: str, hide: dict[str, Any]) -> Hidden:
     until = parse_date(str(hide["until"])) if hide.get("until") else None
     removed = hide.get("removed") if isinstance(hide.get("removed"), dict) else None
     return Hidden(until, str(hide.get("reason") or ""), batch_id, removed)
 
 
-def _stands(record) -> bool:
+def _stands(record: store.BatchRecord) -> bool:
     """A batch whose state entries hold: written whole (or finished) and not undone."""
     return bool((record.committed or record.finished_by) and not record.undone_by)
 
@@ -67,7 +69,7 @@ class Decided:
     source: Touch | None
 
 
-def decided(records, items: list[str]) -> dict[str, Decided]:
+def decided(records: Iterable[store.BatchRecord], items: list[str]) -> dict[str, Decided]:
     """For each of ``items`` the journal touched, its state entry by the rules of the
     module docstring; an item no batch touched is left out."""
     wanted = set(items)

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from memreview import store
 from memreview.decisions import registry
@@ -30,6 +31,9 @@ from memreview.i18n import _
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 
+# how the caller loads the workspace after an undo
+Scan = Callable[[Path], ScannedWorkspace]
+
 
 def _config(root: Path) -> Config:
     return config_of(root)
@@ -41,7 +45,7 @@ def undo(
     now: datetime | None = None,
     lock_wait: float = 2.0,
     batch_id: str | None = None,
-    scan: Callable[[Path], ScannedWorkspace] | None = None,
+    scan: Scan | None = None,
 ) -> UndoOutcome:
     """Take back batch ``batch_id`` (default: the last one not undone): its files (store)
     and its hidden items (state.yaml); its decisions are staged again, and the items an
@@ -56,7 +60,13 @@ def undo(
         return _undo(root, now, lock_wait, batch_id, scan)
 
 
-def _undo(root: Path, now, lock_wait: float, batch_id: str | None, scan) -> UndoOutcome:
+def _undo(
+    root: Path,
+    now: datetime | None,
+    lock_wait: float,
+    batch_id: str | None,
+    scan: Scan | None,
+) -> UndoOutcome:
     cfg = _config(root)
     try:  # the batch's hides are taken back in it: a state file it can't read stops the undo
         state_for_change(root)
@@ -115,7 +125,9 @@ def _waits_for_later(root: Path, batch_id: str | None) -> str | None:
     ).format(batch=batch_id, later=later, item=item)
 
 
-def _state_as_decided(root: Path, found, record) -> tuple[list[str], list[str]]:
+def _state_as_decided(
+    root: Path, found: list[store.BatchRecord], record: store.BatchRecord
+) -> tuple[list[str], list[str]]:
     """Set the state entries of the items the undone batch ``record`` hid or showed to what
     the journal decides now (``replay``); returns the items shown again and those hidden
     again. An entry of the batch that decides it is kept as state.yaml has it (the journal
@@ -157,14 +169,23 @@ def _state_as_decided(root: Path, found, record) -> tuple[list[str], list[str]]:
 _FIELDS = tuple(f.name for f in dataclasses.fields(Decision))
 
 
-def _lasting(raw: dict) -> bool:
+def _lasting(raw: dict[str, Any]) -> bool:
     """A decision an undo does not take back (a redaction): it is not staged again."""
     unit = registry.unit(str(raw.get("queue")))
     act = unit.act_by_action(str(raw.get("action"))) if unit is not None else None
     return act is not None and act.lasting
 
 
-def _restage(root: Path, batch_id: str, scan=None):
+class _Restaged(NamedTuple):
+    """What an undo staged again, and what it didn't (``_restage``)."""
+
+    restored: list[Decision]
+    lasting: list[dict[str, Any]]  # the journal's records (JSON objects) of those left in place
+    left_out: list[tuple[Decision, str]]
+    gone: list[Decision]
+
+
+def _restage(root: Path, batch_id: str, scan: Scan | None = None) -> _Restaged:
     """Stage the decisions batch ``batch_id`` wrote again (those it left pending already are
     there), before what is pending now; a decision pending now for the same item wins.
 
@@ -186,10 +207,10 @@ def _restage(root: Path, batch_id: str, scan=None):
         restored, left_out = _writable(result, restored, existing)
     if restored or gone:
         save_pending(root, [*restored, *existing])
-    return restored, lasting, left_out, gone
+    return _Restaged(restored, lasting, left_out, gone)
 
 
-def _scanned(root: Path, scan):
+def _scanned(root: Path, scan: Scan) -> ScannedWorkspace | None:
     """The workspace as the undo left it, or None when it can't be loaded now (the check
     of what is staged is skipped then: the undo itself is done)."""
     try:
@@ -198,14 +219,16 @@ def _scanned(root: Path, scan):
         return None
 
 
-def _decided_again(record, pending_items: set[str]) -> tuple[list[Decision], list[dict]]:
+def _decided_again(
+    record: store.BatchRecord | None, pending_items: set[str]
+) -> tuple[list[Decision], list[dict[str, Any]]]:
     """The decisions of the apply batch ``record`` to stage again (one per item, none for
     an item pending now), and the records of those its undo left in place."""
     if record is None or record.kind != "apply":
         return [], []
     failed = store.failed_keys(record)
     restored: list[Decision] = []
-    lasting: list[dict] = []
+    lasting: list[dict[str, Any]] = []
     for raw in record.decisions:
         if not isinstance(raw, dict) or raw.get("key") in failed:
             continue
@@ -224,7 +247,9 @@ def _decided_again(record, pending_items: set[str]) -> tuple[list[Decision], lis
     return restored, lasting
 
 
-def _writable(result, restored: list[Decision], existing: list[Decision]):
+def _writable(
+    result: ScannedWorkspace, restored: list[Decision], existing: list[Decision]
+) -> tuple[list[Decision], list[tuple[Decision, str]]]:
     """The decisions of ``restored`` that can be staged beside ``existing`` and each other
     on the workspace ``result`` was scanned from, and those that can't, with why: an item
     in no queue any more, a decision its item doesn't take now, a clash with one staged."""
@@ -243,7 +268,9 @@ def _writable(result, restored: list[Decision], existing: list[Decision]):
     return keep, out
 
 
-def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 2.0):
+def finish(
+    root: Path | str, batch_id: str | None = None, *, lock_wait: float = 2.0
+) -> FinishOutcome:
     """Finish the interrupted batch ``batch_id`` (default: the last): its files (store), the
     items its decisions hide (state.yaml) and pending.yaml without its decisions.
 
@@ -254,7 +281,7 @@ def finish(root: Path | str, batch_id: str | None = None, *, lock_wait: float = 
         return _finish(root, batch_id, lock_wait)
 
 
-def _finish(root: Path, batch_id: str | None, lock_wait: float):
+def _finish(root: Path, batch_id: str | None, lock_wait: float) -> FinishOutcome:
     cfg = _config(root)
     try:  # read before any file is finished: a state file it can't read stops the finish
         state, _before = state_for_change(root)

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 
 from memreview.i18n import _
 from memreview.secrets import redact_secrets
 from memreview.workspace.textfile import Line, TextFile, decode_bytes
+
+# how two lines are compared: ``redaction_blind`` for copies a redaction scrubbed
+Canon = Callable[[str], str]
 
 _MAX_CONTEXT = 20
 
@@ -106,7 +110,9 @@ def redaction_blind(text: str) -> str:
     return _MARK_RE.sub("\x00", redact_secrets(text, "-"))
 
 
-def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile, canon=None) -> bytes:
+def reverse_patch(
+    before: TextFile | None, after: TextFile, current: TextFile, canon: Canon | None = None
+) -> bytes:
     """``current`` with every change of before → after taken back; raises Refuse.
 
     Lines are compared by their decoded text (passed through ``canon`` when given: for
@@ -148,7 +154,11 @@ def reverse_patch(before: TextFile | None, after: TextFile, current: TextFile, c
 
 
 def version_in(
-    rel: str, base: bytes | None, version: bytes | None, current: TextFile, canon=None
+    rel: str,
+    base: bytes | None,
+    version: bytes | None,
+    current: TextFile,
+    canon: Canon | None = None,
 ) -> bool:
     """Are the lines ``version`` changed from ``base`` all found, intact, in ``current``?"""
     if version is None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions.restore.destination import destination_problem
@@ -30,7 +32,7 @@ class RestoreOutcome:
     message: str
     item: Archived | None = None
     batch: str | None = None
-    files: list = field(default_factory=list)
+    files: list[store.FileResult] = field(default_factory=list)
     candidates: list[Archived] = field(default_factory=list)  # when the query names several
 
     @property
@@ -44,14 +46,14 @@ class RestoreOutcome:
         return 0 if self.ok else 1
 
 
-def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
+def approval(root: Path, verdicts: str, anchor: str | None) -> dict[str, Any] | None:
     """The verdict line that approved archiving the anchor ``anchor`` (a supersede approved,
     or a contradiction resolved against it) and still stands, the latest; None when the
     anchor left its file without a judge proposal (a demotion) or the line was taken back."""
     if anchor is None:
         return None
     tf = read_text(root, verdicts)
-    stacks: dict[str, list[dict]] = {}
+    stacks: dict[str, list[dict[str, Any]]] = {}  # verdict lines: JSON objects
     for text in tf.texts if tf is not None else []:
         try:
             obj = jsondoc.loads(text)
@@ -65,7 +67,7 @@ def approval(root: Path, verdicts: str, anchor: str | None) -> dict | None:
                 stack.pop()
             continue
         stack.append(obj)
-    found = None
+    found: dict[str, Any] | None = None
     for stack in stacks.values():
         top = stack[-1] if stack else {}
         if top.get("verdict") != "approved" or top.get("relation") == "promotion":
@@ -87,7 +89,7 @@ def _settled_key(item: Archived) -> str | None:
     return f"lingxi:{item.origin}:{found.group(1)}:{normalize(text, 'bullet')}"
 
 
-def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str:
+def _verdict(item: Archived, now: datetime, approved: dict[str, Any] | None = None) -> str:
     """The ``restored`` line: on the judge proposal whose approval archived the entry
     (``approved``, so the judge's report card counts that approval as wrong), else on the
     promotion's marker, else on the archived entry's own id (relation ``archive``)."""
@@ -96,9 +98,9 @@ def _verdict(item: Archived, now: datetime, approved: dict | None = None) -> str
     if item.marker:
         m = MARKER_RE.search(item.marker)
         proposal = m.group(1) if m else item.id
-    elif item.kind == "rejected-promotion" and _settled_key(item):
-        relation, proposal = "promotion", _settled_key(item)
-    obj = {
+    elif item.kind == "rejected-promotion" and (settled := _settled_key(item)):
+        relation, proposal = "promotion", settled
+    obj: dict[str, str | None] = {
         "ts": now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "proposal": proposal,
         "relation": relation,
@@ -121,7 +123,13 @@ def _append(rel: str, current: TextFile | None, text: str) -> bytes:
 
 
 class _Job:
-    def __init__(self, rel: str, fn, key: str, loses_text: bool = False) -> None:
+    def __init__(
+        self,
+        rel: str,
+        fn: Callable[[TextFile | None], bytes | None],
+        key: str,
+        loses_text: bool = False,
+    ) -> None:
         self.rel = rel
         self.fn = fn
         self.decisions = [key]
@@ -141,9 +149,9 @@ class _Job:
         return store.FileOutcome(new, applied=list(self.decisions))
 
 
-def _record(item: Archived, key: str) -> dict:
+def _record(item: Archived, key: str) -> dict[str, str | None]:
     """The restore as the journal keeps it."""
-    record = {
+    record: dict[str, str | None] = {
         "key": key,
         "queue": "archive",
         "action": "restore",
@@ -272,7 +280,8 @@ def restore(
     out = RestoreOutcome(result.ok, "", item, result.batch_id if result.journaled else None)
     out.files = list(result.files)
     if not result.ok:
-        reasons = "; ".join(c.reason for c in (*result.conflicts, *result.failures))
+        refusals: list[store.Conflict | store.Failure] = [*result.conflicts, *result.failures]
+        reasons = "; ".join(c.reason for c in refusals)
         out.message = _("nothing restored: {reasons}").format(reasons=reasons)
     else:
         verb = _("would restore") if dry_run else _("restored")

@@ -8,7 +8,9 @@ and its state entry is gone): the text would be in no file. So such an undo wait
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions.restore.found import removed_entries
@@ -16,7 +18,9 @@ from memreview.decisions.restore.item import read_text
 from memreview.decisions.state import config_of
 
 
-def standing_on(root: Path, records, batch) -> list[tuple[str, str]]:
+def standing_on(
+    root: Path, records: Sequence[store.BatchRecord], batch: store.BatchRecord
+) -> list[tuple[str, str]]:
     """(later batch, item) of each restore or unhide not undone that put back what
     ``batch`` took out (a restore recorded with ``from_batch``; one journaled before that
     names an entry id the batch's backups give)."""
@@ -31,7 +35,9 @@ def standing_on(root: Path, records, batch) -> list[tuple[str, str]]:
             if not isinstance(d, dict) or not isinstance(d.get("item"), str):
                 continue
             if b.kind == "unhide":
-                hidden = d.get("hidden") if isinstance(d.get("hidden"), dict) else {}
+                hidden = d.get("hidden")
+                if not isinstance(hidden, dict):
+                    hidden = {}
                 if hidden.get("batch") == batch.batch_id and hidden.get("removed"):
                     out.append((b.batch_id, d["item"]))
                 continue
@@ -52,7 +58,7 @@ def standing_on(root: Path, records, batch) -> list[tuple[str, str]]:
     return out
 
 
-def _archived_by(root: Path, batch, d: dict) -> bool:
+def _archived_by(root: Path, batch: store.BatchRecord, d: dict[str, Any]) -> bool:
     """Whether ``batch`` put the entry the restore ``d`` took out of its archive there:
     the entry's first line is in the batch's copy of that archive and not in its backup."""
     title = d.get("title")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.decisions import registry
@@ -97,7 +99,9 @@ def _anchors_around(tf: TextFile, index: int) -> tuple[str | None, str | None]:
     return (before[-1].id if before else None), (after[0].id if after else None)
 
 
-def _origin_from_journal(copies: _Copies, item: Archived, records) -> None:
+def _origin_from_journal(
+    copies: _Copies, item: Archived, records: Sequence[store.BatchRecord]
+) -> None:
     """The origin of an archive block without a ``From:`` line: the batch whose copy of the
     archive gained the block, and its file that lost the block's first line."""
     found = _archiving_batch(copies, item, records)
@@ -128,7 +132,7 @@ class _Copies:
         found = self._load(rel)
         return found is not None and line in found[1]
 
-    def _load(self, rel: str | None):
+    def _load(self, rel: str | None) -> tuple[TextFile, frozenset[str]] | None:
         if rel is None:
             return None
         if rel not in self._read:
@@ -137,7 +141,12 @@ class _Copies:
         return self._read[rel]
 
 
-def _archiving_batch(copies: _Copies, item: Archived, records, origin: str | None = None):
+def _archiving_batch(
+    copies: _Copies,
+    item: Archived,
+    records: Sequence[store.BatchRecord],
+    origin: str | None = None,
+) -> tuple[str, str, TextFile] | None:
     """(batch id, file, that file before the batch) of the batch whose copy of the archive
     gained the block and whose file (``origin`` when given) lost the block's first line;
     None when the journal shows no such batch."""
@@ -155,9 +164,12 @@ def _archiving_batch(copies: _Copies, item: Archived, records, origin: str | Non
                 continue
             if origin is not None and other.file != origin:
                 continue
-            if not copies.has(other.backup, body) or copies.has(other.after_copy, body):
+            was = copies.get(other.backup)
+            if was is None or not copies.has(other.backup, body):
                 continue
-            return b.batch_id, other.file, copies.get(other.backup)
+            if copies.has(other.after_copy, body):
+                continue
+            return b.batch_id, other.file, was
     return None
 
 
@@ -185,7 +197,9 @@ def _neighbours(item: Archived, was: TextFile) -> None:
     item.gap_above, item.gap_below = above < start - 1, below > end
 
 
-def removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> list[Archived]:
+def removed_entries(
+    root: Path, records: Sequence[store.BatchRecord], archive_dir: str, verdicts: str
+) -> list[Archived]:
     """Entries a batch deleted with no archive block (a queue whose unit ``deletes``:
     archived, duplicates), found in the batch's backups: where the journal records what
     each decision deleted (its file, line count and digest), those entries; for a batch
@@ -199,7 +213,8 @@ def removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> lis
         deleting = {u.name for u in registry.units() if u.deletes}
         if not {d.get("queue") for d in decisions} & deleting:
             continue
-        recorded = [
+        # journal decisions are JSON objects: each deletion a decision recorded
+        recorded: list[tuple[dict[str, Any], dict[str, Any]]] = [
             (r, d) for d in decisions for r in d.get("removed") or () if isinstance(r, dict)
         ]
         # a batch journaled since decisions record their deletions says so, even of none
@@ -230,7 +245,9 @@ def removed_entries(root: Path, records, archive_dir: str, verdicts: str) -> lis
     return out
 
 
-def _recorded_runs(texts: list[str], recorded) -> list[tuple[int, int, bool]]:
+def _recorded_runs(
+    texts: list[str], recorded: list[tuple[dict[str, Any], dict[str, Any]]]
+) -> list[tuple[int, int, bool]]:
     """(start, end, deleted by a merge) of each entry the journal says a decision deleted:
     the run of its line count whose text has its digest, the one nearest its line."""
     out = []

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memreview.decisions.model import Decision, DecisionError, check_merge_text, merge_lines
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
 from memreview.decisions.unit import (
     DEFER,
     Act,
+    Block,
     Differs,
     Facts,
     ImportedOnUse,
@@ -18,7 +21,7 @@ from memreview.i18n import N_, _, ngettext
 from memreview.workspace.normalize import normalize
 
 
-def check(item: dict, d: Decision) -> None:
+def check(item: dict[str, Any], d: Decision) -> None:
     """keep needs which member stays, within the group; a merge needs an entry-shaped text."""
     if d.action not in ("keep", "merge"):
         return
@@ -47,7 +50,7 @@ def check(item: dict, d: Decision) -> None:
         check_merge_text(d.item, text, refs[keep - 1])
 
 
-def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict) -> None:
+def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any]) -> None:
     """keep deletes the other members (every entry of a copied block); merge also rewrites
     the kept one."""
     if d.action == "defer":
@@ -111,18 +114,20 @@ MAX_MARKS = 24  # shared words highlighted in each member
 MAX_SHOWN = 8  # shared words listed by name
 
 
-def _listed(value: object) -> list:
+def _listed(value: object) -> list[object]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
-def shared_and_differs(item: dict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+def shared_and_differs(
+    item: dict[str, Any],
+) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     """The item's evidence: the substance its members share (rarest first) and the pairs of
     texts that differ; a near pair without it: where its first two members' words differ."""
     ev = item.get("evidence")
     ev = ev if isinstance(ev, dict) else {}
     shared = tuple(str(t) for t in _listed(ev.get("shared")) if str(t).strip())[:MAX_MARKS]
     differs = tuple(
-        (str(p[0]), str(p[1])) for p in _listed(ev.get("differs")) if len(_listed(p)) == 2
+        (str(p[0]), str(p[1])) for p in map(_listed, _listed(ev.get("differs"))) if len(p) == 2
     )
     refs = item.get("refs") or []
     if "differs" not in ev and item.get("kind") == "near" and len(refs) >= 2:
@@ -137,13 +142,13 @@ def _norm(text: str) -> str:
     return normalize(text, "row" if text.lstrip().startswith("|") else "bullet")
 
 
-def evidence(item: dict) -> list:
+def evidence(item: dict[str, Any]) -> list[Block]:
     """Kind, size, lowest similarity and the shared substance; each member with that
     substance highlighted; what differs; and the proposed merge."""
     score = item.get("score")
     refs = item.get("refs") or []
     shared, differs = shared_and_differs(item)
-    blocks: list = [
+    blocks: list[Block] = [
         Facts(
             (
                 (_("kind"), kind_words(item.get("kind"))),
@@ -163,7 +168,7 @@ def evidence(item: dict) -> list:
     return blocks
 
 
-def note(item: dict) -> str:
+def note(item: dict[str, Any]) -> str:
     """How many entries, of which kind."""
     count = len(item.get("refs") or [])
     return ngettext(" — {count} entry ({kind})", " — {count} entries ({kind})", count).format(
