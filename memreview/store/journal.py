@@ -145,11 +145,11 @@ def build_batches(  # noqa: C901
             batch.failures = list(record.get("failures") or [])
     for batch in order:
         if batch.kind == "undo" and batch.undoes and batch.undoes in by_id:
-            target = by_id[batch.undoes]
+            undone = by_id[batch.undoes]
             if not batch.committed:
-                target.undo_cut_short = True
+                undone.undo_cut_short = True
             elif not batch.failures:
-                target.undone_by = batch.batch_id
+                undone.undone_by = batch.batch_id
         if batch.kind == "finish" and batch.committed and not batch.failures and batch.finishes:
             target = by_id.get(batch.finishes)
             if target is not None:
