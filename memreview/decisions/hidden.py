@@ -218,10 +218,8 @@ def unhide(
         )
         diff = "".join(f.diff for f in result.files)
         if not result.ok:
-            refusals: list[store.Conflict | store.Failure] = [*result.conflicts, *result.failures]
-            reasons = "; ".join(c.reason for c in refusals)
             return UnhideOutcome(
-                False, _("nothing unhidden: {reasons}").format(reasons=reasons), item=item
+                False, _("nothing unhidden: {reasons}").format(reasons=_reasons(result)), item=item
             )
         if dry_run:
             said = _("{id} would show again in {queue}")
@@ -240,6 +238,11 @@ def unhide(
         item,
         diff,
     )
+
+
+def _reasons(result: store.BatchResult) -> str:
+    """Why a batch was refused, its conflicts' and failures' reasons in one line."""
+    return "; ".join([c.reason for c in result.conflicts] + [f.reason for f in result.failures])
 
 
 def _write_state_or_say(

@@ -71,8 +71,8 @@ def substances(
     is kept with the file; ``made``: the tokens made so far, shared across files."""
     try:
         texts, kinds, bags = file_substance(mf)
-        if len(bags) != len(entries):
-            raise ValueError("not the file's entries")
+        if len(bags) != len(entries):  # not the file's entries: made again
+            return [entry_substance(e) for e in entries]
         pairs = list(zip(texts, kinds, strict=True))
         tokens = list(map(made.get, pairs))
         for k, tok in enumerate(tokens):
