@@ -65,12 +65,21 @@ def new_promotions(root: Path, logs: list[Path], rng: random.Random, count: int 
     return count
 
 
+def utf8(path: Path) -> bool:
+    try:
+        path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def edit_entries(root: Path, rng: random.Random, count: int = 20) -> list[str]:
     files = sorted(
         p
         for p in (root / "memory").rglob("*.md")
         if not DAILY.match(p.name) and "archive" not in p.parts and p.name != "MEMORY.md"
     )
+    files = [p for p in files if utf8(p)]  # a GBK file is left as it is
     edited = []
     for p in rng.sample(files, min(count, len(files))):
         lines = p.read_text(encoding="utf-8").split("\n")
