@@ -34,7 +34,7 @@ from memreview.decisions.outcome import ApplyOutcome, DecisionProblem
 from memreview.decisions.plan import DeleteEntry, EditPlan, PlannedDecision, RedactLines
 from memreview.decisions.plan.targets import entry_digest
 from memreview.decisions.planner import build_plan, describe
-from memreview.decisions.reviewed import remember_reviewed
+from memreview.decisions.reviewed import remember_reviewed, removed_by
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import STATE_FILE, Hidden, load_state
 from memreview.i18n import _
@@ -246,9 +246,12 @@ def _apply(
         record_hides(root, hides, batch_id, outcome, dry_run)
     if dry_run:
         return outcome
+    # read before the scrub: the keys the batch's own write took out are not "deleted outside"
+    removed = removed_by(root, batch.files) if batch is not None else frozenset()
     scrub_redacted(root, plan, outcome)
     written = {f.rel for f in batch.files if f.written} if batch is not None else set()
-    outcome.messages.extend(remember_reviewed(root, result.workspace, written, plan.today))
+    reviewed = remember_reviewed(root, result.workspace, written, plan.today, forget=removed)
+    outcome.messages.extend(reviewed)
     if batch is not None and batch.journaled:
         prune(root, result.workspace.config, outcome)
     stay = [p.decision for p in outcome.conflicts + outcome.failures if p.stays_pending]

@@ -4,6 +4,7 @@ memreview — OpenClaw's budget compaction — is an alarm (``alarms.promotions-
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
@@ -14,11 +15,15 @@ from memreview.workspace.model import Workspace
 from memreview.workspace.textfile import decode_bytes
 
 
-def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date) -> list[str]:
+def remember_reviewed(
+    root: Path, ws: Workspace, written: set[str], today: date, forget: frozenset[str] = frozenset()
+) -> list[str]:
     """Record the promotion keys the memory files hold now — the files in ``written`` read
     again, the others as scanned. Returns the message for the owner naming the remembered
     keys that vanished before this review (the alarm named them; from now on they are
-    ``gone``), or []. A failure to record is not the batch's failure: it returns []."""
+    ``gone``), or []. The keys of ``forget`` (the batch's own write took them out,
+    ``removed_by``) are dropped, not vanished. A failure to record is not the batch's
+    failure: it returns []."""
     present = present_promotions(ws)
     for rel in sorted(written & set(ws.files)):
         present = {k: v for k, v in present.items() if v[0] != rel}
@@ -31,7 +36,7 @@ def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date)
     seen = store.read_seen(root)["keys"]
     unread = unread_files(ws, {str(r.get("file") or "") for r in seen.values()} - {""})
     try:
-        vanished = store.remember_promotions(root, present, today, keep_files=unread)
+        vanished = store.remember_promotions(root, present, today, keep_files=unread, forget=forget)
     except (OSError, store.PathEscape):
         return []
     if not vanished:
@@ -46,6 +51,56 @@ def remember_reviewed(root: Path, ws: Workspace, written: set[str], today: date)
             len(vanished),
         ).format(count=len(vanished), keys=keys)
     ]
+
+
+def _keys(root: Path, rel: str, copy: str | None) -> dict[str, tuple[str, str]]:
+    """The promotion keys of ``rel`` as the copy ``copy`` holds them (none without one)."""
+    if copy is None:
+        return {}
+    try:
+        data = store.safe_read_bytes(root, copy)
+    except (OSError, store.PathEscape):
+        return {}
+    return {k: (rel, b) for k, b in promotion_bullets(decode_bytes(rel, data).texts).items()}
+
+
+def written_keys(
+    root: Path, files: Sequence[store.FileResult]
+) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    """The promotion keys (``key → (file, bullet)``) of a batch's written files before it
+    wrote them (their backups) and after (the copies of what it wrote, or the files)."""
+    before: dict[str, tuple[str, str]] = {}
+    after: dict[str, tuple[str, str]] = {}
+    for f in files:
+        if not (f.written or f.removed):
+            continue
+        for key, where in _keys(root, f.rel, f.backup).items():
+            before.setdefault(key, where)
+        now = None if f.sha_after is None else (f.after_copy or f.rel)
+        for key, where in _keys(root, f.rel, now).items():
+            after.setdefault(key, where)
+    return before, after
+
+
+def removed_by(root: Path, files: Sequence[store.FileResult]) -> frozenset[str]:
+    """The promotion keys a batch's own write took out of the files it wrote."""
+    before, after = written_keys(root, files)
+    return frozenset(before.keys() - after.keys())
+
+
+def forget_undone(root: Path, files: Sequence[store.FileResult], today: date) -> None:
+    """After an undo (its files ``files``): the reviewed keys it took out are forgotten (not
+    deleted outside memreview: no alarm), the ones it put back remembered again. A failure
+    to record is not the undo's failure."""
+    before, after = written_keys(root, files)
+    removed = set(before.keys() - after.keys())
+    put_back = {k: v for k, v in after.items() if k not in before}
+    if not removed and not put_back:
+        return
+    try:
+        store.forget_promotions(root, removed, put_back, today)
+    except (OSError, store.PathEscape, store.LockHeld):
+        return
 
 
 def workspace_alarms(ws: Workspace, today: date) -> list[Alarm]:

@@ -19,6 +19,7 @@ from memreview.decisions.pending import load_pending, save_pending
 from memreview.decisions.planner import build_plan, clash_of
 from memreview.decisions.replay import decided, touched_items
 from memreview.decisions.restore.depends import standing_on
+from memreview.decisions.reviewed import forget_undone
 from memreview.decisions.scanned import ScannedWorkspace
 from memreview.decisions.state import (
     Hidden,
@@ -87,6 +88,7 @@ def _undo(
     )
     out = UndoOutcome(res)
     if res.ok and res.undone_batch and not res.dry_run:
+        forget_undone(root, res.files, (now or datetime.now()).date())
         found = store.batches(root)
         record = next((b for b in found if b.batch_id == res.undone_batch), None)
         if record is not None:

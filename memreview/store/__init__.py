@@ -57,7 +57,13 @@ from memreview.store.safewrite import (
     unified_diff,
 )
 from memreview.store.scrub import scrub_backups
-from memreview.store.seen import SEEN_FILE, bullet_in_backups, read_seen, remember_promotions
+from memreview.store.seen import (
+    SEEN_FILE,
+    bullet_in_backups,
+    forget_promotions,
+    read_seen,
+    remember_promotions,
+)
 from memreview.store.swapped import PrivateMend, mend_private_dir
 from memreview.store.temps import clean_temp_files
 from memreview.store.undo import VERDICTS_FILES, UndoResult
@@ -65,6 +71,7 @@ from memreview.store.undo import VERDICTS_FILES, UndoResult
 __all__ = [
     "SEEN_FILE",
     "bullet_in_backups",
+    "forget_promotions",
     "read_seen",
     "remember_promotions",
     "BatchEntry",

@@ -10,7 +10,9 @@ where memreview's own decisions move markers) was deleted outside memreview: the
 it with its excerpt, or the bullet as memreview's newest backup of that file holds it.
 
 At the next review the vanished keys move to ``gone`` (the owner has been shown them), so the
-alarm names each deletion once between two reviews.
+alarm names each deletion once between two reviews. A key memreview's own write took out of
+the memory files (an undo taking back a promotion, a batch removing a marker) is forgotten,
+not ``gone``: nothing outside memreview deleted it (``forget_promotions``).
 """
 
 from __future__ import annotations
@@ -70,15 +72,26 @@ def remember_promotions(
     today: date,
     keep_files: frozenset[str] | set[str] = frozenset(),
     *,
+    forget: frozenset[str] | set[str] = frozenset(),
     lock_wait: float = 2.0,
 ) -> list[str]:
     """Record the promotion keys present now (``key → (file, bullet text)``) as the owner
     reviews; keys remembered before and absent now move to ``gone`` — except those of
-    ``keep_files`` (files that exist but were not read: their records stay). Returns the keys
+    ``keep_files`` (files that exist but were not read: their records stay) and those of
+    ``forget`` (taken out by memreview's own write: dropped, not gone). Returns the keys
     moved to ``gone``. The file is read and written again under memreview's lock (taken
     again for free by an apply that holds it); LockHeld when it stays held."""
     with own_lock(root, lock_wait):
-        return _remember(root, present, today, keep_files)
+        return _remember(root, present, today, keep_files, forget)
+
+
+def _record(rel: str, text: str, old: dict[str, Any], today: date) -> dict[str, Any]:
+    return {
+        "file": rel,
+        "hash": bullet_hash(text),
+        "text": excerpt(text),
+        "seen": old.get("seen") or today.isoformat(),
+    }
 
 
 def _remember(
@@ -86,6 +99,7 @@ def _remember(
     present: dict[str, tuple[str, str]],
     today: date,
     keep_files: frozenset[str] | set[str],
+    forget: frozenset[str] | set[str],
 ) -> list[str]:
     seen = read_seen(root)
     kept = {k: r for k, r in seen["keys"].items() if r.get("file") in keep_files}
@@ -93,25 +107,52 @@ def _remember(
         return []  # no promotions, none remembered: nothing to write
     keys: dict[str, Any] = {}
     for key, (rel, text) in sorted(present.items()):
-        old = seen["keys"].get(key) or {}
-        keys[key] = {
-            "file": rel,
-            "hash": bullet_hash(text),
-            "text": excerpt(text),
-            "seen": old.get("seen") or today.isoformat(),
-        }
+        keys[key] = _record(rel, text, seen["keys"].get(key) or {}, today)
     for key, rec in kept.items():
         keys.setdefault(key, rec)
-    vanished = sorted(k for k in seen["keys"] if k not in present and k not in kept)
+    vanished = sorted(
+        k for k in seen["keys"] if k not in present and k not in kept and k not in forget
+    )
     gone = dict(seen["gone"])
     for key in vanished:
         gone[key] = {**seen["keys"][key], "gone": today.isoformat()}
     for key in present:
         gone.pop(key, None)  # came back (restored by the owner, or re-promoted)
     doc = {"schema": 1, "reviewed": today.isoformat(), "keys": keys, "gone": gone}
+    _write(root, doc)
+    return vanished
+
+
+def forget_promotions(
+    root: Path | str,
+    removed: set[str],
+    put_back: dict[str, tuple[str, str]],
+    today: date,
+    *,
+    lock_wait: float = 2.0,
+) -> None:
+    """After memreview's own write that is not a review (an undo): forget the remembered
+    keys of ``removed`` (it took them out; no alarm, not ``gone``) and remember again those
+    of ``put_back`` (``key → (file, bullet text)``: it put them back as they were when the
+    owner reviewed) — only when the owner has reviewed at all. Under memreview's lock, like
+    ``remember_promotions``."""
+    with own_lock(root, lock_wait):
+        seen = read_seen(root)
+        if seen["reviewed"] is None:
+            return  # never reviewed: nothing remembered, nothing to put back
+        keys = {k: r for k, r in seen["keys"].items() if k not in removed or k in put_back}
+        gone = dict(seen["gone"])
+        for key, (rel, text) in sorted(put_back.items()):
+            old = seen["keys"].get(key) or gone.pop(key, None) or {}
+            keys[key] = _record(rel, text, old, today)
+        if keys == seen["keys"] and gone == seen["gone"]:
+            return
+        _write(root, {"schema": 1, "reviewed": seen["reviewed"], "keys": keys, "gone": gone})
+
+
+def _write(root: Path | str, doc: dict[str, Any]) -> None:
     data = json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     write_private(root, SEEN_FILE, data.encode("utf-8", "surrogatepass"))
-    return vanished
 
 
 def bullet_in_backups(root: Path | str, rel: str, key: str) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 from app_helpers import SIZE, loaded, review, screen_text
+from textual import events
 
 from memreview.app.screens.dialogs import ConfirmDialog
 from memreview.app.screens.merge import MergeEditor
@@ -139,6 +140,23 @@ async def test_digits_always_choose_queues_and_hash_then_digit_keeps_a_member(ma
         assert screen.queue == "dormant"
         await pilot.press("1")
         assert screen.queue == "contradictions"
+
+
+async def test_hash_and_its_digit_in_one_terminal_read_keep_that_member(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("5")
+        for key, char in (("number_sign", "#"), ("2", "2")):  # pasted, or typed fast
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)  # both queued before either is handled
+        await pilot.pause()
+        assert screen.queue == "duplicates"  # the digit was not taken for a queue
+        [d] = backend.store["pending"]
+        assert (d.action, d.keep) == ("keep", 2)
+        assert not screen.member_prompt  # the next key is a key again
 
 
 async def test_keys_that_do_nothing_here_say_why(make, backend):

@@ -101,6 +101,12 @@ class ReviewKeys(ReviewBase):
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
             _namespace, action, parameters = parse_action(binding.action)
             if self.check_action(action, parameters) is True:
+                if action == "pick_member":
+                    # armed now, not by the binding: that runs once the key has passed the
+                    # app, after this screen has had the digit behind it (one terminal read)
+                    event.stop()
+                    event.prevent_default()
+                    self.action_pick_member()
                 return
             why = self.why_not(action, parameters)
             if why:
