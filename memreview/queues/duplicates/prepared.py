@@ -11,6 +11,8 @@ its tokens in that list.
 
 from __future__ import annotations
 
+from sys import intern
+
 from memreview.queues.duplicates.scope import comparable
 from memreview.queues.duplicates.substance import Token, entry_substance, sub_entries
 from memreview.queues.sameness import comparison_form
@@ -61,7 +63,9 @@ def file_substance(mf: MemoryFile) -> Packed:
     for e, _parent in compared(mf):
         bag = entry_substance(e)
         bags.append(tuple(places.setdefault((str(t), t.kind), len(places)) for t in bag))
-    return tuple(t for t, _k in places), tuple(k for _t, k in places), tuple(bags)
+    # interned: a file's texts are plain strings (what the scan cache stores), and a token of
+    # many files is then one string in memory, not one copy per file (20 MB at scale 1)
+    return tuple(intern(t) for t, _k in places), tuple(k for _t, k in places), tuple(bags)
 
 
 def substances(
