@@ -162,3 +162,28 @@ def test_promotions_evidence_names_the_pipeline_and_shows_days():
     assert first["written by"].startswith("OpenClaw's nightly promotion")
     store = dict(blocks[-1].pairs)
     assert store["last recalled"] == "2026-11-20" and store["promoted at"] == "2026-11-21"
+
+
+@pytest.mark.parametrize(
+    "item, en, zh",
+    [
+        ({"days_left": 5}, "lost in 5 days", "何时丢失 5 天后"),
+        ({"days_left": 1}, "lost in 1 day", "何时丢失 1 天后"),
+        ({"days_left": 0, "evicted_next": True}, "lost next: the store is full", "何时丢失 下一个"),
+        ({"days_left": 0}, "lost now: past the 30-day limit", "何时丢失 现在：已过 30 天期限"),
+    ],
+)
+def test_dropping_evidence_reads_as_one_sentence_after_its_lost_label(item, en, zh):
+    from memreview.app.render import facts
+    from memreview.decisions.units import dropping
+    from memreview.i18n import use_language
+
+    def shown() -> str:
+        return facts(_facts(dropping.evidence(item)).items(), lambda _name: "").plain
+
+    assert en in shown() and "left" not in shown()
+    use_language("zh")
+    try:
+        assert zh in shown()
+    finally:
+        use_language("en")

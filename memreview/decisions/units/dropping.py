@@ -109,18 +109,20 @@ def evidence(item: dict[str, Any]) -> list[Any]:
     """How soon it is lost and why, its text, its source lines."""
     fails = ", ".join(str(in_words(GATES, f)) for f in item.get("fails") or ())
     days = item.get("days_left")
+    # each reads on from the label "lost": "lost in 5 days", "lost next: the store is full"
     if item.get("evicted_next"):
-        when = _("the store is full: evicted next")
+        when = _("next: the store is full")
     elif isinstance(days, int) and days <= 0:
-        when = _("past the 30-day limit: no longer promoted")
+        when = _("now: past the 30-day limit, no longer promoted")
     elif isinstance(days, int):
-        when = ngettext("{n} day left", "{n} days left", days).format(n=days)
+        when = ngettext("in {n} day", "in {n} days", days).format(n=days)
     else:
         when = None
     blocks: list[Any] = [
         Facts(
             (
                 (_("from"), in_words(ORIGINS, item.get("origin"))),
+                # TRANSLATORS: a label followed by "in 5 days", "next: the store is full"…
                 (_("lost"), when),
                 (_("fails"), fails),
                 (_("score"), item.get("score")),
