@@ -38,3 +38,24 @@ def test_the_thresholds_come_back_after_a_scan_that_fails():
     except OSError:
         pass
     assert gc.get_threshold() == before
+
+
+def test_every_scan_collects_less_often_whoever_calls_it(monkeypatch, tmp_path):
+    """The rescan after a write, ``apply``, the report and a fleet call the scan directly:
+    the thresholds are raised for them too, not only for ``scan`` and the app's first load."""
+    from memreview.scan import scan_workspace
+    from memreview.workspace import loader
+
+    (tmp_path / "MEMORY.md").write_text("# Memory\n\n- the NAS backs up at 02:00\n")
+    seen = []
+    load = loader.load_workspace
+
+    def watched(*args, **kw):
+        seen.append(gc.get_threshold())
+        return load(*args, **kw)
+
+    monkeypatch.setattr(loader, "load_workspace", watched)
+    before = gc.get_threshold()
+    scan_workspace(tmp_path, cache=False)
+    assert seen == [SCAN_THRESHOLD]
+    assert gc.get_threshold() == before

@@ -23,13 +23,6 @@ def default_paths(paths: list[Path]) -> list[Path]:
 
 def cmd_scan(args) -> int:
     """Scan the workspaces of ``args.paths`` and print the queues (text or ``--json``)."""
-    from memreview.scan.collector import fewer_collections
-
-    with fewer_collections():  # a scan's model is long-lived: no collector passes over it
-        return _scan(args)
-
-
-def _scan(args) -> int:
     from memreview.fleet import expand_fleet, fleet_scan_json, is_fleet
     from memreview.scan import scan_workspace
 

@@ -17,6 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memreview.scan.collector import fewer_collections
 from memreview.scan.events import Counts, Emit
 from memreview.workspace.cache import ScanCache, cache_enabled
 from memreview.workspace.root import check_workspace
@@ -44,7 +45,21 @@ def scan_workspace(
     unless ``$MEMREVIEW_NO_CACHE`` is set); ``emit``:
     given the scan's events as they happen (:class:`Counts` when the cache knows the queues,
     :class:`Loaded`, :class:`QueueDone`…, :class:`HealthDone`), for a screen that shows
-    them one by one."""
+    them one by one. The garbage collector runs less often meanwhile
+    (:mod:`memreview.scan.collector`), whoever asked for the scan."""
+    with fewer_collections():
+        return _scan(root, today, all_dormant, progress, all_promotions, cache, emit)
+
+
+def _scan(
+    root: Path,
+    today: date | None,
+    all_dormant: bool,
+    progress: Callable[[str, float], None] | None,
+    all_promotions: bool,
+    cache: bool | None,
+    emit: Emit | None,
+) -> ScanResult:
     root = check_workspace(Path(root))
     sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
     whole = outside = None
