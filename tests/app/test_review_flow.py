@@ -207,6 +207,33 @@ async def test_deciding_the_last_item_says_the_queue_is_done_and_where_next_goes
         assert screen.queue == "demotion"
 
 
+async def test_the_queue_done_note_is_taken_back_once_it_is_no_longer_true(make):
+    app = make()
+    done = "Contradictions done — ] next: Supersede (1)"
+
+    def told() -> list[str]:
+        return [n.message for n in app._notifications]
+
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("1", "a")
+        assert done in told()
+        await pilot.press("u")  # unstaged: the contradiction is undecided again
+        await pilot.pause()
+        assert done not in told()
+        assert "Contradictions done" not in screen_text(app)
+        await pilot.press("a")  # decided again: said again
+        assert done in told()
+        await pilot.press("2")  # another queue: the note spoke of the one left
+        await pilot.pause()
+        assert done not in told()
+        await pilot.press("7", "end", "d")
+        assert any(m.startswith("last item of Demotion; 4 above") for m in told())
+        await pilot.press("u")  # now 5 are undecided, not 4
+        await pilot.pause()
+        assert not any(m.startswith("last item of Demotion") for m in told())
+
+
 async def test_footer_names_the_keys_of_this_queue_and_greys_what_cannot_apply(make):
     app = make()
     async with app.run_test(size=SIZE) as pilot:

@@ -86,6 +86,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         # until a queue's items first show, the loading pane stays: the first queue computed
         # that has items is the one shown (``_show_when_ready``)
         self.first_shown = False
+        self._done_note = None  # the "<queue> done" toast shown, while it is still true
 
     def _tell_changed(self, change: Change) -> None:
         self.post_message(SessionChanged(change))
@@ -218,6 +219,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
                 self.items.refresh_item(item_id)
             if change.current and self.result is not None:
                 self._show_current()
+        self._withdraw_stale_done_note()
         self._sync_bindings()
 
     def on_queue_counts(self, message: QueueCounts) -> None:

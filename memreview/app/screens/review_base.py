@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from textual.notifications import Notification
 from textual.screen import Screen
 
 from memreview.app.keys import HEALTH
@@ -30,6 +31,7 @@ class ReviewBase(Screen[None]):
     session: ReviewSession
     member_prompt: bool  # `#` was pressed: the next digit keeps that member
     _binding_state: tuple[object, ...] | None
+    _done_note: tuple[str, int, Notification] | None  # the queue-done toast, while true
 
     # -- the review's state, as the session holds it -----------------------------------------
     @property
@@ -101,6 +103,9 @@ class ReviewBase(Screen[None]):
         raise NotImplementedError
 
     def _queue_done_note(self) -> None:  # review_queues
+        raise NotImplementedError
+
+    def _withdraw_stale_done_note(self) -> None:  # review_queues
         raise NotImplementedError
 
     def _fit_list(self) -> None:  # review_queues

@@ -5,6 +5,7 @@ queues, and archiving the flagged items in bulk. ``ReviewQueues`` is a part of
 
 from __future__ import annotations
 
+from textual.notifications import Notification, Notify
 from textual.widgets import ContentSwitcher
 
 from memreview.app.backend import make_decision
@@ -209,7 +210,7 @@ class ReviewQueues(ReviewBase):
 
     def _queue_done_note(self) -> None:
         """Said when the last item of the queue was decided: what is left, and where ``]``
-        goes next."""
+        goes next. The note is kept so that it is taken back once it is no longer true."""
         undecided = self.session.undecided(self.items.all_items())
         shown = {it["id"] for it in self.items.in_view()}
         left = sum(1 for it in undecided if it["id"] in shown)
@@ -229,14 +230,30 @@ class ReviewQueues(ReviewBase):
                 "(clear the filter to see them)",
                 hidden,
             )
-            self.notify(
-                msg.format(queue=queue_title(self.queue), n=hidden), markup=False, timeout=5
-            )
-            return
         else:
             msg = _("{queue} done — {key} next: {where}")
-        self.notify(
-            msg.format(queue=queue_title(self.queue), n=left, key=key, where=where),
-            markup=False,
-            timeout=5,
-        )
+        text = msg.format(queue=queue_title(self.queue), n=left or hidden, key=key, where=where)
+        self._withdraw_done_note()
+        note = Notification(text, "", "information", 5, markup=False)
+        self.app.post_message(Notify(note))
+        self._done_note = (self.queue, len(undecided), note)
+
+    def _withdraw_stale_done_note(self) -> None:
+        """Take the queue's note back once it is no longer true: another queue is shown, or
+        an unstage, an undo or a decision changed how many of its items are undecided."""
+        if self._done_note is None:
+            return
+        queue, undecided, _note = self._done_note
+        if queue == self.queue and len(self.session.undecided(self.items.all_items())) == undecided:
+            return
+        self._withdraw_done_note()
+
+    def _withdraw_done_note(self) -> None:
+        if self._done_note is None:
+            return
+        note = self._done_note[2]
+        self._done_note = None
+        try:
+            self.app._unnotify(note)
+        except KeyError:  # it timed out or was dismissed already
+            pass
