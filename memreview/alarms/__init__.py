@@ -60,12 +60,14 @@ def alarms(
     today: date,
     seen: dict | None = None,
     from_backup: Callable[[str, str], str | None] | None = None,
+    taken_out: Callable[[dict[str, dict]], frozenset[str]] | None = None,
 ) -> list[Alarm]:
     """Every alarm that fires for ``ws`` on the review date ``today``. ``seen`` is what the
-    store remembers of the promotion keys the owner reviewed (``store.read_seen``) and
-    ``from_backup(file, key)`` the bullet as memreview's newest backup holds it."""
+    store remembers of the promotion keys the owner reviewed (``store.read_seen``),
+    ``from_backup(file, key)`` the bullet as memreview's newest backup holds it and
+    ``taken_out(records)`` the keys of those missing that memreview's own batches took out."""
     out: list[Alarm] = (
-        check_budget_deleted(ws, seen, from_backup) if seen and seen.get("keys") else []
+        check_budget_deleted(ws, seen, from_backup, taken_out) if seen and seen.get("keys") else []
     )
     checks = (
         check_dreaming_silent,

@@ -138,16 +138,22 @@ def unread_files(ws: Workspace, rels) -> set[str]:
     }
 
 
-def check_budget_deleted(ws: Workspace, seen: dict, from_backup) -> list[Alarm]:
+def check_budget_deleted(ws: Workspace, seen: dict, from_backup, taken_out=None) -> list[Alarm]:
     """Promotion keys the owner reviewed that no memory file holds any more: deleted outside
-    memreview, most likely by OpenClaw's budget compaction (it prints nothing)."""
+    memreview, most likely by OpenClaw's budget compaction (it prints nothing). Those
+    ``taken_out`` names (memreview's own batch took them out, then was killed before it
+    updated the record) are not."""
     present = present_promotions(ws)
     records = seen.get("keys", {})
     unread = unread_files(ws, {str(rec.get("file") or "") for rec in records.values()} - {""})
-    gone = sorted(
-        (rec.get("file") or "?", key, rec)
+    missing = {
+        key: rec
         for key, rec in records.items()
         if key not in present and rec.get("file") not in unread
+    }
+    ours = taken_out(missing) if missing and taken_out is not None else frozenset()
+    gone = sorted(
+        (rec.get("file") or "?", key, rec) for key, rec in missing.items() if key not in ours
     )
     if not gone:
         return []

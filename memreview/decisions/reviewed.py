@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from memreview import store
 from memreview.alarms import Alarm, alarms, present_promotions, promotion_bullets, unread_files
@@ -33,8 +34,11 @@ def remember_reviewed(
             continue  # removed by the batch: its keys are gone with it
         for key, bullet in promotion_bullets(decode_bytes(rel, data).texts).items():
             present.setdefault(key, (rel, bullet))
-    seen = store.read_seen(root)["keys"]
+    record = store.read_seen(root)
+    seen = record["keys"]
     unread = unread_files(ws, {str(r.get("file") or "") for r in seen.values()} - {""})
+    missing = {k: r for k, r in seen.items() if k not in present}
+    forget = forget | taken_out_by_memreview(root, missing, record["reviewed"])
     try:
         vanished = store.remember_promotions(root, present, today, keep_files=unread, forget=forget)
     except (OSError, store.PathEscape):
@@ -103,10 +107,49 @@ def forget_undone(root: Path, files: Sequence[store.FileResult], today: date) ->
         return
 
 
+def taken_out_by_memreview(
+    root: Path, missing: dict[str, dict[str, Any]], reviewed: str | None
+) -> frozenset[str]:
+    """The remembered keys of ``missing`` (``key → record``) that memreview's own batches
+    since the last review (``reviewed``) took out of their file last — the last batch that
+    changed the key has it in its copy of the file before, not in its copy after: an apply
+    or an undo killed before it updated the record of what the owner reviewed. Nothing
+    outside memreview deleted those. Only the journal's copies are read (an after-copy
+    missing explains nothing)."""
+    if not missing or not reviewed:
+        return frozenset()
+    try:
+        records = store.batches(root)
+    except (OSError, ValueError, store.PathEscape):
+        return frozenset()
+    files = {str(r.get("file") or "") for r in missing.values()}
+    last: dict[str, bool] = {}  # key → whether memreview's last change to it took it out
+    for batch in records:
+        if batch.ts[:10] < reviewed:
+            continue  # before the record was made: the record already knew
+        for f in batch.files:
+            if f.file not in files or f.backup is None:
+                continue
+            if f.after is not None and f.after_copy is None:
+                continue
+            before = _keys(root, f.file, f.backup)
+            after = {} if f.after is None else _keys(root, f.file, f.after_copy)
+            for key in before.keys() ^ after.keys():
+                if key in missing and missing[key].get("file") == f.file:
+                    last[key] = key in before
+    return frozenset(k for k, out in last.items() if out)
+
+
 def workspace_alarms(ws: Workspace, today: date) -> list[Alarm]:
     """Every alarm of ``ws``, with what the owner reviewed (deleted promotions) and
-    memreview's backups (their text) — what ``doctor``, ``scan`` and the app show."""
+    memreview's backups (their text) — what ``doctor``, ``scan`` and the app show. A key
+    memreview's own batch took out (``taken_out_by_memreview``) is no deletion."""
     root = ws.root
+    seen = store.read_seen(root)
     return alarms(
-        ws, today, store.read_seen(root), lambda rel, key: store.bullet_in_backups(root, rel, key)
+        ws,
+        today,
+        seen,
+        lambda rel, key: store.bullet_in_backups(root, rel, key),
+        lambda missing: taken_out_by_memreview(root, missing, seen["reviewed"]),
     )

@@ -254,7 +254,30 @@ def load_state(root: Path, ws: Workspace | None = None) -> State:
     state, problem = parse_state(data, root)
     if problem and ws is not None:
         ws.warn(STATE_FILE, None, problem)
+    stale = _of_undone_batches(root, state)
+    if stale:
+        for item in stale:
+            del state.hidden[item]
+        if ws is not None:
+            text = N_(
+                "{count} item(s) hidden by a batch that was undone (the undo was cut short "
+                "before it showed them again): shown again"
+            )
+            ws.warn(STATE_FILE, None, text, count=len(stale))
     return state
+
+
+def _of_undone_batches(root: Path, state: State) -> list[str]:
+    """The items ``state`` hides by a batch the journal says was undone: an undo killed
+    after it wrote its files, before state.yaml. A completed undo leaves none."""
+    ids = {h.batch for h in state.hidden.values() if h.batch}
+    if not ids:
+        return []
+    try:
+        undone = {b.batch_id for b in store.batches(root) if b.undone_by and b.batch_id in ids}
+    except (OSError, ValueError, PathEscape):
+        return []
+    return sorted(k for k, h in state.hidden.items() if h.batch in undone)
 
 
 def state_for_change(root: Path) -> tuple[State, bytes | None]:

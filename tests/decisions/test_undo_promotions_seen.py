@@ -8,6 +8,7 @@ import json
 from datetime import date
 from pathlib import Path
 
+import pytest
 from decisions_helpers import write_files
 
 from memreview.cli import main
@@ -137,3 +138,62 @@ def test_a_promotion_memreviews_own_batch_takes_out_is_not_deleted_outside(tmp_p
     assert set(read_seen(root)["keys"]) == {OLD_KEY}
     (root / "MEMORY.md").write_text("# Long-Term Memory\n")
     assert len(_deleted(root)) == 1
+
+
+class Killed(BaseException):
+    """The process dies here (nothing after runs, no handler catches it)."""
+
+
+def _die(*_args, **_kwargs):
+    raise Killed
+
+
+def test_an_undo_killed_before_it_forgets_the_keys_raises_no_alarm(tmp_path, monkeypatch):
+    root = _ws(tmp_path / "ws")
+    result = _scan(root)
+    (item,) = result.queues["dropping"]
+    assert apply(result, [{"item": item["id"], "action": "promote"}]).applied
+    assert set(read_seen(root)["keys"]) == {OLD_KEY, DROPPING_KEY}
+    # the undo writes MEMORY.md back, then dies before the record of what was reviewed
+    monkeypatch.setattr("memreview.decisions.undo_finish.forget_undone", _die)
+    with pytest.raises(Killed):
+        undo(root, scan=_scan)
+    monkeypatch.undo()
+    assert DROPPING_KEY not in (root / "MEMORY.md").read_text()
+    assert DROPPING_KEY in read_seen(root)["keys"]  # the record still says it was reviewed
+    assert _deleted(root) == []  # memreview's journal explains it: no alarm
+    # the undone batch's hide is not obeyed: the dropping entry is back, and the scan says why
+    said = [w["message"] for w in _scan(root).warnings if w["file"] == ".memreview/state.yaml"]
+    assert said == [
+        "1 item(s) hidden by a batch that was undone (the undo was cut short before it "
+        "showed them again): shown again"
+    ]
+    (item,) = _scan(root).queues["dropping"]
+    out = apply(_scan(root), [{"item": item["id"], "action": "defer"}])
+    assert not [m for m in out.messages if "outside memreview" in m], out.messages
+    seen = read_seen(root)
+    assert set(seen["keys"]) == {OLD_KEY} and seen["gone"] == {}
+    # what OpenClaw deletes afterwards is still an alarm
+    (root / "MEMORY.md").write_text("# Long-Term Memory\n")
+    evidence = _deleted(root)
+    assert len(evidence) == 1 and OLD_KEY in evidence[0]
+
+
+def test_a_batch_killed_before_it_records_the_review_raises_no_alarm(tmp_path, monkeypatch):
+    root = _ws(tmp_path / "ws")
+    (item,) = _scan(root).queues["dropping"]
+    apply(_scan(root), [{"item": item["id"], "action": "defer"}])
+    assert set(read_seen(root)["keys"]) == {OLD_KEY}
+    # memreview's batch takes the reviewed promotion out, then dies before its record
+    monkeypatch.setattr("memreview.store.remember_promotions", _die)
+    with pytest.raises(Killed):
+        _take_out_the_old_promotion(root)
+    monkeypatch.undo()
+    assert OLD_KEY in read_seen(root)["keys"]
+    assert _deleted(root) == []
+    # the same key deleted by something else than memreview is an alarm
+    root2 = _ws(tmp_path / "ws2")
+    (item,) = _scan(root2).queues["dropping"]
+    apply(_scan(root2), [{"item": item["id"], "action": "defer"}])
+    (root2 / "MEMORY.md").write_text("# Long-Term Memory\n")
+    assert len(_deleted(root2)) == 1
