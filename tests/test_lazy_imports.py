@@ -78,6 +78,35 @@ def test_an_english_scan_imports_neither_pinyin_nor_the_secret_patterns(tmp_path
     assert imported(COMMAND.format(argv=argv, heavy=heavy), env) == []
 
 
+def test_pinyin_is_let_go_once_a_scan_has_made_its_slugs(tmp_path):
+    """pypinyin's dictionaries (about 50 MB) are dropped once a scan has spelled a Chinese
+    theme, and loaded again for the next one: the slugs are the same each time. A caller
+    that had imported pypinyin itself keeps it."""
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    (ws / "memory/skill_candidates.json").write_text(
+        '{"candidates": [{"theme": "每日日报推送", "content": "每天 07:00 前推日报"}]}',
+        encoding="utf-8",
+    )
+    code = """
+        import json, sys
+        from pathlib import Path
+        from memreview.scan import scan_workspace
+        slugs = []
+        for _ in range(2):
+            result = scan_workspace(Path({root!r}), cache=False)
+            slugs.append([it["slug"] for it in result.queues["skills"]])
+            slugs.append("pypinyin" in sys.modules)
+        import pypinyin
+        result = scan_workspace(Path({root!r}), cache=False)
+        slugs.append("pypinyin" in sys.modules)
+        print(json.dumps(slugs))
+    """
+    got = imported(code.format(root=str(ws)))
+    assert got == [["meiri-ribao-tuisong"], False, ["meiri-ribao-tuisong"], False, True]
+
+
 def test_a_settings_file_without_lang_is_not_parsed_to_choose_the_language(tmp_path):
     """Choosing the language reads ``memreview.yaml`` with the YAML reader only when the
     file may say ``lang:`` (the word, or a backslash a quoted key could spell it with)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
+import sys
 from datetime import date
 
 from memreview.queues.common import item_id, short
@@ -77,7 +79,8 @@ def skills(ws: Workspace, today: date) -> list[dict]:
     themes' slugs are kept by the scan cache (pypinyin, which a Chinese theme's needs, takes
     half a second to load: a rescan after a decision loads it only for a new theme)."""
     memo = ws.per_file.memo("skill-slugs") if ws.per_file is not None else None
-    return [
+    loaded = "pypinyin" in sys.modules
+    items = [
         skill_item(
             c.theme,
             c.content,
@@ -87,6 +90,21 @@ def skills(ws: Workspace, today: date) -> list[dict]:
         )
         for c in ws.skills or []
     ]
+    if not loaded:
+        _unload_pinyin()
+    return items
+
+
+def _unload_pinyin() -> None:
+    """Let go of pypinyin once this scan's slugs are made: its dictionaries hold about 50 MB
+    for as long as the process lives (the app's whole review), for a few folder names. The
+    next Chinese theme the cache doesn't know loads it again."""
+    names = [m for m in sys.modules if m == "pypinyin" or m.startswith("pypinyin.")]
+    if not names:
+        return
+    for name in names:
+        del sys.modules[name]
+    gc.collect(1)
 
 
 def _well_made(slug: str) -> bool:
