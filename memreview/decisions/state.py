@@ -274,7 +274,7 @@ def _of_undone_batches(root: Path, state: State) -> list[str]:
     if not ids:
         return []
     try:
-        undone = {b.batch_id for b in store.batches(root) if b.undone_by and b.batch_id in ids}
+        undone = store.undone_among(root, ids)
     except (OSError, ValueError, PathEscape):
         return []
     return sorted(k for k, h in state.hidden.items() if h.batch in undone)

@@ -26,6 +26,7 @@ from memreview.store.journal import (
     batches,
     failed_keys,
     last_batch,
+    undone_among,
 )
 from memreview.store.journal_lines import JournalProblem, journal_problems, read_journal
 from memreview.store.journal_replay import RECENT_DAYS, recent_decisions
@@ -113,6 +114,7 @@ __all__ = [
     "atomic_write",
     "apply_batch",
     "batches",
+    "undone_among",
     "clean_temp_files",
     "commit_batch",
     "failed_keys",

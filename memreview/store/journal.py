@@ -10,6 +10,7 @@ short is in ``interrupted``; the replay for the weekly report in ``journal_repla
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,6 +79,21 @@ def _journal_file(entry: dict[str, Any]) -> JournalFile | None:
 def batches(root: Path | str) -> list[BatchRecord]:
     """Every batch in the journal, oldest first; a batch a damaged line names is marked."""
     return build_batches(*check_lines(read_private(root, JOURNAL)))
+
+
+_UNDOES_RE = re.compile(rb'"undoes"\s*:\s*"([^"\\]+)"')
+
+
+def undone_among(root: Path | str, ids: set[str]) -> set[str]:
+    """The batches of ``ids`` the journal says were undone. Only a journal that names one of
+    them as an undo's target is parsed (a year of reviews is megabytes: a scan asks this)."""
+    data = read_private(root, JOURNAL)
+    if not data or not ids:
+        return set()
+    named = {m.decode("utf-8", "replace") for m in _UNDOES_RE.findall(data)}
+    if not named & ids:
+        return set()
+    return {b.batch_id for b in build_batches(*check_lines(data)) if b.undone_by} & ids
 
 
 def build_batches(  # noqa: C901

@@ -97,3 +97,20 @@ def test_append_line_keeps_the_journal_one_json_object_per_line(ws: Path) -> Non
     raw = (ws / ".memreview/journal.jsonl").read_bytes()
     assert raw.count(b"\n") == 2 and raw.endswith(b"\n")
     assert [r["batch"] for r in read_journal(ws)] == ["b-1", "b-2"]
+
+
+def test_undone_among_names_the_undone_batches_of_those_asked_about(ws: Path) -> None:
+    from memreview.store import undone_among
+
+    first = apply_batch(ws, [replace_line("MEMORY.md", "- beta", "- B")], [{"k": 1}])
+    second = apply_batch(ws, [replace_line("MEMORY.md", "- B", "- C")], [{"k": 2}])
+    assert undone_among(ws, {first.batch_id, second.batch_id}) == set()
+    assert undo_last(ws).ok
+    assert undone_among(ws, {first.batch_id, second.batch_id}) == {second.batch_id}
+    assert undone_among(ws, {first.batch_id}) == set()
+    assert undone_among(ws, set()) == set()
+    # written by hand with other spacing, the undo still counts
+    journal = ws / ".memreview" / "journal.jsonl"
+    text = journal.read_text(encoding="utf-8")
+    journal.write_text(text.replace('"undoes": "', '"undoes":"'), encoding="utf-8")
+    assert undone_among(ws, {first.batch_id, second.batch_id}) == {second.batch_id}
