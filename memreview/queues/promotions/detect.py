@@ -3,12 +3,15 @@ later copy is the duplicate), with its source lines and OpenClaw's store row as 
 
 from __future__ import annotations
 
+import json
 import re
+import weakref
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import date
+from types import SimpleNamespace
 
-from memreview.i18n import _, ngettext
+from memreview.i18n import _, current_language, ngettext
 from memreview.queues.common import item_id, short
 from memreview.queues.promotions.flags import (
     FLAGS,
@@ -36,7 +39,7 @@ from memreview.queues.recall_index import recall_index
 from memreview.queues.sameness import comparison_form
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import MARKER_KEY_RE
-from memreview.workspace.memo import per_file
+from memreview.workspace.memo import kept_with_file, per_file
 from memreview.workspace.model import DailyLog, Entry, MemoryFile, Workspace
 from memreview.workspace.normalize import normalize
 
@@ -70,20 +73,47 @@ _DATE_HEADING = re.compile(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})")
 
 
 class _Lines(list):
-    """A source file's lines, and where its headings are (found once, when first asked)."""
+    """A source file's lines, and where its headings are (found once per file, when first
+    asked, and kept with the parsed file: the next open has them too)."""
 
     heads: list[int] | None = None
     titles: list[tuple[str, bool]] | None = None  # each heading's text, level 1 or 2
+    # the parsed file, weakly: the lines are kept per file while it lives (``per_file``)
+    owner: weakref.ref[MemoryFile | DailyLog] | None = None
 
 
 @per_file  # asked for once per promotion: split once per file (and kept for a rescan)
 def _file_lines(mf: MemoryFile) -> _Lines:
-    return _Lines(ln.text for ln in mf.source.lines)
+    lines = _Lines(ln.text for ln in mf.source.lines)
+    lines.owner = weakref.ref(mf)
+    return lines
 
 
 @per_file
 def _log_lines(log: DailyLog) -> _Lines:
-    return _Lines(log.text.split("\n") if log.text else [""] * log.lines)
+    lines = _Lines(log.text.split("\n") if log.text else [""] * log.lines)
+    lines.owner = weakref.ref(log)
+    return lines
+
+
+def _headings(lines: list[str]) -> tuple[tuple[int, str, bool], ...]:
+    """Each heading of ``lines``: its index, its text, whether it is of level 1 or 2."""
+    out = []
+    for k, text in enumerate(lines):
+        m = _HEADING.match(text)
+        if m:
+            out.append((k, m.group(1), text.startswith(("## ", "# "))))
+    return tuple(out)
+
+
+@kept_with_file
+def _file_headings(mf: MemoryFile) -> tuple[tuple[int, str, bool], ...]:
+    return _headings(_file_lines(mf))
+
+
+@kept_with_file
+def _log_headings(log: DailyLog) -> tuple[tuple[int, str, bool], ...]:
+    return _headings(_log_lines(log))
 
 
 def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
@@ -105,11 +135,15 @@ def _source_headings(lines: list[str] | None, line: int) -> tuple[str, ...]:
 def _chain(lines: _Lines, top: int) -> tuple[str, ...]:
     """``_source_headings`` from the headings found once per file."""
     if lines.heads is None:
-        lines.heads = [k for k, text in enumerate(lines) if _HEADING.match(text)]
-        lines.titles = [
-            (_HEADING.match(lines[k]).group(1), lines[k].startswith(("## ", "# ")))
-            for k in lines.heads
-        ]
+        owner = lines.owner() if lines.owner is not None else None
+        if isinstance(owner, DailyLog):
+            found = _log_headings(owner)
+        elif owner is not None:
+            found = _file_headings(owner)
+        else:
+            found = _headings(lines)
+        lines.heads = [k for k, _t, _l in found]
+        lines.titles = [(t, level) for _k, t, level in found]
     titles = lines.titles or []
     out = []
     for i in range(bisect_left(lines.heads, top) - 1, -1, -1):
@@ -184,27 +218,61 @@ def _standing(ws: Workspace, forms: set[str], promoted: frozenset[int]):
     return standing(ws, forms, promoted)  # (a seam: tests compare it with all pairs)
 
 
-def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
-    ws = ctx.ws
+def _text_flags(body: str) -> list[tuple[str, str]]:
+    """The flags a promotion's text alone raises (one reason a flag)."""
     flags: list[tuple[str, str]] = []
-    lines = source_lines(ws, p.source[0]) if p.source else None
+    p = SimpleNamespace(body=body)  # what those of a promotion read of it
     for name, fn in (
-        (
-            "command",
-            lambda: flag_command(p, _source_headings(lines, p.source[1]) if p.source else ()),
-        ),
         ("half-sentence", lambda: flag_half_sentence(p)),
         ("flattened", lambda: flag_flattened(p)),
         ("status-snapshot", lambda: flag_snapshot(p)),
         ("scaffolding", lambda: flag_scaffolding(p)),
-        ("status-snapshot", lambda: flag_moment(p.body)),
-        ("metadata", lambda: flag_metadata(p.body)),
-        ("transcript", lambda: flag_transcript(p.body)),
-        ("dream", lambda: flag_dream(p.body)),
+        ("status-snapshot", lambda: flag_moment(body)),
+        ("metadata", lambda: flag_metadata(body)),
+        ("transcript", lambda: flag_transcript(body)),
+        ("dream", lambda: flag_dream(body)),
     ):
         why = fn()
-        if why and all(f != name for f, _r in flags):  # one reason a flag
+        if why and all(f != name for f, _r in flags):
             flags.append((name, why))
+    return flags
+
+
+def _body_flags(ctx: _Context, body: str) -> list[tuple[str, str]]:
+    """``_text_flags``, kept by text across scans (a year of dreaming is thousands of
+    promotions, and a week adds a few dozen)."""
+    memo = ctx.ws.per_file.memo("promotion-flags") if ctx.ws.per_file is not None else None
+    if memo is None:
+        return _text_flags(body)
+    key = f"{current_language()}\0{body}"
+    kept = memo.get(key, lambda _k: json.dumps(_text_flags(body), ensure_ascii=False), _flag_list)
+    return [(name, why) for name, why in json.loads(kept)]
+
+
+def _flag_list(value: str) -> bool:
+    """A kept value of ``_body_flags`` as it makes them: ``[[flag, reason], …]``."""
+    try:
+        found = json.loads(value)
+    except ValueError:
+        return False
+    return isinstance(found, list) and all(
+        isinstance(f, list)
+        and len(f) == 2
+        and f[0] in FLAGS
+        and f[0] != "command"
+        and isinstance(f[1], str)
+        for f in found
+    )
+
+
+def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
+    ws = ctx.ws
+    flags: list[tuple[str, str]] = []
+    lines = source_lines(ws, p.source[0]) if p.source else None
+    why = flag_command(p, _source_headings(lines, p.source[1]) if p.source else ())
+    if why:
+        flags.append(("command", why))
+    flags.extend(_body_flags(ctx, p.body))
     if p.key in seen_keys:
         why = _("the same key was promoted before, at {where}").format(where=seen_keys[p.key])
         flags.append(("duplicate", why))
