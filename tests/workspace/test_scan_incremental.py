@@ -382,44 +382,55 @@ def test_a_forged_slug_is_not_trusted(fresh, use_scan_cache):
     assert result.all_queues["skills"][0]["slug"] == "meiri-ribao-tuisong"
 
 
+def _promote(root: Path, text: str) -> None:
+    """A promotion of line 3 of memory/2026-11-27.md (a source that is there, unlike the
+    sample's), written ten minutes ago."""
+    memory = root / "MEMORY.md"
+    with memory.open("a", encoding="utf-8") as f:
+        f.write(
+            "\n## Promoted From Short-Term Memory (2026-11-29)\n\n"
+            "<!-- openclaw-memory-promotion:memory:memory/2026-11-27.md:3:3 -->\n"
+            f"- {text} [score=0.8 recalls=4 avg=0.7 source=memory/2026-11-27.md:3-3]\n"
+        )
+    os.utime(memory, (time.time() - 600, time.time() - 600))
+
+
+def _rescan_spying(root: Path, module, name: str, cache: bool = True):
+    """A scan as a new process makes it, with ``module.name`` counted: the result, and the
+    first argument of each call."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def spy(arg, *rest):
+        calls.append(arg)
+        return real(arg, *rest)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, name, spy)
+        forget_live()
+        result = scan_workspace(root, today=TODAY, cache=cache)
+    return result, calls
+
+
 def test_a_promotion_s_source_headings_come_with_its_unchanged_source_from_the_cache(
     fresh, use_scan_cache
 ):
     from memreview.queues.promotions import detect
 
     root = fresh()
-    memory = root / "MEMORY.md"  # a promotion whose source is there (the sample's are not)
-    with memory.open("a", encoding="utf-8") as f:
-        f.write(
-            "\n## Promoted From Short-Term Memory (2026-11-29)\n\n"
-            "<!-- openclaw-memory-promotion:memory:memory/2026-11-27.md:3:3 -->\n"
-            "- Boss直聘爬虫每天 9 点跑一次 [score=0.8 recalls=4 avg=0.7 "
-            "source=memory/2026-11-27.md:3-3]\n"
-        )
-    os.utime(memory, (time.time() - 600, time.time() - 600))
+    _promote(root, "Boss直聘爬虫每天 9 点跑一次")
     scan_workspace(root, today=TODAY)
     log = root / "memory/2026-11-26.md"  # another log: the promotions are computed again
     with log.open("a", encoding="utf-8") as f:
         f.write("\n## 晚上\n- 主人周三晚上固定去打羽毛球\n")
     os.utime(log, (time.time() - 600, time.time() - 600))
-    looked: list[int] = []
-    real = detect._headings
-
-    def spy(lines):
-        looked.append(len(lines))
-        return real(lines)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(detect, "_headings", spy)
-        forget_live()  # a new process: the other sources' headings come with their files
-        result = scan_workspace(root, today=TODAY)
-        again = len(looked)
-        looked.clear()
-        forget_live()
-        cold = scan_workspace(root, today=TODAY, cache=False)
+    result, looked = _rescan_spying(root, detect, "_headings")
+    assert looked == []  # the unchanged source's headings came with it from the cache
+    cold, looked = _rescan_spying(root, detect, "_headings", cache=False)
     assert doc(result) == doc(cold)
-    assert looked == [len((root / "memory/2026-11-27.md").read_text().split("\n"))]
-    assert again == 0  # the unchanged source's headings came with it from the cache
+    assert [len(lines) for lines in looked] == [
+        len((root / "memory/2026-11-27.md").read_text(encoding="utf-8").split("\n"))
+    ]
 
 
 def test_a_promotion_s_text_flags_are_worked_out_once_and_a_malformed_one_again(
@@ -437,26 +448,8 @@ def test_a_promotion_s_text_flags_are_worked_out_once_and_a_malformed_one_again(
     forged = sorted(values)[0]
     values[forged] = '[["not-a-flag", "x"]]'
     path.write_bytes(pickle.dumps(head) + pickle.dumps({"values": values}))
-    memory = root / "MEMORY.md"
-    with memory.open("a", encoding="utf-8") as f:
-        f.write(
-            "\n## Promoted From Short-Term Memory (2026-11-29)\n\n"
-            "<!-- openclaw-memory-promotion:memory:memory/2026-11-27.md:3:3 -->\n"
-            "- Layer3 #1042 已提交 [score=0.8 recalls=4 avg=0.7 "
-            "source=memory/2026-11-27.md:3-3]\n"
-        )
-    os.utime(memory, (time.time() - 600, time.time() - 600))
-    judged: list[str] = []
-    real = detect._text_flags
-
-    def spy(body):
-        judged.append(body)
-        return real(body)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(detect, "_text_flags", spy)
-        forget_live()
-        result = scan_workspace(root, today=TODAY)
+    _promote(root, "Layer3 #1042 已提交")
+    result, judged = _rescan_spying(root, detect, "_text_flags")
     # the new promotion's text, and the one whose kept flags were malformed
     assert sorted(judged) == sorted(["Layer3 #1042 已提交", forged.split("\0", 1)[1]])
     assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
