@@ -315,7 +315,8 @@ class ScanCache(CacheDir):
         self._keys: dict[str, Key] = {}  # each file's key as this scan trusts it
         self._untrusted: set[str] = set()  # changed too recently and not hashed
         self._derived: dict[str, Any] | None = None
-        self._derived_new: dict[str, tuple[str, Any] | None] = {}
+        # name -> (key, value, its texts) to store once checked, or None: drop what is stored
+        self._derived_new: dict[str, tuple[str, Any, Callable[[Any], Iterable[str]]] | None] = {}
         self._per_file: PerFile | None = None
 
     def _shard(
@@ -590,10 +591,8 @@ class ScanCache(CacheDir):
                 )
             )
         value = compute()
-        if key is not None and not holds_secret(texts(value)):
-            self._derived_new[name] = (key, value)
-        else:
-            self._derived_new[name] = None
+        # checked for a credential when stored, once the queues are out (``_save_derived``)
+        self._derived_new[name] = None if key is None else (key, value, texts)
         return value
 
     def _save_derived(self) -> None:
@@ -601,10 +600,10 @@ class ScanCache(CacheDir):
             return
         doc = dict(self._derived or {})
         for name, entry in self._derived_new.items():
-            if entry is None:
+            if entry is None or holds_secret(entry[2](entry[1])):
                 doc.pop(name, None)
             else:
-                doc[name] = entry
+                doc[name] = entry[:2]
         self._derived_new.clear()
         self._derived = doc
         self._write("derived.pickle", {"derived": doc})

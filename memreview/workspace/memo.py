@@ -18,6 +18,7 @@ not).
 from __future__ import annotations
 
 import functools
+import hashlib
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -54,9 +55,18 @@ def per_file(fn: F) -> F:
     return kept  # type: ignore[return-value]
 
 
+def _args_digest(args: tuple[Any, ...]) -> str:
+    """What ``kept_with_file`` keeps of the arguments: a digest, never their text (they may
+    come from another file, one holding a credential: the project names a log is searched
+    for, say, while the log itself is clean and stored)."""
+    return hashlib.blake2b(
+        repr(args).encode("utf-8", "backslashreplace"), digest_size=16
+    ).hexdigest()
+
+
 def kept_with_file(fn: F) -> F:
     """``fn(obj, *args)`` kept on ``obj`` (in its ``__dict__``, pickled with it), for the last
-    ``args`` it was called with."""
+    ``args`` it was called with (known by their digest)."""
     name = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
@@ -66,12 +76,13 @@ def kept_with_file(fn: F) -> F:
             loaded(obj)
         store = obj.__dict__.get("_kept")
         hit = store.get(name) if isinstance(store, dict) else None
-        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == args:
+        digest = _args_digest(args)
+        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == digest:
             return hit[1]
         value = fn(obj, *args)
         if not isinstance(store, dict):
             store = obj.__dict__["_kept"] = {}
-        store[name] = (args, value)
+        store[name] = (digest, value)
         return value
 
     return kept  # type: ignore[return-value]

@@ -645,3 +645,24 @@ def test_the_headings_above_a_source_line_are_found_as_by_a_walk_up(lines, line)
     assert _source_headings(indexed, line) == walk_up(lines, line)
     assert _source_headings(indexed, line) == walk_up(lines, line)  # the index, kept
     assert _source_headings(list(lines), line) == walk_up(lines, line)
+
+
+def test_projects_holding_a_credential_are_never_stored_and_clean_ones_are(ws, tmp_path):
+    def stored() -> set[str]:
+        path = ScanCache(ws).dir / "derived.pickle"
+        with open(path, "rb") as fh:
+            pickle.load(fh)
+            return set(pickle.load(fh)["derived"])
+
+    scan_workspace(ws, today=TODAY)
+    assert "projects" in stored()
+    project = ws / "memory/projects/nas-keys.md"
+    project.write_text(f"# NAS key sk-or-v1-{SECRET}\n\nStatus: active\n", encoding="utf-8")
+    age(ws)
+    forget_live()
+    result = scan_workspace(ws, today=TODAY)
+    assert any(SECRET in repr(p) for p in result.workspace.projects.values())
+    assert "projects" not in stored()
+    for f in (tmp_path / "cache").rglob("*"):
+        if f.is_file():
+            assert SECRET.encode() not in f.read_bytes(), f

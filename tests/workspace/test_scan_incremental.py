@@ -247,17 +247,18 @@ def test_what_a_log_kept_comes_back_with_it_when_it_is_handed_out_unread(fresh, 
     scan_workspace(root, today=TODAY)  # the hits found are stored with the logs
     forget_live()
     loaded = scan_workspace(root, today=TODAY).workspace.daily_logs[-1].loaded()
-    [(args, hits)] = loaded.__dict__["_kept"].values()
+    [(digest, hits)] = loaded.__dict__["_kept"].values()
+    assert isinstance(digest, str) and len(digest) == 32  # the patterns by digest, not text
     forget_live()  # another new process: its logs are handed out unread
-    [log] = [
-        d for d in scan_workspace(root, today=TODAY).workspace.daily_logs if d.rel == loaded.rel
-    ]
+    ws = scan_workspace(root, today=TODAY).workspace
+    [log] = [d for d in ws.daily_logs if d.rel == loaded.rel]
     assert "_lazy" in log.__dict__
     searched: list[str] = []
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(dormant, "find_patterns", lambda text, patterns: searched.append(text) or [])
-        assert dormant._log_hits(log, *args) == hits
-    assert searched == []
+        dormant.last_mentions(ws, TODAY)  # the newest log first: this one
+    assert log.__dict__["_kept"][next(iter(log.__dict__["_kept"]))] == (digest, hits)
+    assert loaded.text_lower.replace("_", "-").replace(" ", "-") not in searched
 
 
 def test_the_secrets_queue_reads_only_the_files_changed_since_they_held_none(fresh, use_scan_cache):
