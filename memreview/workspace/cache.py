@@ -517,8 +517,8 @@ class ScanCache(CacheDir):
         for slot, (entry, texts) in self._new.items():
             if slot[0].startswith("md:") and secret_files is not None:
                 secret = slot[1] in secret_files
-            else:
-                secret = holds_secret(texts(entry[1]))
+            else:  # its warnings too: a warning may quote what the file holds
+                secret = holds_secret([*texts(entry[1]), *(str(w.message) for w in entry[2])])
             if not secret:
                 self._shard(slot)[slot] = (entry[0], _pack(entry[1]), entry[2])
                 self._dirty.add(self._index(slot))

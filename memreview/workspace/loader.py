@@ -211,7 +211,12 @@ def _read_dreams_and_recalls(
             ws,
             # read_dreams sets the field (never through a lazy field: this may be its load)
             lambda: _read_then(read_dreams, rd, ws, cfg.dreams_db, "fragments"),
-            lambda frags: (f.content for f in frags or ()),
+            lambda frags: (
+                s
+                for f in frags or ()
+                for s in (f.id, f.content, f.status, f.last_seen, f.theme, f.category, f.date)
+                if s
+            ),
             later=True,
         ),
     )
@@ -225,7 +230,7 @@ def _read_dreams_and_recalls(
             (cfg.recall_log,),
             ws,
             lambda: _read_then(read_recalls, rd, ws, cfg.recall_log, "recalls"),
-            lambda recalls: (r.query for r in recalls or ()),
+            lambda recalls: (s for r in recalls or () for s in (r.id, r.channel, r.query)),
             later=True,
         ),
     )

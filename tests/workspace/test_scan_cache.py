@@ -666,3 +666,16 @@ def test_projects_holding_a_credential_are_never_stored_and_clean_ones_are(ws, t
     for f in (tmp_path / "cache").rglob("*"):
         if f.is_file():
             assert SECRET.encode() not in f.read_bytes(), f
+
+
+def test_a_credential_in_any_field_of_a_recall_keeps_the_recall_log_out_of_the_cache(ws, tmp_path):
+    line = {"ts": "2026-11-22T10:02:11Z", "id": f"sk-or-v1-{SECRET}", "channel": "search"}
+    with (ws / "memory/recall_log.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps({**line, "query": "which key"}) + "\n")
+    age(ws)
+    for _ in range(2):
+        forget_live()
+        scan_workspace(ws, today=TODAY)
+    for f in (tmp_path / "cache").rglob("*"):
+        if f.is_file():
+            assert SECRET.encode() not in f.read_bytes(), f
