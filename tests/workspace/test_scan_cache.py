@@ -679,3 +679,51 @@ def test_a_credential_in_any_field_of_a_recall_keeps_the_recall_log_out_of_the_c
     for f in (tmp_path / "cache").rglob("*"):
         if f.is_file():
             assert SECRET.encode() not in f.read_bytes(), f
+
+
+KEY = f"sk-or-v1-{SECRET[::-1]}"  # a credential the sample does not hold
+PLACED = {
+    "a project's title": ("memory/projects/nas-keys.md", f"# NAS {KEY}\n\nStatus: active\n"),
+    "an anchor's id": ("memory/infra.md", f"\n## [INFRA:{KEY}]\nAdded: 2026-11-01\n---\n"),
+    "a heading": ("MEMORY.md", f"\n## Keys {KEY}\n- the key is above\n"),
+    "a promotion": (
+        "MEMORY.md",
+        "\n## Promoted From Short-Term Memory (2026-11-29)\n\n"
+        "<!-- openclaw-memory-promotion:memory:memory/2026-11-27.md:3:3 -->\n"
+        f"- key {KEY} [score=0.8 recalls=4 avg=0.7 source=memory/2026-11-27.md:3-3]\n",
+    ),
+    "a daily log's heading": ("memory/2026-11-27.md", f"\n## {KEY}\n- x\n"),
+    "an archive": ("memory/archive/superseded.md", f"\n- old key {KEY}\n"),
+    "a recall's anchor id": (
+        "memory/recall_log.jsonl",
+        json.dumps({"ts": "2026-11-22T10:00:00Z", "id": KEY, "channel": "search", "query": "x"})
+        + "\n",
+    ),
+    "a proposal's anchor": (
+        "memory/review/proposals.jsonl",
+        json.dumps({"id": "p-9", "relation": "supersedes", "new": KEY, "old": "x"}) + "\n",
+    ),
+    "a link in a log": ("memory/2026-11-27.md", f"\n- worked on [[{KEY}]]\n"),
+    "an entry's date": ("memory/infra.md", f"\n## [INFRA:x-key]\nAdded: {KEY}\n---\n"),
+}
+
+
+@pytest.mark.parametrize("place", sorted(PLACED))
+def test_a_credential_anywhere_is_never_written_to_the_cache(ws, tmp_path, place):
+    rel, text = PLACED[place]
+    with (ws / rel).open("a", encoding="utf-8") as f:
+        f.write(text)
+    age(ws)
+    for _ in range(2):
+        forget_live()  # each open as a new process makes it
+        scan_workspace(ws, today=TODAY)
+    with (ws / "memory/2026-11-26.md").open("a", encoding="utf-8") as f:
+        f.write("\n- one more line\n")  # and the next week's open
+    age(ws)
+    forget_live()
+    scan_workspace(ws, today=TODAY)
+    tail = KEY[-24:].encode()
+    leaked = [
+        f.name for f in (tmp_path / "cache").rglob("*") if f.is_file() and tail in f.read_bytes()
+    ]
+    assert leaked == []
