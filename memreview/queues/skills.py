@@ -86,13 +86,28 @@ def skills(ws: Workspace, today: date) -> list[dict]:
             c.content,
             c.count,
             c.reason,
-            memo.get(c.theme, skill_slug, _well_made) if memo is not None else None,
+            memo.get(c.theme, _slug, _well_made) if memo is not None else _slug(c.theme),
         )
         for c in ws.skills or []
     ]
     if not loaded:
         _unload_pinyin()
     return items
+
+
+# the slugs this process has made, by theme: pypinyin is let go after a scan, and a rescan
+# without the scan cache must not load it again for the same themes
+_SLUGS: dict[str, str] = {}
+_SLUGS_MAX = 10_000
+
+
+def _slug(theme: str) -> str:
+    slug = _SLUGS.get(theme)
+    if slug is None:
+        if len(_SLUGS) >= _SLUGS_MAX:
+            _SLUGS.clear()
+        slug = _SLUGS[theme] = skill_slug(theme)
+    return slug
 
 
 def _unload_pinyin() -> None:

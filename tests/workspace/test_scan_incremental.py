@@ -359,6 +359,7 @@ def test_a_skill_theme_s_slug_is_worked_out_once(fresh, use_scan_cache):
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(queue, "skill_slug", spy)
+        mp.setattr(queue, "_SLUGS", {})  # nothing made in this process before: a new one
         forget_live()
         result = scan_workspace(root, today=TODAY)
     assert slugged == ["每周日晚上清浏览器缓存"]  # the new theme's only
