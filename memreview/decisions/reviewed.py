@@ -5,13 +5,14 @@ memreview — OpenClaw's budget compaction — is an alarm (``alarms.promotions-
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 from memreview import store
 from memreview.alarms import Alarm, alarms, present_promotions, promotion_bullets, unread_files
 from memreview.i18n import ngettext
+from memreview.workspace.dates import parse_date
 from memreview.workspace.model import Workspace
 from memreview.workspace.textfile import decode_bytes
 
@@ -123,9 +124,12 @@ def taken_out_by_memreview(
     except (OSError, ValueError, store.PathEscape):
         return frozenset()
     files = {str(r.get("file") or "") for r in missing.values()}
+    # the review day is the owner's, a batch's time UTC: a day earlier, not to miss one
+    day = parse_date(reviewed)
+    since = (day - timedelta(days=1)).isoformat() if day is not None else reviewed
     last: dict[str, bool] = {}  # key → whether memreview's last change to it took it out
     for batch in records:
-        if batch.ts[:10] < reviewed:
+        if batch.ts[:10] < since:
             continue  # before the record was made: the record already knew
         for f in batch.files:
             if f.file not in files or f.backup is None:

@@ -5,12 +5,13 @@ remembered and the undo took out of MEMORY.md are forgotten, not "deleted outsid
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 from decisions_helpers import write_files
 
+from memreview import store
 from memreview.cli import main
 from memreview.decisions import apply, undo
 from memreview.decisions.reviewed import remember_reviewed, removed_by, workspace_alarms
@@ -197,3 +198,26 @@ def test_a_batch_killed_before_it_records_the_review_raises_no_alarm(tmp_path, m
     apply(_scan(root2), [{"item": item["id"], "action": "defer"}])
     (root2 / "MEMORY.md").write_text("# Long-Term Memory\n")
     assert len(_deleted(root2)) == 1
+
+
+def test_a_batch_late_in_the_owner_s_day_is_of_that_review_day_whatever_utc_says(
+    tmp_path, monkeypatch
+):
+    """The review day is the owner's and a batch's time is UTC: a batch journaled the day
+    before the review day (00:30 in UTC+1 is 23:30 UTC) still explains what it took out."""
+    root = _ws(tmp_path / "ws")
+    result = _scan(root)
+    (item,) = result.queues["dropping"]
+    assert apply(result, [{"item": item["id"], "action": "promote"}]).applied
+    monkeypatch.setattr("memreview.decisions.undo_finish.forget_undone", _die)
+    with pytest.raises(Killed):
+        undo(root, scan=_scan)
+    monkeypatch.undo()
+    [*_, last] = store.batches(root)
+    day = date.fromisoformat(last.ts[:10])
+    path = root / ".memreview/promotions-seen.json"
+    seen = json.loads(path.read_text(encoding="utf-8"))
+    for after, alarm in ((1, False), (2, True)):
+        seen["reviewed"] = (day + timedelta(days=after)).isoformat()
+        path.write_text(json.dumps(seen), encoding="utf-8")
+        assert bool(_deleted(root)) is alarm, after
