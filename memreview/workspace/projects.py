@@ -4,12 +4,20 @@ a list or a template), a ``PROJECT`` anchor, or a project marker on an entry."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 from memreview.workspace.markdown import find_status_line, status_value
+from memreview.workspace.memo import kept_with_file
 from memreview.workspace.model import MemoryFile, Project, Workspace
-from memreview.workspace.project_lists import file_projects, front_matter, is_reference, slug
+from memreview.workspace.project_lists import (
+    Listed,
+    file_projects,
+    front_matter,
+    is_reference,
+    slug,
+)
 
 # Files under the projects directory that describe or list projects, not one project:
 # an index, a template, the lists owners keep beside them (active, done, archive, ideas).
@@ -135,6 +143,19 @@ def collect_projects(ws: Workspace, cfg: Config) -> None:
     ws.projects = dict(sorted(projects.items()))
 
 
+@kept_with_file  # a Monday open reads the lists of the files it left alone from the cache
+def _kept_projects(mf: MemoryFile, whole: bool) -> tuple[tuple[Any, ...], ...]:
+    return tuple(
+        (it.name, it.status, it.kind, it.line, it.end_line, it.status_cell)
+        for it in file_projects(mf, whole)
+    )
+
+
+def _file_projects(mf: MemoryFile, whole: bool) -> list[Listed]:
+    """``file_projects``, kept with the parsed file."""
+    return [Listed(*fields) for fields in _kept_projects(mf, whole)]
+
+
 def _listed(ws: Workspace) -> dict[str, Project]:
     """Projects kept as list items, table rows and headings of memory files."""
     out: dict[str, Project] = {}
@@ -143,7 +164,7 @@ def _listed(ws: Workspace) -> dict[str, Project]:
         whole = rel.lower() in ("memory/projects.md", "memory/projects/projects.md")
         if not whole and (is_reference(rel, _title(mf, rel)) or DATED_RE.search(rel)):
             continue  # a reference note, or a dated report (a digest, a snapshot of a day)
-        for it in file_projects(mf, whole):
+        for it in _file_projects(mf, whole):
             key = slug(it.name)
             if not key or key in out:
                 continue

@@ -455,3 +455,19 @@ def test_a_promotion_s_text_flags_are_worked_out_once_and_a_malformed_one_again(
     # the new promotion's text, and the one whose kept flags were malformed
     assert sorted(judged) == sorted(["Layer3 #1042 已提交", forged.split("\0", 1)[1]])
     assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_only_a_changed_file_s_project_lists_are_read_again(fresh, use_scan_cache):
+    from memreview.workspace import projects
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    [changed] = _edit(root, "add-entry", "memory/rules.md", "Boss直聘爬虫每天 9 点跑一次")
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+    result, read = _rescan_spying(root, projects, "file_projects")
+    # the file changed, and the one holding a credential (never stored)
+    assert sorted(mf.rel for mf in read) == ["memory/accounts.md", "memory/rules.md"]
+    cold, read = _rescan_spying(root, projects, "file_projects", cache=False)
+    assert doc(result) == doc(cold)
+    assert result.workspace.projects == cold.workspace.projects
+    assert len(read) > 2
