@@ -131,6 +131,12 @@ def _edit(root: Path, op: str, target: str, words: str) -> list[Path]:
     return [p]
 
 
+def _edit_aged(root: Path, *edit: str) -> None:
+    """One edit (``_edit``) of one file, written ten minutes ago (its key is trusted)."""
+    [changed] = _edit(root, *edit)
+    os.utime(changed, (time.time() - 600, time.time() - 600))
+
+
 def _age(root: Path, when: float) -> None:
     for dirpath, _dirs, files in os.walk(root):
         for name in files:
@@ -267,8 +273,7 @@ def test_the_secrets_queue_reads_only_the_files_changed_since_they_held_none(fre
     root = fresh()
     scan_workspace(root, today=TODAY)
     key = "key: sk-or-v1-3f9a1c0e7b2d4a6f8e1c3b5d7f9a2c4e6b8d0f1a3c5e7b9d"
-    [changed] = _edit(root, "add-entry", "memory/rules.md", key)
-    os.utime(changed, (time.time() - 600, time.time() - 600))
+    _edit_aged(root, "add-entry", "memory/rules.md", key)
     looked: list[str] = []
     real = queue.line_secrets
 
@@ -308,8 +313,7 @@ def test_a_rescan_in_the_same_process_takes_the_fragments_it_holds(fresh, use_sc
     root = fresh()
     cold = scan_workspace(root, today=TODAY, cache=False)
     scan_workspace(root, today=TODAY)  # the fragments kept, held in this process
-    [changed] = _edit(root, "add-entry", "memory/rules.md", "主人周三晚上固定去打羽毛球")
-    os.utime(changed, (time.time() - 600, time.time() - 600))
+    _edit_aged(root, "add-entry", "memory/rules.md", "主人周三晚上固定去打羽毛球")
     again = scan_workspace(root, today=TODAY)  # the archived queue reads the fragments
     assert again.notes == []
     assert again.workspace.fragments == cold.workspace.fragments
@@ -321,8 +325,7 @@ def test_only_the_changed_file_s_substance_is_worked_out_again(fresh, use_scan_c
 
     root = fresh()
     scan_workspace(root, today=TODAY)
-    [changed] = _edit(root, "copy-entry", "memory/lessons/silent-cron.md", "memory/MEMORY.md")
-    os.utime(changed, (time.time() - 600, time.time() - 600))
+    _edit_aged(root, "copy-entry", "memory/lessons/silent-cron.md", "memory/MEMORY.md")
     worked: set[str] = set()
     real = prepared.entry_substance
 
@@ -348,8 +351,7 @@ def test_a_skill_theme_s_slug_is_worked_out_once(fresh, use_scan_cache):
 
     root = fresh()
     scan_workspace(root, today=TODAY)
-    [changed] = _edit(root, "skill", "add", "每周日晚上清浏览器缓存")
-    os.utime(changed, (time.time() - 600, time.time() - 600))
+    _edit_aged(root, "skill", "add", "每周日晚上清浏览器缓存")
     slugged: list[str] = []
     real = queue.skill_slug
 
@@ -376,8 +378,7 @@ def test_a_forged_slug_is_not_trusted(fresh, use_scan_cache):
         values = pickle.load(fh)["values"]
     values["每日日报推送"] = "../../etc"
     path.write_bytes(pickle.dumps(head) + pickle.dumps({"values": values}))
-    [changed] = _edit(root, "skill", "add", "主人周三晚上固定去打羽毛球")
-    os.utime(changed, (time.time() - 600, time.time() - 600))
+    _edit_aged(root, "skill", "add", "主人周三晚上固定去打羽毛球")
     forget_live()
     result = scan_workspace(root, today=TODAY)
     assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
@@ -462,8 +463,7 @@ def test_only_a_changed_file_s_project_lists_are_read_again(fresh, use_scan_cach
 
     root = fresh()
     scan_workspace(root, today=TODAY)
-    [changed] = _edit(root, "add-entry", "memory/rules.md", "Boss直聘爬虫每天 9 点跑一次")
-    os.utime(changed, (time.time() - 600, time.time() - 600))
+    _edit_aged(root, "add-entry", "memory/rules.md", "Boss直聘爬虫每天 9 点跑一次")
     result, read = _rescan_spying(root, projects, "file_projects")
     # the file changed, and the one holding a credential (never stored)
     assert sorted(mf.rel for mf in read) == ["memory/accounts.md", "memory/rules.md"]
