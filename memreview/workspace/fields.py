@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from memreview.workspace.cells import wide_enough, width  # noqa: F401 (the detectors import them here)
-from memreview.workspace.memo import per_file
+from memreview.workspace.memo import kept_with_file, per_file
 from memreview.workspace.model import Entry, MemoryFile
 
 _BULLET = re.compile(r"^\s*(?:[-*]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?")
@@ -90,8 +90,67 @@ class FileFields:
         return id(e) in self.field_lines
 
 
+# what is kept of a file's fields with the parsed file: entries by their place in
+# ``mf.entries`` — (place, label, value) of each label line, the places of the field lines,
+# (place, table) of each row, (heading, heading line, places) of each record
+Kept = tuple[
+    tuple[tuple[int, str, str], ...],
+    tuple[int, ...],
+    tuple[tuple[int, int], ...],
+    tuple[tuple[str, int, tuple[int, ...]], ...],
+]
+
+
 @per_file  # a rescan reuses it for the files a write left alone
 def file_fields(mf: MemoryFile) -> FileFields:
+    """The label lines, field lines, tables and records of the file, from what is kept with
+    it (``kept_fields``): a file the last scan parsed is not read for them again."""
+    entries = mf.entries
+    try:
+        labels_at, fields_at, tables_at, records_at = kept_fields(mf)
+        at = {k: e for k, e in enumerate(entries)}
+        return FileFields(
+            {id(at[k]): (_str(label), _str(value)) for k, label, value in labels_at},
+            {id(at[k]) for k in fields_at},
+            {id(at[k]): _int(t) for k, t in tables_at},
+            [
+                Record(_str(heading), _int(line), [at[k] for k in places])
+                for heading, line, places in records_at
+            ],
+        )
+    except (KeyError, TypeError, ValueError):  # not what this code keeps: made again
+        return _file_fields(mf)
+
+
+def _str(value: object) -> str:
+    if type(value) is not str:
+        raise TypeError("not a text")
+    return value
+
+
+def _int(value: object) -> int:
+    if type(value) is not int:
+        raise TypeError("not a number")
+    return value
+
+
+@kept_with_file
+def kept_fields(mf: MemoryFile) -> Kept:
+    """``file_fields`` as plain data, entries by their place (see ``Kept``)."""
+    place = {id(e): k for k, e in enumerate(mf.entries)}
+    ff = _file_fields(mf)
+    return (
+        tuple((place[i], label, value) for i, (label, value) in ff.labels.items()),
+        tuple(sorted(place[i] for i in ff.field_lines)),
+        tuple((place[i], t) for i, t in ff.tables.items()),
+        tuple(
+            (rec.heading, rec.heading_line, tuple(place[id(e)] for e in rec.entries))
+            for rec in ff.records
+        ),
+    )
+
+
+def _file_fields(mf: MemoryFile) -> FileFields:
     heading_lines = [ln for ln, _lvl, _t in mf.headings]
     heading_text = {ln: t for ln, _lvl, t in mf.headings}
 
