@@ -66,65 +66,125 @@ def archived(ws: Workspace, today: date) -> list[dict]:
 
 def matches_by_file(ws: Workspace, norms: list[str]) -> dict[int, list[dict]]:
     """For each pattern index, the memory entries holding it (their refs and scores), in
-    file and entry order: each file's are its own (a pattern found in a file is found there
-    whatever the other files hold), so a file unchanged since the last scan gives those of
-    the patterns it was searched for then (the scan cache's ``PerFile``), searched only
-    for the new ones, and is never read."""
+    file and entry order. What an entry holds depends on its text alone, so the scan
+    cache's ``PerFile`` keeps, for each file, the matches of the patterns it was searched
+    for and what each of its entries held (by a digest of the entry's text): a file
+    unchanged since the last scan gives its matches without being read, a file changed
+    gives those of its unchanged entries, and only new entries and new patterns are
+    searched."""
     cfg = ws.config
     store = ws.per_file
     params = f"{cfg.archived_partial_ratio}|{cfg.min_match_chars}"
     ids = [_pattern_id(n) for n in norms]
     wanted = frozenset(ids)
-    kept: dict[str, dict[str, list]] = {}  # file -> pattern id -> matches
-    todo: dict[frozenset[str], list[str]] = defaultdict(list)  # patterns missing -> files
-    missing_of: dict[frozenset[str], frozenset[str]] = {}  # files searched alike: once
-    for rel in ws.files:
-        check = functools.partial(_well_made, rel=rel)
-        record = store.get("archived", rel, params, check) if store is not None else None
-        done, hits = record if record is not None else (frozenset(), {})
-        kept[rel] = {pid: m for pid, m in hits.items() if pid in wanted}
-        if done not in missing_of:
-            missing_of[done] = wanted - done
-        todo[missing_of[done]].append(rel)
     first = {pid: k for k, pid in reversed(list(enumerate(ids)))}  # two fragments, one text
-    for missing, rels in todo.items():
-        if missing:
-            _search(ws, sorted(first[pid] for pid in missing), norms, ids, rels, kept)
+    plan = _Plan(wanted)
+    sets: dict[int, frozenset] = {}  # the sets of pattern ids found well made (one for all)
+    for rel, mf in ws.files.items():
+        check = functools.partial(_well_made, rel=rel, sets=sets)
+        record = store.get("archived", rel, params, check) if store is not None else None
+        if record is not None:
+            plan.unchanged(rel, mf, record, cfg.min_match_chars)
+            continue
+        stale = None
+        if store is not None:
+            stale = store.stale("archived", rel, params, _well_made_stale)
+        plan.changed(rel, mf, stale, cfg.min_match_chars)
+    for missing, todo in plan.todo.items():
+        pats = sorted(first[pid] for pid in missing)
+        found = _search(pats, norms, [e for _rel, _k, e in todo], cfg.archived_partial_ratio)
+        for (rel, k, _e), hits in zip(todo, found, strict=True):
+            plan.held[rel][k].extend((ids[pats[j]], score) for j, score in hits)
     out: dict[int, list[dict]] = defaultdict(list)
     where = defaultdict(list)
     for k, pid in enumerate(ids):
         where[pid].append(k)
     for rel in ws.files:
+        kept, seen = plan.result(rel)
         if store is not None:
-            store.put("archived", rel, params, (wanted, kept[rel]))
-        for pid, matches in kept[rel].items():
+            store.put("archived", rel, params, (wanted, kept, seen))
+        for pid, matches in kept.items():
             for k in where[pid]:
                 out[k].extend(matches)
     return out
 
 
+class _Plan:
+    """What each file gives of the last scan's search and what is left to search: the
+    entries to search, by the patterns they are to be searched for (``todo``), and what
+    each entry of a file read holds (``held``: by its place among the file's entries
+    searched, (pattern id, score) pairs)."""
+
+    def __init__(self, wanted: frozenset[str]):
+        self.wanted = wanted
+        self.todo: dict[frozenset[str], list[tuple[str, int, Entry]]] = defaultdict(list)
+        self.held: dict[str, dict[int, list[tuple[str, float]]]] = {}
+        self.entries: dict[str, list[Entry]] = {}
+        self.kept: dict[str, dict[str, list]] = {}  # the matches of a file not read
+        self.seen: dict[str, dict[bytes, tuple[tuple[str, float], ...]]] = {}
+
+    def unchanged(self, rel: str, mf, record, min_chars: int) -> None:
+        """A file as it was: its matches of the patterns searched for then; read only when
+        a pattern is new."""
+        done, hits, seen = record
+        missing = self.wanted - done
+        if not missing:
+            self.kept[rel] = {pid: m for pid, m in hits.items() if pid in self.wanted}
+            self.seen[rel] = seen
+        else:  # read: its entries are searched for the new patterns
+            seen = seen if _well_made_stale(record) else {}
+            self._read(rel, mf, min_chars, seen, done & self.wanted, missing)
+
+    def changed(self, rel: str, mf, stale, min_chars: int) -> None:
+        """A file changed (or new): each entry whose text was in the file before gives what
+        it held then; the others are searched."""
+        done, seen = (stale[0], stale[2]) if stale is not None else (frozenset(), {})
+        self._read(rel, mf, min_chars, seen, done & self.wanted, self.wanted - done)
+
+    def _read(self, rel, mf, min_chars, seen, done, missing) -> None:
+        entries = self.entries[rel] = [e for e in mf.entries if len(e.norm) >= min_chars]
+        held = self.held[rel] = {}
+        for k, e in enumerate(entries):
+            before = seen.get(_entry_digest(e.norm)) if seen else None
+            if before is None and seen:  # a new entry: searched for every pattern
+                held[k] = []
+                self.todo[self.wanted].append((rel, k, e))
+                continue
+            held[k] = [(pid, score) for pid, score in before or () if pid in done]
+            if missing:
+                self.todo[missing].append((rel, k, e))
+
+    def result(self, rel: str) -> tuple[dict[str, list], dict[bytes, tuple]]:
+        """The file's matches by pattern id (in entry order) and what each entry holds."""
+        if rel not in self.held:
+            return self.kept[rel], self.seen[rel]
+        kept: dict[str, list] = {}
+        seen: dict[bytes, tuple[tuple[str, float], ...]] = {}
+        for k, e in enumerate(self.entries[rel]):
+            hits = self.held[rel][k]
+            seen[_entry_digest(e.norm)] = tuple(hits)
+            for pid, score in hits:
+                kept.setdefault(pid, []).append({**e.ref(), "score": score})
+        return kept, seen
+
+
+def _entry_digest(norm: str) -> bytes:
+    """An entry's text as the cache keeps it: a digest (the text itself is never written)."""
+    return hashlib.blake2b(norm.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
 def _search(
-    ws: Workspace,
-    pats: list[int],
-    norms: list[str],
-    ids: list[str],
-    rels: list[str],
-    kept: dict[str, dict[str, list]],
-) -> None:
-    """Search the entries of files ``rels`` for the patterns ``pats``; their matches added
-    to ``kept`` by file and pattern id."""
-    cfg = ws.config
-    entries: list[Entry] = [
-        e for rel in rels for e in ws.files[rel].entries if len(e.norm) >= cfg.min_match_chars
-    ]
-    hits = contained_in(
-        [norms[k] for k in pats], [e.norm for e in entries], cfg.archived_partial_ratio
-    )
-    for j, found in hits.items():
-        pid = ids[pats[j]]
-        for ei, score in found:
-            e = entries[ei]
-            kept[e.file].setdefault(pid, []).append({**e.ref(), "score": round(float(score), 1)})
+    pats: list[int], norms: list[str], entries: list[Entry], cutoff: float
+) -> list[list[tuple[int, float]]]:
+    """For each of ``entries``, (index into ``pats``, score) of each pattern it holds."""
+    found: list[list[tuple[int, float]]] = [[] for _ in entries]
+    if not pats or not entries:
+        return found
+    hits = contained_in([norms[k] for k in pats], [e.norm for e in entries], cutoff)
+    for j in sorted(hits):
+        for ei, score in hits[j]:
+            found[ei].append((j, round(float(score), 1)))
+    return found
 
 
 def _pattern_id(norm: str) -> str:
@@ -132,22 +192,54 @@ def _pattern_id(norm: str) -> str:
     return hashlib.blake2b(norm.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
-def _well_made(record, rel: str) -> bool:
+def _pattern_ids(done, sets: dict[int, frozenset] | None = None) -> bool:
+    """Whether ``done`` is a set of pattern ids; ``sets``: those found so, by identity (the
+    files' records share one: each is looked at once, not once per file)."""
+    if sets is not None and sets.get(id(done)) is done:
+        return True
+    good = isinstance(done, frozenset) and all(isinstance(pid, str) for pid in done)
+    if good and sets is not None:
+        sets[id(done)] = done
+    return good
+
+
+def _well_made(record, rel: str, sets: dict[int, frozenset] | None = None) -> bool:
     """A record stored for file ``rel``: (the pattern ids searched for, their matches in
-    it by id)."""
-    if not (isinstance(record, tuple) and len(record) == 2):
+    it by id, what each entry held); what the entries held is checked when it is used."""
+    if not (isinstance(record, tuple) and len(record) == 3):
         return False
-    done, hits = record
+    done, hits, seen = record
     return (
-        isinstance(done, frozenset)
-        and all(isinstance(pid, str) for pid in done)
+        _pattern_ids(done, sets)
         and isinstance(hits, dict)
+        and isinstance(seen, dict)
         and all(
             pid in done
             and isinstance(matches, list)
             and matches
             and all(_well_made_match(m) and m["file"] == rel for m in matches)
             for pid, matches in hits.items()
+        )
+    )
+
+
+def _well_made_stale(record) -> bool:
+    """A record of a file since changed, of which only what each entry held is used: digests
+    to (pattern id searched for, score) pairs."""
+    if not (isinstance(record, tuple) and len(record) == 3):
+        return False
+    done, _hits, seen = record
+    return (
+        _pattern_ids(done)
+        and isinstance(seen, dict)
+        and all(
+            isinstance(d, bytes)
+            and isinstance(held, tuple)
+            and all(
+                isinstance(h, tuple) and len(h) == 2 and h[0] in done and type(h[1]) is float
+                for h in held
+            )
+            for d, held in seen.items()
         )
     )
 

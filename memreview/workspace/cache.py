@@ -119,6 +119,9 @@ class Later:
         return self.load()
 
 
+# the kinds of parsed file the secrets queue searches whole (its finding stands for them)
+SEARCHED_KINDS = ("md:", "daily:")
+
 _LAZY: dict[str, type] = {"MemoryFile": MemoryFile, "DailyLog": DailyLog}
 _EAGER = {"MemoryFile": ("rel", "archived"), "DailyLog": ("rel", "date")}
 
@@ -203,6 +206,18 @@ class PerFile:
         if key is None or not (isinstance(hit, tuple) and len(hit) == 3):
             return None
         if hit[0] != key or hit[1] != params or not self.sc._trusted(rel):
+            return None
+        if not check(hit[2]):
+            self.rejected(queue, rel)
+            return None
+        return hit[2]
+
+    def stale(self, queue: str, rel: str, params: str, check: Callable[[Any], bool]) -> Any:
+        """The record of file ``rel`` for ``queue`` made under ``params`` whatever the file
+        held then (for what in it is known by content, not by the file: an entry's text), or
+        None; one not well made is ignored, said once in the notes."""
+        hit = self._records(queue).get(rel)
+        if not (isinstance(hit, tuple) and len(hit) == 3) or hit[1] != params:
             return None
         if not check(hit[2]):
             self.rejected(queue, rel)
@@ -512,10 +527,11 @@ class ScanCache(CacheDir):
     def save_files(self, secret_files: set[str] | None = None) -> None:
         """Write the parsed files (those of this scan: files gone are dropped), the shards
         that changed only. A file parsed now is kept unless it holds a credential: memory
-        files (kinds ``md:…``) named in ``secret_files`` when it is given (the secrets
-        queue's finding), any file whose texts the secret finder flags otherwise."""
+        files and daily logs (kinds ``md:…``, ``daily:…``) named in ``secret_files`` when it
+        is given (the secrets queue's finding: it searched each of them whole, and a log is
+        not searched twice), any file whose texts the secret finder flags otherwise."""
         for slot, (entry, texts) in self._new.items():
-            if slot[0].startswith("md:") and secret_files is not None:
+            if slot[0].startswith(SEARCHED_KINDS) and secret_files is not None:
                 secret = slot[1] in secret_files
             else:  # its warnings too: a warning may quote what the file holds
                 secret = holds_secret([*texts(entry[1]), *(str(w.message) for w in entry[2])])

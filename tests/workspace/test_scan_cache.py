@@ -727,3 +727,25 @@ def test_a_credential_anywhere_is_never_written_to_the_cache(ws, tmp_path, place
         f.name for f in (tmp_path / "cache").rglob("*") if f.is_file() and tail in f.read_bytes()
     ]
     assert leaked == []
+
+
+def test_a_daily_log_is_searched_for_credentials_once_by_the_secrets_queue(ws, monkeypatch):
+    """The cache takes the secrets queue's finding for the daily logs, as for the other
+    memory files, instead of searching each log a second time before storing it; a log
+    holding a credential is still not stored (``test_a_credential_anywhere…``)."""
+    from memreview.workspace import cache
+
+    asked: list[str] = []
+    real = cache.holds_secret
+
+    def spy(texts):
+        texts = list(texts)
+        asked.extend(texts)
+        return real(texts)
+
+    monkeypatch.setattr(cache, "holds_secret", spy)
+    result = scan_workspace(ws, today=TODAY)
+    logs = [d.text for d in result.workspace.daily_logs if d.text]
+    assert logs, "the sample has daily logs"
+    assert not [t for t in logs if t in asked]
+    assert "secrets" in result.all_queues

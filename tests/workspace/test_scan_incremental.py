@@ -185,18 +185,21 @@ def test_a_scan_after_random_edits_is_the_scan_without_the_cache(
 
 
 def test_an_edited_file_is_the_only_one_the_archived_queue_searches(fresh, use_scan_cache):
+    """…and in it only the entry that is new: the others give what they held last time."""
     from memreview.queues import archived as queue
 
     root = fresh()
     scan_workspace(root, today=TODAY)
-    edited = _edit(root, "add-entry", "memory/infra.md", "每周日晚上主人会手动清一次浏览器缓存")
+    added = "每周日晚上主人会手动清一次浏览器缓存"
+    edited = _edit(root, "add-entry", "memory/infra.md", added)
     os.utime(edited[0], (time.time() - 600, time.time() - 600))
     searched: list[list[str]] = []
     real = queue._search
 
-    def spy(ws, pats, norms, ids, rels, kept):
-        searched.append(rels)
-        return real(ws, pats, norms, ids, rels, kept)
+    def spy(pats, norms, entries, cutoff):
+        searched.append(sorted({e.file for e in entries}))
+        searched.append([e.text for e in entries if e.file == "memory/infra.md"])
+        return real(pats, norms, entries, cutoff)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(queue, "_search", spy)
@@ -205,11 +208,40 @@ def test_an_edited_file_is_the_only_one_the_archived_queue_searches(fresh, use_s
         result = scan_workspace(root, today=TODAY, emit=events.append)
     assert "archived" in {e.name for e in events if isinstance(e, QueueDone)}
     # …and the file holding a credential, whose results are never kept
-    assert searched == [["memory/accounts.md", "memory/infra.md"]]
+    files, infra = searched
+    assert files == ["memory/accounts.md", "memory/infra.md"]
+    assert len(infra) == 1 and added in infra[0]
     assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
     assert any(
         m["file"] == "memory/infra.md" for it in result.queues["archived"] for m in it["matches"]
     )
+
+
+def test_an_entry_edited_into_a_fragment_s_text_is_found_and_one_edited_out_is_not(
+    fresh, use_scan_cache
+):
+    """What an unchanged entry held comes back; an entry whose text changed is searched."""
+    root = fresh()
+    cold = scan_workspace(root, today=TODAY, cache=False)
+    [item, *_] = cold.queues["archived"]
+    match = item["matches"][0]
+    path = root / match["file"]
+    scan_workspace(root, today=TODAY)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[match["line"] - 1] = "- 完全无关的一句话，和任何碎片都不像"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    os.utime(path, (time.time() - 600, time.time() - 600))
+    forget_live()
+    after = scan_workspace(root, today=TODAY)
+    assert doc(after) == doc(scan_workspace(root, today=TODAY, cache=False))
+    refs = [(m["file"], m["line"]) for it in after.queues["archived"] for m in it["matches"]]
+    assert (match["file"], match["line"]) not in refs
+    lines[match["line"] - 1] = match["text"]  # and back: found again
+    path.write_text("\n".join(lines), encoding="utf-8")
+    os.utime(path, (time.time() - 500, time.time() - 500))
+    forget_live()
+    back = scan_workspace(root, today=TODAY)
+    assert doc(back) == doc(cold)
 
 
 @pytest.mark.parametrize("forgery", ["not a record", "a match elsewhere", "a found match"])
@@ -220,7 +252,7 @@ def test_a_forged_per_file_record_is_not_trusted(fresh, use_scan_cache, forgery)
     with open(path, "rb") as fh:
         head = pickle.load(fh)
         files = pickle.load(fh)["files"]
-    key, params, (done, hits) = files["memory/rules.md"]
+    key, params, (done, hits, seen) = files["memory/rules.md"]
     match = {
         "file": "memory/rules.md",
         "line": 3,
@@ -231,9 +263,9 @@ def test_a_forged_per_file_record_is_not_trusted(fresh, use_scan_cache, forgery)
     if forgery == "not a record":
         record = ["garbage"]
     elif forgery == "a match elsewhere":
-        record = (done, {next(iter(done)): [{**match, "file": "MEMORY.md", "score": 99.0}]})
+        record = (done, {next(iter(done)): [{**match, "file": "MEMORY.md", "score": 99.0}]}, seen)
     else:
-        record = (done, {next(iter(done)): [{**match, "score": "99"}]})
+        record = (done, {next(iter(done)): [{**match, "score": "99"}]}, seen)
     files["memory/rules.md"] = (key, params, record)
     assert head["code"] == _code_stamp()
     path.write_bytes(pickle.dumps(head) + pickle.dumps({"files": files}))
