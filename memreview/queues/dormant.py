@@ -213,6 +213,26 @@ def _log_hits(log: DailyLog, patterns: tuple[str, ...]) -> list[tuple[int, int]]
     return find_patterns(dashed, list(patterns))
 
 
+@kept_with_file  # the next open reuses it for the logs unchanged
+def _partial_hits(log: DailyLog, words: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """For each of ``words``, its first PARTIAL_CANDIDATES places as a name in the log's
+    lower-cased text."""
+    text = log.text_lower
+    return tuple(tuple(_hits(text, w, PARTIAL_CANDIDATES)) for w in words)
+
+
+def _partial_places(log: DailyLog, words: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """``_partial_hits``, from what is kept with the log when it is well made."""
+    kept = _partial_hits(log, words)
+    if (
+        isinstance(kept, tuple)
+        and len(kept) == len(words)
+        and all(isinstance(t, tuple) and all(type(x) is int for x in t) for t in kept)
+    ):
+        return kept
+    return _partial_hits.__wrapped__(log, words)  # not what this code keeps: made again
+
+
 def last_mentions(ws: Workspace, today: date) -> dict[str, date]:  # noqa: C901
     """The latest mention of each project up to the review date: in the daily logs (newest
     first) and in non-hook recalls.
@@ -284,6 +304,9 @@ def partial_mentions(
     word of its key, title or aliases): the lines naming most of it first, then the newest.
     They let the owner see a project that lives on under another name."""
     words_of = {p.key: partial_words(p) for p in projects}
+    # every log is searched for every word (what it holds is kept with it: the same words
+    # next time, whichever projects are still looked for in it)
+    every = tuple(sorted({w for words in words_of.values() for w in words}))
     found: dict[str, list[dict]] = {p.key: [] for p in projects}
     for log in sorted(ws.daily_logs, key=lambda d: (d.date, d.rel), reverse=True):
         if log.date > today:
@@ -296,10 +319,11 @@ def partial_mentions(
         if not active:
             break
         text = log.text_lower
+        hits = dict(zip(every, _partial_places(log, every), strict=True))
         per_line: dict[tuple[str, int], set[str]] = {}
         for key in active:
             for w in words_of[key]:
-                for pos in _hits(text, w, PARTIAL_CANDIDATES):
+                for pos in hits[w]:
                     per_line.setdefault((key, _line_at(text, pos)[0]), set()).add(w)
         for (key, start), words in sorted(per_line.items()):
             if not _enough(words):
