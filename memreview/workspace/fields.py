@@ -124,13 +124,13 @@ def file_fields(mf: MemoryFile) -> FileFields:
 
 def _str(value: object) -> str:
     if type(value) is not str:
-        raise TypeError("not a text")
+        raise TypeError(value)
     return value
 
 
 def _int(value: object) -> int:
     if type(value) is not int:
-        raise TypeError("not a number")
+        raise TypeError(value)
     return value
 
 

@@ -133,11 +133,25 @@ class Anchor:
     archived: bool = False  # lives under memory/archive/
 
     def get(self, key: str) -> str | None:
-        low = key.lower()
-        for k, v in self.meta.items():
-            if k.lower() == low:
-                return v if isinstance(v, str) else self.text[v[0] : v[1]]
-        return None
+        """The first value of ``key`` (whatever its case)."""
+        by_low = self.__dict__.get("_by_low")
+        if type(by_low) is not dict:
+            # the keys lower-cased, each to the first of its values (made at the first
+            # question: an anchor is asked a few times by each queue)
+            by_low = {}
+            for k, v in self.meta.items():
+                by_low.setdefault(k.lower(), v)
+            self.__dict__["_by_low"] = by_low
+        v = by_low.get(key.lower())
+        if v is None:
+            return None
+        return v if isinstance(v, str) else self.text[v[0] : v[1]]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, without the index ``get`` makes (the scan cache stores the fields)."""
+        state = dict(self.__dict__)
+        state.pop("_by_low", None)
+        return state
 
     def ref_list(self, key: str) -> list[str]:
         value = self.get(key)

@@ -69,3 +69,16 @@ def test_an_anchor_entry_makes_its_normalized_text_when_first_asked():
     assert anchor.kind == "anchor" and anchor.known_norm is None
     assert anchor.norm == normalize(anchor.text, "anchor") and anchor.known_norm is not None
     assert not hasattr(anchor, "__dict__")  # slots: no dictionary per entry
+
+
+def test_an_anchor_s_value_is_the_first_of_its_key_in_any_case_and_its_index_is_not_stored():
+    text = "## [INFRA:nas]\nadded: 2026-01-02\nAdded: 2026-03-04\nStatus: active\n---\n"
+    tf = decode_bytes("memory/infra.md", text.encode())
+    mf, _problems = parse_memory_file(tf)
+    [a] = mf.anchors
+    assert a.get("ADDED") == a.get("Added") == "2026-01-02"  # the first, whatever the case
+    assert a.get("status") == "active" and a.get("Owner") is None
+    assert "_by_low" in a.__dict__  # the index made at the first question…
+    back = pickle.loads(pickle.dumps(a))
+    assert "_by_low" not in back.__dict__ and back == a  # …is not what the cache stores
+    assert back.get("added") == "2026-01-02"
