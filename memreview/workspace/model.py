@@ -142,10 +142,10 @@ class Anchor:
             for k, v in self.meta.items():
                 by_low.setdefault(k.lower(), v)
             self.__dict__["_by_low"] = by_low
-        v = by_low.get(key.lower())
-        if v is None:
+        found = by_low.get(key.lower())
+        if found is None:
             return None
-        return v if isinstance(v, str) else self.text[v[0] : v[1]]
+        return found if isinstance(found, str) else self.text[found[0] : found[1]]
 
     def __getstate__(self) -> dict[str, Any]:
         """The fields, without the index ``get`` makes (the scan cache stores the fields)."""
