@@ -15,7 +15,7 @@ from memreview.health import health as compute_health
 from memreview.i18n import _
 from memreview.judge_card import report_card
 from memreview.scan.events import Emit, HealthDone, Loaded, QueueDone
-from memreview.scan.result import ScanResult, new_result, sorted_pending
+from memreview.scan.result import ScanResult, fill_missing, new_result, sorted_pending
 from memreview.workspace.model import Workspace
 
 
@@ -89,6 +89,7 @@ def _detect_all(
     names: list[str],
     report: Callable[[str, float], None],
     reads: dict[str, list[str]] | None = None,
+    result: ScanResult | None = None,
 ) -> Iterator[tuple[str, list[dict]]]:
     """(name, items) of the queues ``names``, each as soon as it is computed: the slow ones
     (archived: mostly numpy and rapidfuzz work, which lets go of the GIL) in a thread of
@@ -110,6 +111,11 @@ def _detect_all(
     if first is not None:
         _resolve(first)
         yield first.name, detect(units.index(first), first)
+    # what the loader left to read when first used, read here, in one thread, before the
+    # slow queues' thread starts (and its warnings given, in their places)
+    _settle(ws)
+    if result is not None:
+        fill_missing(result)
     for unit in units:  # imported here, not in two threads at once (see ImportedOnUse)
         _resolve(unit)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
@@ -122,6 +128,13 @@ def _detect_all(
             if reads is not None:
                 reads[name] = views[name].groups()
             yield name, items
+
+
+def _settle(ws: Workspace) -> None:
+    """Every part of ``ws`` the loader deferred, read (a workspace of a test's own may be
+    anything a detector takes)."""
+    if isinstance(ws, Workspace):
+        ws.settle()
 
 
 def _resolve(unit) -> None:
@@ -170,11 +183,13 @@ def compute(
     if emit is not None:
         emit(Loaded(result))
         result = result.copy()  # the one emitted is the receiver's now
-    for name, items in _detect_all(ws, today, sorted_pending(result), report, reads):
+    for name, items in _detect_all(ws, today, sorted_pending(result), report, reads, result):
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
     report(_("health"), 0.99)
+    _settle(ws)  # every warning of the workspace given before the figures are made
+    fill_missing(result)
     result.health = health = _health(ws, today, result) if health is None else health
     result.in_order()
     if emit is not None:

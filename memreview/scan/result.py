@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
+from types import MethodType
 
 from memreview.decisions import registry
 from memreview.decisions.state import State
@@ -33,6 +34,9 @@ class ScanResult:
     # the queues (and "health") taken from the scan cache, which keeps only what holds no
     # credential (a queue finding credentials masks its items): not searched for one again
     safe: frozenset[str] = frozenset()
+    # the queues whose ``missing`` can be told only once the parts of the workspace read
+    # later are (``fill_missing``)
+    missing_later: set[str] = field(default_factory=set)
 
     def add_queue(self, name: str, items: list[dict]) -> None:
         """Queue ``name`` computed: its items, those shown (hidden ones and the limit
@@ -138,19 +142,69 @@ class ScanResult:
             "counts": self.counts,
             "queues": self.queues,
             "health": self.health,
-            "missing": self.missing,
+            "missing": {n: self.missing[n] for n in _in_registry_order(self.missing)},
             "warnings": [w.to_json() for w in self.workspace.warnings],
         }
 
 
-def _missing(ws: Workspace) -> dict[str, str]:
-    """Why each queue that can't have items can't (its unit says)."""
-    out = {}
+def _missing(ws: Workspace, names: set[str] | None = None) -> tuple[dict[str, str], set[str]]:
+    """Why each queue (of ``names``) that can't have items can't (its unit says), and the
+    queues that can't be told yet: their unit asks for a part of the workspace not read yet
+    (see ``load_workspace``'s ``defer``; told by ``fill_missing`` once it is read)."""
+    out: dict[str, str] = {}
+    later: set[str] = set()
+    view = _ReadSoFar(ws)
     for unit in registry.units():
-        why = unit.missing(ws) if unit.missing is not None else None
+        if unit.missing is None or (names is not None and unit.name not in names):
+            continue
+        try:
+            why = unit.missing(view)
+        except _NotReadYet:
+            later.add(unit.name)
+            continue
         if why is not None:
             out[unit.name] = why
-    return out
+    return out, later
+
+
+def fill_missing(result: ScanResult) -> None:
+    """Why each queue left untold by ``new_result`` can't have items, now that every part of
+    the workspace is read (into the same table: a copy of the result shares it)."""
+    if result.missing_later:
+        found, _later = _missing(result.workspace, result.missing_later)
+        result.missing.update(found)
+        result.missing_later = set()
+
+
+def _in_registry_order(names) -> list[str]:
+    order = [n for n in registry.queue_names() if n in names]
+    return order + [n for n in names if n not in order]
+
+
+class _NotReadYet(Exception):
+    """A part of the workspace not read yet was asked for."""
+
+
+class _ReadSoFar:
+    """A workspace as read so far: asking for a part not read yet raises ``_NotReadYet``
+    (its methods run on this view too)."""
+
+    def __init__(self, ws: Workspace):
+        object.__setattr__(self, "_ws", ws)
+
+    def __getattr__(self, name: str):
+        if self._ws.deferred(name):
+            raise _NotReadYet(name)
+        attr = getattr(type(self._ws), name, None)
+        if callable(attr):
+            return MethodType(attr, self)
+        return getattr(self._ws, name)
+
+    def given(self, name: str) -> bool:
+        # the workspace's own: a value the scan cache hands out is not unpickled to tell
+        if self._ws.deferred(name):
+            raise _NotReadYet(name)
+        return self._ws.given(name)
 
 
 def new_result(
@@ -161,16 +215,18 @@ def new_result(
     all_promotions: bool = False,
 ) -> ScanResult:
     """A result with no queue computed yet (every queue pending)."""
+    missing, later = _missing(ws)
     return ScanResult(
         root=ws.root,
         today=today,
         workspace=ws,
         queues={},
         health={},
-        missing=_missing(ws),
+        missing=missing,
         state=state,
         pending=set(registry.queue_names()),
         show_all=options(all_dormant, all_promotions),
+        missing_later=later,
     )
 
 

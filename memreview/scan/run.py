@@ -82,7 +82,8 @@ def _scan(
     from memreview.scan.computing import compute
     from memreview.workspace.loader import load_workspace, review_date
 
-    ws = load_workspace(root, progress=progress, cache=sc)
+    # the fragments and the projects are read after the first queue (see ``compute``)
+    ws = load_workspace(root, progress=progress, cache=sc, defer=True)
     if sc is not None:
         ws.per_file = sc.per_file()
     day = review_date(ws, today)

@@ -25,7 +25,14 @@ from memreview.workspace.markdown import (
     REF_RE,
     parse_memory_file,
 )
-from memreview.workspace.model import DailyLog, LoadWarning, MemoryFile, Project, Workspace
+from memreview.workspace.model import (
+    DailyLog,
+    Deferred,
+    LoadWarning,
+    MemoryFile,
+    Project,
+    Workspace,
+)
 from memreview.workspace.paths import PathEscape, real_inside
 from memreview.workspace.projects import collect_projects
 from memreview.workspace.reader import MAX_WARNINGS_PER_FILE, Reader
@@ -97,11 +104,16 @@ def load_workspace(  # noqa: C901, PLR0915
     config: Config | None = None,
     environ: Mapping[str, str] | None = None,
     cache: ScanCache | None = None,
+    defer: bool = False,
 ) -> Workspace:
     """Read everything memreview needs from the workspace at ``root`` (already checked).
 
     ``environ`` (default: the process environment) says where OpenClaw keeps its state;
     ``cache`` gives the files parsed before, unchanged since, without reading them.
+    ``defer``: the fragments and the projects (with the checks across files) are read when
+    first used, or when the workspace is settled (``Workspace.settle``): a queue that needs
+    neither is computed first. Their warnings take the place they have in a load read at
+    once.
     """
     root = root.resolve()
     report = progress or (lambda stage, frac: None)
@@ -178,7 +190,8 @@ def load_workspace(  # noqa: C901, PLR0915
         _stat(root, rel, ws)
         (ws.archive_files if archived else ws.files)[rel] = mf
 
-    _read_dreams_and_recalls(cache, rd, ws, report)
+    later = _Deferring(ws) if defer else None
+    _read_dreams_and_recalls(cache, rd, ws, report, later)
     report(_("reading proposals"), 0.82)
     read_proposals(rd, ws, cfg.proposals)
     read_verdicts(rd, ws, cfg.verdicts)
@@ -186,25 +199,35 @@ def load_workspace(  # noqa: C901, PLR0915
     read_openclaw_usage(rd, ws, cfg, os.environ if environ is None else environ)
     find_dreaming_runs(root, ws)
     report(_("finding projects"), 0.88)
-    _across_files(cache, rd, ws)
+    if later is None:
+        ws.projects = _across_files(cache, rd, ws)
+    else:
+        later.defer("projects", lambda: (_across_files(cache, rd, ws), False))
     if ws.openclaw is not None and not ws.given("recalls"):
-        ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
+        line_recalls = ws.openclaw.recalls
+        if later is None:
+            ws.recalls = recalls_of_entries(ws, line_recalls)
+        else:  # the projects' files are read for it
+            later.defer("recalls", lambda: (recalls_of_entries(ws, line_recalls), False))
     ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
     report(_("loaded"), 0.9)
     return ws
 
 
 def _read_dreams_and_recalls(
-    cache: ScanCache | None, rd: Reader, ws: Workspace, report: Progress
+    cache: ScanCache | None,
+    rd: Reader,
+    ws: Workspace,
+    report: Progress,
+    later: _Deferring | None = None,
 ) -> None:
     """The fragments and the recall log: from the cache (unpickled when first used) when
-    their files are unchanged."""
+    their files are unchanged; with ``later``, the fragments are read when first used."""
     cfg = ws.config
     report(_("reading fragments"), 0.62)
-    _later(
-        ws,
-        "fragments",
-        _cached(
+
+    def fragments() -> Any:
+        return _cached(
             cache,
             "dreams",
             (cfg.dreams_db, cfg.dreams_db + "-wal"),
@@ -218,8 +241,12 @@ def _read_dreams_and_recalls(
                 if s
             ),
             later=True,
-        ),
-    )
+        )
+
+    if later is None:
+        _later(ws, "fragments", fragments())
+    else:
+        later.defer("fragments", lambda: _handle(fragments()))
     report(_("reading recall log"), 0.72)
     _later(
         ws,
@@ -236,28 +263,67 @@ def _read_dreams_and_recalls(
     )
 
 
-def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> None:
-    """The projects and the warnings about anchors and promotion sources, which are made of
-    every memory file: from the cache when no memory file, daily log or setting changed
+def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> dict[str, Project]:
+    """The projects, and the warnings about anchors and promotion sources, which are made
+    of every memory file: from the cache when no memory file, daily log or setting changed
     (a warm open then unpickles no memory file)."""
 
     def compute() -> tuple[dict[str, Project], list[LoadWarning]]:
         before = len(ws.warnings)
         check_anchors(ws)
-        collect_projects(ws, ws.config)
+        collect_projects(ws, ws.config)  # sets the field (never through a deferred one)
         check_promotion_sources(rd, ws)
-        return ws.projects, ws.warnings[before:]
+        return ws.__dict__["projects"], ws.warnings[before:]
 
     if cache is None:
-        compute()
-        return
+        return compute()[0]
     # the memory files by their keys; the daily logs (promotion sources) by their names,
     # which the key covers with every other file's
     key = cache.files_key([*ws.files, *ws.archive_files], repr(ws.config))
+    projects: dict[str, Project]
     projects, warnings = cache.derive("projects", key, compute, _well_made, _projects_texts)
-    if projects is not ws.projects:  # from the cache
-        ws.projects = projects
+    if projects is not ws.__dict__.get("projects"):  # from the cache
         ws.warnings.extend(warnings)
+    return projects
+
+
+def _handle(value: Any) -> tuple[Any, bool]:
+    """A value read, or the scan cache's handle for it (to be called when it is used)."""
+    return (value, True) if isinstance(value, Later) else (value, False)
+
+
+class _Deferring:
+    """The parts of a workspace read when first used (:class:`Deferred`). The warnings a
+    part gives go where they would be had it been read in its turn: after the warnings
+    given before it was deferred, before those given after, whichever part is read first
+    (one part may be read while another is: each places only its own)."""
+
+    def __init__(self, ws: Workspace):
+        self.ws = ws
+        self.placed: list[tuple[tuple[int, int], int]] = []  # (its slot, how many) each
+        self.moved = 0  # warnings placed so far
+        self.count = 0  # parts deferred
+
+    def defer(self, name: str, resolve: Callable[[], tuple[Any, bool]]) -> None:
+        slot = (len(self.ws.warnings), self.count)  # parts deferred at one place: in turn
+        self.count += 1
+
+        def placed() -> tuple[Any, bool]:
+            warnings = self.ws.warnings
+            before, moved = len(warnings), self.moved
+            out = resolve()
+            # its own are the last ones: those of a part read meanwhile were placed already
+            own = len(warnings) - before - (self.moved - moved)
+            block = warnings[len(warnings) - own :] if own else []
+            if own:
+                del warnings[len(warnings) - own :]
+            at = slot[0] + sum(n for s, n in self.placed if s < slot)
+            warnings[at:at] = block
+            self.placed.append((slot, len(block)))
+            self.moved += len(block)
+            return out
+
+        self.ws.set_later(name, Deferred(placed))
 
 
 def _read_then(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date
@@ -196,6 +197,26 @@ class ChronicleRow:
         return self.cells[1] if len(self.cells) > 1 else ""
 
 
+# one field given later is worked out by one thread at a time: another thread asking for it
+# meanwhile waits for that value (a part read later is read once, its warnings given once)
+_LATER = threading.RLock()
+
+
+class Deferred:
+    """A part of the workspace read when it is first used (or when the workspace is
+    ``settle``d). ``resolve()`` reads it and gives (value, lazy): with ``lazy`` the value is
+    a handle of the scan cache, called for the value when the field is used."""
+
+    __slots__ = ("resolve",)
+
+    def __init__(self, resolve: Callable[[], tuple[Any, bool]]):
+        self.resolve = resolve
+
+    def __call__(self) -> Any:
+        value, lazy = self.resolve()
+        return value() if lazy else value
+
+
 class LoadsLater:
     """A parsed file the scan cache hands out before unpickling it: its instance holds only
     a few fields (its name) and ``_lazy``, which gives the rest on first use (see
@@ -204,9 +225,11 @@ class LoadsLater:
     def __getattr__(self, name: str) -> Any:
         later = self.__dict__.get("_later")
         if later is not None and name in later:  # one field given later (``set_later``)
-            value = later[name]()
-            self.__dict__.setdefault(name, value)
-            later.pop(name, None)
+            with _LATER:
+                load = later.get(name)
+                if load is not None and name not in self.__dict__:
+                    self.__dict__[name] = load()
+                later.pop(name, None)
             return self.__dict__[name]
         load = self.__dict__.get("_lazy")
         if load is None or name.startswith("__"):
@@ -239,14 +262,35 @@ class LoadsLater:
     def given(self, name: str) -> bool:
         """Whether field ``name`` is not None (a field given later is: its value is not
         loaded to tell)."""
-        if name in (self.__dict__.get("_later") or ()):
+        load = (self.__dict__.get("_later") or {}).get(name)
+        if load is not None and not isinstance(load, Deferred):  # the cache's: never None
             return True
         return getattr(self, name) is not None
+
+    def deferred(self, name: str) -> bool:
+        """Whether field ``name`` is a part not read yet (:class:`Deferred`)."""
+        return isinstance((self.__dict__.get("_later") or {}).get(name), Deferred)
 
     def set_later(self, name: str, load: Callable[[], Any]) -> None:
         """Field ``name`` is ``load()``, called when the field is first used."""
         self.__dict__.pop(name, None)
         self.__dict__.setdefault("_later", {})[name] = load
+
+    def settle(self) -> None:
+        """Read every part deferred (:class:`Deferred`) and not read yet: its warnings are
+        then given (a value the scan cache hands out stays a handle until it is used)."""
+        later: dict[str, Any] = self.__dict__.get("_later") or {}
+        for name in list(later):
+            with _LATER:  # another thread may have read it meanwhile
+                load = later.get(name)
+                if not isinstance(load, Deferred) or name in self.__dict__:
+                    continue
+                value, lazy = load.resolve()
+                if lazy:
+                    later[name] = value
+                else:
+                    self.__dict__[name] = value
+                    later.pop(name, None)
 
 
 @dataclass

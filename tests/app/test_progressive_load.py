@@ -110,3 +110,23 @@ async def test_a_reload_shows_dots_for_the_counts_not_known_yet_not_the_old_ones
             assert " 9 Toy 1" in screen_text(app)
     finally:
         gate.set()
+
+
+async def test_the_top_bar_counts_every_warning_once_the_scan_is_over(make, ws):
+    """The warnings about anchors, promotion sources and the fragments come with parts the
+    scan reads after the first queue: the top bar's count is told again at the end."""
+    from memreview.workspace.loader import load_workspace
+
+    (ws / "memory" / "dates.md").write_text(
+        "# Dates\n\n## [FACT:nas-bought]\nAdded: 2026-02-30\nSummary: the NAS\n---\n\n"
+        "## [FACT:ups-bought]\nAdded: 2026-13-01\nSummary: the UPS\n---\n",
+        encoding="utf-8",
+    )
+    at_once = len(load_workspace(ws).warnings)
+    assert at_once >= 2  # the two dates, warned by the checks across files
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = review(app)
+        await _until(pilot, lambda: screen.result is not None and screen.result.health)
+        await pilot.pause()
+        assert f"{at_once} warnings (h)" in screen_text(app).splitlines()[0]

@@ -188,6 +188,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             self.show_queue(ready[0] if ready else queue_names()[0])
 
     def _show_health(self) -> None:
+        # the warnings of the parts read after the first queue are in by now (the count)
+        self.query_one(TopBar).show(self.root, self.result)
         self.query_one(HealthView).show(
             self.result.health, self.result.warnings, self.result.missing
         )
