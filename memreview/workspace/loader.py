@@ -196,19 +196,19 @@ def load_workspace(  # noqa: C901, PLR0915
     read_proposals(rd, ws, cfg.proposals)
     read_verdicts(rd, ws, cfg.verdicts)
     read_skills(rd, ws, cfg.skill_candidates)
-    read_openclaw_usage(rd, ws, cfg, os.environ if environ is None else environ)
+    usage_env = os.environ if environ is None else environ
+    if later is None:
+        read_openclaw_usage(rd, ws, cfg, usage_env)
+    else:  # it asks whether there is a recall log: read with the recalls
+        later.defer_all(("openclaw", "short_term"), lambda: _usage(rd, ws, cfg, usage_env))
     find_dreaming_runs(root, ws)
     report(_("finding projects"), 0.88)
     if later is None:
         ws.projects = _across_files(cache, rd, ws)
     else:
         later.defer("projects", lambda: (_across_files(cache, rd, ws), False))
-    if ws.openclaw is not None and not ws.given("recalls"):
-        line_recalls = ws.openclaw.recalls
-        if later is None:
-            ws.recalls = recalls_of_entries(ws, line_recalls)
-        else:  # the projects' files are read for it
-            later.defer("recalls", lambda: (recalls_of_entries(ws, line_recalls), False))
+    if later is None and ws.openclaw is not None and not ws.given("recalls"):
+        ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
     ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
     report(_("loaded"), 0.9)
     return ws
@@ -248,10 +248,9 @@ def _read_dreams_and_recalls(
     else:
         later.defer("fragments", lambda: _handle(fragments()))
     report(_("reading recall log"), 0.72)
-    _later(
-        ws,
-        "recalls",
-        _cached(
+
+    def recall_log() -> Any:
+        return _cached(
             cache,
             f"recalls:{rd.jsonl_limit}",
             (cfg.recall_log,),
@@ -259,8 +258,25 @@ def _read_dreams_and_recalls(
             lambda: _read_then(read_recalls, rd, ws, cfg.recall_log, "recalls"),
             lambda recalls: (s for r in recalls or () for s in (r.id, r.channel, r.query)),
             later=True,
-        ),
-    )
+        )
+
+    if later is None:
+        _later(ws, "recalls", recall_log())
+    else:
+        later.defer("recalls", lambda: _recalls(ws, recall_log()))
+
+
+def _recalls(ws: Workspace, value: Any) -> tuple[Any, bool]:
+    """The recalls, read later (``load_workspace``'s ``defer``): the recall log's, or, where
+    there is none, OpenClaw's line recalls as recalls of what the lines hold (made when its
+    usage data is read, which asks whether there is a recall log: told here first)."""
+    if isinstance(value, Later):
+        ws.set_later("recalls", value)  # never None: a handle of the scan cache
+        return value, True
+    ws.__dict__["recalls"] = value
+    if value is None:
+        ws.openclaw  # noqa: B018 -- read now: it makes the recalls of OpenClaw's lines
+    return ws.__dict__["recalls"], False
 
 
 def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> dict[str, Project]:
@@ -285,6 +301,16 @@ def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> dict[st
     if projects is not ws.__dict__.get("projects"):  # from the cache
         ws.warnings.extend(warnings)
     return projects
+
+
+def _usage(rd: Reader, ws: Workspace, cfg: Config, environ: Mapping[str, str]) -> None:
+    """OpenClaw's usage data (``read_openclaw_usage``) into fields read later (each None
+    unless it sets it), and, where there is no recall log, its line recalls as the recalls."""
+    read_openclaw_usage(rd, ws, cfg, environ)
+    for name in ("openclaw", "short_term"):
+        ws.__dict__.setdefault(name, None)
+    if ws.openclaw is not None and not ws.given("recalls"):
+        ws.__dict__["recalls"] = recalls_of_entries(ws, ws.openclaw.recalls)
 
 
 def _handle(value: Any) -> tuple[Any, bool]:
@@ -324,6 +350,21 @@ class _Deferring:
             return out
 
         self.ws.set_later(name, Deferred(placed))
+
+    def defer_all(self, names: tuple[str, ...], run: Callable[[], None]) -> None:
+        """Fields ``names``, all set by one ``run()`` (in ``ws.__dict__``), read when one of
+        them is first used."""
+        started: list[bool] = []
+
+        def once() -> tuple[Any, bool]:
+            if not started:  # a field asked for while ``run`` reads is what it holds so far
+                started.append(True)
+                run()
+            return None, False
+
+        for name in names:
+            self.defer(name, once)
+        # one place for its warnings: the first name's (the others' blocks are empty)
 
 
 def _read_then(

@@ -228,7 +228,8 @@ class LoadsLater:
             with _LATER:
                 load = later.get(name)
                 if load is not None and name not in self.__dict__:
-                    self.__dict__[name] = load()
+                    value = load()
+                    self.__dict__.setdefault(name, value)  # unless the load set it itself
                 later.pop(name, None)
             return self.__dict__[name]
         load = self.__dict__.get("_lazy")
@@ -269,7 +270,8 @@ class LoadsLater:
 
     def deferred(self, name: str) -> bool:
         """Whether field ``name`` is a part not read yet (:class:`Deferred`)."""
-        return isinstance((self.__dict__.get("_later") or {}).get(name), Deferred)
+        load = (self.__dict__.get("_later") or {}).get(name)
+        return isinstance(load, Deferred) and name not in self.__dict__
 
     def set_later(self, name: str, load: Callable[[], Any]) -> None:
         """Field ``name`` is ``load()``, called when the field is first used."""
@@ -283,13 +285,16 @@ class LoadsLater:
         for name in list(later):
             with _LATER:  # another thread may have read it meanwhile
                 load = later.get(name)
-                if not isinstance(load, Deferred) or name in self.__dict__:
+                if not isinstance(load, Deferred):
+                    continue
+                if name in self.__dict__:  # set by the read of another field
+                    later.pop(name, None)
                     continue
                 value, lazy = load.resolve()
                 if lazy:
                     later[name] = value
                 else:
-                    self.__dict__[name] = value
+                    self.__dict__.setdefault(name, value)  # unless the read set it itself
                     later.pop(name, None)
 
 

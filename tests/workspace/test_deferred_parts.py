@@ -139,3 +139,51 @@ def test_a_deferred_part_asked_for_by_two_threads_is_read_once(tmp_path):
     assert got == [["fragment"], ["fragment"]]
     assert len(reads) == 1
     assert len(ws.warnings) == 1
+
+
+# OpenClaw's usage data where there is no recall log: its recall events (one without a
+# date), its short-term store; the line recalls become recalls of the anchors and projects
+OPENCLAW = {
+    "MEMORY.md": (
+        "# Memory\n\n## [KNOWLEDGE:gbk]\nAdded: 2026-02-30\nSummary: Windows Python defaults"
+        " to GBK\n---\n"
+    ),
+    "memory/projects/radar.md": "# Radar\nStatus: active\n",
+    "memory/.dreams/events.jsonl": [
+        {
+            "type": "memory.recall.recorded",
+            "timestamp": ts,
+            "query": "gbk",
+            "results": [{"path": path, "startLine": 3, "endLine": 5, "score": 0.7}],
+        }
+        for ts, path in (
+            ("2026-11-20T10:00:00Z", "MEMORY.md"),
+            ("2026-11-21T10:00:00Z", "memory/projects/radar.md"),
+            ("no date", "MEMORY.md"),
+        )
+    ],
+    "memory/.dreams/short-term-recall.json": "{ not json",
+    "memory/review/proposals.jsonl": [{"id": "p-1"}],
+}
+
+
+def test_openclaw_s_usage_read_later_gives_the_same_recalls_store_and_warnings(
+    write_files, tmp_path
+):
+    root = write_files(tmp_path / "ws", OPENCLAW)
+    env = {"HOME": str(tmp_path / "no-home")}
+    at_once = load_workspace(root, environ=env)
+    files = [w["file"] for w in _warnings(at_once)]
+    assert (
+        "memory/.dreams/events.jsonl" in files and "memory/.dreams/short-term-recall.json" in files
+    )
+    assert at_once.recalls and at_once.openclaw is not None
+    for first in ("recalls", "openclaw", "short_term", "projects", "fragments"):
+        ws = load_workspace(root, environ=env, defer=True)
+        assert ws.deferred("recalls") and ws.deferred("openclaw") and ws.deferred("short_term")
+        getattr(ws, first)
+        ws.settle()
+        assert _warnings(ws) == _warnings(at_once), first
+        assert ws.recalls == at_once.recalls, first
+        assert ws.short_term == at_once.short_term and ws.openclaw == at_once.openclaw
+        assert ws.given("recalls") and not ws.given("fragments")
