@@ -122,6 +122,9 @@ ALLOWED: dict[str, str] = {
     "a detector does not change the workspace": (
         "scan: a programming error (a detector that writes), raised for the test suite"
     ),
+    "a deferred part of the workspace asked for itself": (
+        "workspace/loader.py: a programming error (a loop among the parts read later)"
+    ),
     "module {} has no attribute {}": (
         "a package's lazy names (__getattr__): Python's own AttributeError, for programmers"
     ),

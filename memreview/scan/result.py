@@ -53,6 +53,12 @@ class ScanResult:
         self.pending.discard(name)
         self.__dict__.pop("_related", None)
 
+    def missing_in_order(self) -> dict[str, str]:
+        """``missing`` in the queues' order, as it is now (the scan tells some reasons after
+        the first queue, into this table, while a screen may be reading it)."""
+        now = dict(self.missing)  # one copy at once, whatever another thread adds meanwhile
+        return {n: now[n] for n in _in_registry_order(now)}
+
     def in_order(self) -> None:
         """The queue tables in the registry's order (queues finish in any order)."""
         order = [n for n in registry.queue_names() if n in self.all_queues]
@@ -142,7 +148,7 @@ class ScanResult:
             "counts": self.counts,
             "queues": self.queues,
             "health": self.health,
-            "missing": {n: self.missing[n] for n in _in_registry_order(self.missing)},
+            "missing": self.missing_in_order(),
             "warnings": [w.to_json() for w in self.workspace.warnings],
         }
 

@@ -26,9 +26,16 @@ from memreview.workspace.openclaw_state import read_state_db
 from memreview.workspace.reader import Reader
 
 
-def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ: Mapping[str, str]) -> None:
+def read_openclaw_usage(
+    rd: Reader,
+    ws: Workspace,
+    cfg: Config,
+    environ: Mapping[str, str],
+    recall_log: bool | None = None,
+) -> None:
     """OpenClaw's recall events and short-term store, read only where there is no recall
-    log (with one, the recall log is the usage data)."""
+    log (with one, the recall log is the usage data; ``recall_log``: whether there is one,
+    when the workspace's recalls are not read yet)."""
     usage = Usage()
     store_rel = cfg.short_term_recall
     data = rd.read(store_rel)
@@ -55,7 +62,7 @@ def read_openclaw_usage(rd: Reader, ws: Workspace, cfg: Config, environ: Mapping
             stores.append((str(db), entries))
     if stores:
         ws.short_term = {e.key: e for _src, entries in stores for e in entries}
-    if ws.given("recalls"):
+    if ws.given("recalls") if recall_log is None else recall_log:
         return
     rows = rd.jsonl(cfg.recall_events)
     if rows is not None:

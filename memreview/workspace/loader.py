@@ -191,22 +191,23 @@ def load_workspace(  # noqa: C901, PLR0915
         (ws.archive_files if archived else ws.files)[rel] = mf
 
     later = _Deferring(ws) if defer else None
-    _read_dreams_and_recalls(cache, rd, ws, report, later)
+    recall_log = _read_dreams_and_recalls(cache, rd, ws, report, later)
     report(_("reading proposals"), 0.82)
     read_proposals(rd, ws, cfg.proposals)
     read_verdicts(rd, ws, cfg.verdicts)
     read_skills(rd, ws, cfg.skill_candidates)
     usage_env = os.environ if environ is None else environ
-    if later is None:
+    if later is None or recall_log is None:
         read_openclaw_usage(rd, ws, cfg, usage_env)
-    else:  # it asks whether there is a recall log: read with the recalls
-        later.defer_all(("openclaw", "short_term"), lambda: _usage(rd, ws, cfg, usage_env))
+    else:
+        _defer_usage(later, recall_log, lambda has_log: _usage(rd, ws, cfg, usage_env, has_log))
     find_dreaming_runs(root, ws)
     report(_("finding projects"), 0.88)
     if later is None:
         ws.projects = _across_files(cache, rd, ws)
     else:
-        later.defer("projects", lambda: (_across_files(cache, rd, ws), False))
+        projects = later.part(lambda: _across_files(cache, rd, ws))
+        later.field("projects", lambda: (projects(), False))
     if later is None and ws.openclaw is not None and not ws.given("recalls"):
         ws.recalls = recalls_of_entries(ws, ws.openclaw.recalls)
     ws.daily_logs.sort(key=lambda d: (d.date, d.rel))
@@ -220,9 +221,10 @@ def _read_dreams_and_recalls(
     ws: Workspace,
     report: Progress,
     later: _Deferring | None = None,
-) -> None:
+) -> Callable[[], Any] | None:
     """The fragments and the recall log: from the cache (unpickled when first used) when
-    their files are unchanged; with ``later``, the fragments are read when first used."""
+    their files are unchanged. With ``later`` both are read when first used: the recall
+    log's read is given back (what it gives: None, a list, or the scan cache's handle)."""
     cfg = ws.config
     report(_("reading fragments"), 0.62)
 
@@ -246,7 +248,8 @@ def _read_dreams_and_recalls(
     if later is None:
         _later(ws, "fragments", fragments())
     else:
-        later.defer("fragments", lambda: _handle(fragments()))
+        read = later.part(fragments)
+        later.field("fragments", lambda: _handle(read()))
     report(_("reading recall log"), 0.72)
 
     def recall_log() -> Any:
@@ -262,21 +265,33 @@ def _read_dreams_and_recalls(
 
     if later is None:
         _later(ws, "recalls", recall_log())
-    else:
-        later.defer("recalls", lambda: _recalls(ws, recall_log()))
+        return None
+    return later.part(recall_log)
 
 
-def _recalls(ws: Workspace, value: Any) -> tuple[Any, bool]:
-    """The recalls, read later (``load_workspace``'s ``defer``): the recall log's, or, where
-    there is none, OpenClaw's line recalls as recalls of what the lines hold (made when its
-    usage data is read, which asks whether there is a recall log: told here first)."""
-    if isinstance(value, Later):
-        ws.set_later("recalls", value)  # never None: a handle of the scan cache
-        return value, True
-    ws.__dict__["recalls"] = value
-    if value is None:
-        ws.openclaw  # noqa: B018 -- read now: it makes the recalls of OpenClaw's lines
-    return ws.__dict__["recalls"], False
+def _defer_usage(
+    later: _Deferring,
+    recall_log: Callable[[], Any],
+    usage: Callable[[bool], tuple[Any, Any]],
+) -> None:
+    """The recalls and OpenClaw's usage data (its store and line recalls), read when one of
+    them is first used: the recall log's recalls, or, where there is none, OpenClaw's line
+    recalls as recalls of what the lines hold. OpenClaw's events are read only where there
+    is no recall log."""
+    read = later.part(lambda: usage(recall_log() is not None))
+
+    def recalls() -> tuple[Any, bool]:
+        value = recall_log()
+        if isinstance(value, Later):  # never None: the scan cache's handle
+            return value, True
+        openclaw = read()[0] if value is None else None
+        if openclaw is not None:
+            value = recalls_of_entries(later.ws, openclaw.recalls)
+        return value, False
+
+    later.field("recalls", recalls)
+    later.field("openclaw", lambda: (read()[0], False))
+    later.field("short_term", lambda: (read()[1], False))
 
 
 def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> dict[str, Project]:
@@ -303,14 +318,13 @@ def _across_files(cache: ScanCache | None, rd: Reader, ws: Workspace) -> dict[st
     return projects
 
 
-def _usage(rd: Reader, ws: Workspace, cfg: Config, environ: Mapping[str, str]) -> None:
-    """OpenClaw's usage data (``read_openclaw_usage``) into fields read later (each None
-    unless it sets it), and, where there is no recall log, its line recalls as the recalls."""
-    read_openclaw_usage(rd, ws, cfg, environ)
-    for name in ("openclaw", "short_term"):
-        ws.__dict__.setdefault(name, None)
-    if ws.openclaw is not None and not ws.given("recalls"):
-        ws.__dict__["recalls"] = recalls_of_entries(ws, ws.openclaw.recalls)
+def _usage(
+    rd: Reader, ws: Workspace, cfg: Config, environ: Mapping[str, str], recall_log: bool
+) -> tuple[Any, Any]:
+    """OpenClaw's usage data and short-term store (``read_openclaw_usage``), each None
+    unless it reads one."""
+    read_openclaw_usage(rd, ws, cfg, environ, recall_log)
+    return ws.__dict__.get("openclaw"), ws.__dict__.get("short_term")
 
 
 def _handle(value: Any) -> tuple[Any, bool]:
@@ -319,10 +333,12 @@ def _handle(value: Any) -> tuple[Any, bool]:
 
 
 class _Deferring:
-    """The parts of a workspace read when first used (:class:`Deferred`). The warnings a
-    part gives go where they would be had it been read in its turn: after the warnings
-    given before it was deferred, before those given after, whichever part is read first
-    (one part may be read while another is: each places only its own)."""
+    """The parts of a workspace read when first used (:class:`Deferred`). A part is read
+    once (``part``); the warnings it gives go where they would be had it been read in its
+    turn: after the warnings given before it was deferred, before those given after,
+    whichever part is read first (a part may be read while another is: each places only
+    its own). Parts are read under the workspace's lock of fields given later: by one
+    thread at a time."""
 
     def __init__(self, ws: Workspace):
         self.ws = ws
@@ -330,14 +346,22 @@ class _Deferring:
         self.moved = 0  # warnings placed so far
         self.count = 0  # parts deferred
 
-    def defer(self, name: str, resolve: Callable[[], tuple[Any, bool]]) -> None:
+    def part(self, read: Callable[[], Any]) -> Callable[[], Any]:
+        """``read``, run when first called (its value kept for the next calls)."""
         slot = (len(self.ws.warnings), self.count)  # parts deferred at one place: in turn
         self.count += 1
+        kept: list[Any] = []
+        reading: list[bool] = []
 
-        def placed() -> tuple[Any, bool]:
+        def once() -> Any:
+            if kept:
+                return kept[0]
+            if reading:  # a part never needs itself: a loop in how the parts are read
+                raise RuntimeError("a deferred part of the workspace asked for itself")
+            reading.append(True)
             warnings = self.ws.warnings
             before, moved = len(warnings), self.moved
-            out = resolve()
+            value = read()
             # its own are the last ones: those of a part read meanwhile were placed already
             own = len(warnings) - before - (self.moved - moved)
             block = warnings[len(warnings) - own :] if own else []
@@ -347,24 +371,14 @@ class _Deferring:
             warnings[at:at] = block
             self.placed.append((slot, len(block)))
             self.moved += len(block)
-            return out
+            kept.append(value)
+            return value
 
-        self.ws.set_later(name, Deferred(placed))
+        return once
 
-    def defer_all(self, names: tuple[str, ...], run: Callable[[], None]) -> None:
-        """Fields ``names``, all set by one ``run()`` (in ``ws.__dict__``), read when one of
-        them is first used."""
-        started: list[bool] = []
-
-        def once() -> tuple[Any, bool]:
-            if not started:  # a field asked for while ``run`` reads is what it holds so far
-                started.append(True)
-                run()
-            return None, False
-
-        for name in names:
-            self.defer(name, once)
-        # one place for its warnings: the first name's (the others' blocks are empty)
+    def field(self, name: str, resolve: Callable[[], tuple[Any, bool]]) -> None:
+        """Field ``name`` given by ``resolve()`` (made of parts) when first used."""
+        self.ws.set_later(name, Deferred(resolve))
 
 
 def _read_then(

@@ -57,6 +57,9 @@ class BigResult:
         ]
         self.health = {"growth": {"weeks": [3] * 14}, "totals": {}}
 
+    def missing_in_order(self) -> dict:
+        return dict(self.missing)
+
     @property
     def counts(self) -> dict:
         return {q: len(v) for q, v in self.queues.items()}

@@ -130,3 +130,31 @@ async def test_the_top_bar_counts_every_warning_once_the_scan_is_over(make, ws):
         await _until(pilot, lambda: screen.result is not None and screen.result.health)
         await pilot.pause()
         assert f"{at_once} warnings (h)" in screen_text(app).splitlines()[0]
+
+
+async def test_the_health_view_lists_the_sources_not_found_in_the_queues_order(make, tmp_path):
+    """Some reasons are told after the first queue (they need a part read later): the
+    health view lists them in the queues' order all the same."""
+    from memreview.app.keys import queue_title
+
+    root = tmp_path / "bare"
+    root.mkdir()
+    (root / "MEMORY.md").write_text("# Memory\n\n- the NAS has 4 disks\n", encoding="utf-8")
+    app = make(root=root)
+    async with app.run_test(size=(120, 60)) as pilot:
+        screen = review(app)
+        await _until(pilot, lambda: screen.result is not None and screen.result.health)
+        await pilot.press("h")
+        await pilot.pause()
+        missing = screen.result.missing
+        assert {"archived", "dormant", "contradictions"} <= set(missing)
+        titles = [queue_title(q) for q in registry.queue_names() if q in missing]
+        lines = [line.split("▕", 1)[-1].strip() for line in screen_text(app).splitlines()]
+        start = next(k for k, line in enumerate(lines) if "Sources not found" in line)
+        shown = [
+            t
+            for line in lines[start + 1 : start + 1 + len(titles)]
+            for t in titles
+            if line.startswith(f"{t}:")
+        ]
+        assert shown == titles

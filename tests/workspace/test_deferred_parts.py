@@ -9,6 +9,8 @@ import threading
 import time
 from datetime import date
 
+import pytest
+
 from memreview.scan import scan_workspace
 from memreview.scan.events import Loaded, QueueDone
 from memreview.workspace.config import Config
@@ -187,3 +189,48 @@ def test_openclaw_s_usage_read_later_gives_the_same_recalls_store_and_warnings(
         assert ws.recalls == at_once.recalls, first
         assert ws.short_term == at_once.short_term and ws.openclaw == at_once.openclaw
         assert ws.given("recalls") and not ws.given("fragments")
+
+
+def test_a_thread_asking_for_the_recalls_while_they_are_read_waits_for_them(
+    write_files, tmp_path, monkeypatch
+):
+    """Where there is no recall log the recalls are OpenClaw's line recalls, made after its
+    usage data is read: another thread asking meanwhile gets them, never a None of the
+    read half done."""
+    from memreview.workspace import loader
+
+    root = write_files(tmp_path / "ws", OPENCLAW)
+    env = {"HOME": str(tmp_path / "no-home")}
+    expected = load_workspace(root, environ=env).recalls
+    assert expected
+    inside = threading.Event()
+    real = loader.recalls_of_entries
+
+    def slow(ws, line_recalls):
+        inside.set()
+        time.sleep(0.3)  # the other thread asks now
+        return real(ws, line_recalls)
+
+    monkeypatch.setattr(loader, "recalls_of_entries", slow)
+    ws = load_workspace(root, environ=env, defer=True)
+    seen = []
+
+    def other() -> None:
+        inside.wait(10)
+        seen.append((ws.recalls, ws.openclaw is not None))
+
+    t = threading.Thread(target=other)
+    t.start()
+    ws.settle()
+    t.join()
+    assert seen == [(expected, True)]
+
+
+def test_a_part_that_asks_for_itself_is_an_error_not_a_hang(tmp_path):
+    from memreview.workspace.loader import _Deferring
+
+    later = _Deferring(Workspace(root=tmp_path, config=Config()))
+    parts = []
+    parts.append(later.part(lambda: parts[0]()))
+    with pytest.raises(RuntimeError, match="asked for itself"):
+        parts[0]()

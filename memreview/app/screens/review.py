@@ -139,7 +139,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         if self.result is not None:
             self._show_current()
             self.query_one(HealthView).show(
-                self.result.health, self.result.warnings, self.result.missing
+                self.result.health, self.result.warnings, self.result.missing_in_order()
             )
 
     def action_reload(self) -> None:
@@ -191,7 +191,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         # the warnings of the parts read after the first queue are in by now (the count)
         self.query_one(TopBar).show(self.root, self.result)
         self.query_one(HealthView).show(
-            self.result.health, self.result.warnings, self.result.missing
+            self.result.health, self.result.warnings, self.result.missing_in_order()
         )
         self.query_one(AlarmBanner).show(self.result.health.get("alarms") or [])
 
