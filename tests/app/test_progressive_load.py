@@ -158,3 +158,53 @@ async def test_the_health_view_lists_the_sources_not_found_in_the_queues_order(m
             if line.startswith(f"{t}:")
         ]
         assert shown == titles
+
+
+async def test_a_queue_still_computed_shows_no_preview_of_the_item_shown_before(
+    make, ws, monkeypatch
+):
+    """The preview of the item left is not drawn under a queue that has no item yet (it
+    was asked for, and arrived after the owner moved on)."""
+    gate = threading.Event()
+    _slow_toy(monkeypatch, ws, gate)
+    app = make()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = review(app)
+            await _until(
+                pilot,
+                lambda: screen.result is not None and "contradictions" not in screen.result.pending,
+            )
+            await pilot.pause()
+            assert "Contradictions   1 of 1" in screen_text(app)
+            await pilot.press("9")  # the toy queue, still computed
+            await pilot.pause(0.6)  # the left item's preview would be ready by now
+            text = screen_text(app)
+            assert "computing this queue" in text
+            assert "Preview —" not in text
+    finally:
+        gate.set()
+
+
+async def test_the_health_view_says_its_figures_are_computed_until_they_are(make, ws, monkeypatch):
+    gate = threading.Event()
+    _slow_toy(monkeypatch, ws, gate)
+    app = make()
+    try:
+        async with app.run_test(size=(120, 48)) as pilot:
+            screen = review(app)
+            await _until(
+                pilot,
+                lambda: screen.result is not None and "contradictions" not in screen.result.pending,
+            )
+            await pilot.press("h")
+            await pilot.pause()
+            assert "computing the health figures" in screen_text(app)
+            gate.set()
+            await _until(pilot, lambda: bool(screen.result.health))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "computing the health figures" not in text
+            assert "Totals" in text
+    finally:
+        gate.set()

@@ -125,7 +125,9 @@ class Evidence(Widget, can_focus=False):
         else soon)."""
         st = self.style_of
         self.offset_y = 0
-        self._preview = self._request_preview(preview) if item is not None else None
+        # no item: nothing previewed, and a preview still coming for the last one is not
+        # drawn under another queue
+        self._preview = self._request_preview(preview if item is not None else None)
         if item is None:  # "": nothing to say (the queue is being computed)
             self._body = [Text(empty_text, style=st("dim"))]
         else:
