@@ -173,6 +173,9 @@ async def test_keys_that_do_nothing_here_say_why(make, backend):
             assert f"{key} does nothing in Contradictions" in last(), key
             assert "a keep-a" in last() and "d defer" in last()
         assert "pending" not in backend.store
+        await pilot.press("number_sign")  # a pair of contradictions has no member to pick
+        assert "keeps one member of a group; this item is a pair" in last()
+        assert "a keep-a" in last() and not screen.member_prompt
         await pilot.press("w")  # nothing staged
         assert "nothing is staged to write" in last()
         await pilot.press("6", "a")

@@ -316,7 +316,10 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
 
     def _hints(self) -> list[tuple[str, Act]]:
         out = []
+        current = self.items.current
         for verb, act in queue_acts(self.queue).items():
+            if verb == MEMBER and current is not None and "refs" not in current:
+                continue  # a pair has no member to pick
             if self._refusal(act) is None:  # a strip with nothing to strip is not offered
                 out.append((verb_key(verb, self.app.key_for), act))
         return out

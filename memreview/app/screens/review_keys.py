@@ -63,6 +63,10 @@ class ReviewKeys(ReviewBase):
             )
         if self.items.current is None:
             return _("{queue} has nothing to decide").format(queue=title)
+        if verb == MEMBER and "refs" not in self.items.current:
+            return _("{key} keeps one member of a group; this item is a pair: {keys}").format(
+                key=self._key_name(action, parameters), keys=self._offered()
+            )
         return self._refusal(act)
 
     def _why_not_hidden(self, action: str, title: str) -> str:

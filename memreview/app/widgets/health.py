@@ -41,7 +41,12 @@ class HealthView(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Label(_("Health"), classes="pane-title")
         yield Static(id="health-alarms", markup=False)
-        yield Static(id="health-budgets", markup=False)
+        # until the scan's end: no figure yet (an empty chart would read as no entries)
+        yield Static(
+            _("computing the health figures… (they come once every queue is computed)"),
+            id="health-budgets",
+            markup=False,
+        )
         yield Static(id="health-boot", markup=False)
         yield Label(_("Entries added per week (last 14 weeks)"), classes="health-heading")
         yield Sparkline([], id="health-growth")
