@@ -4,6 +4,7 @@ computed, "…" for the others, and keys work in the computed queues meanwhile."
 from __future__ import annotations
 
 import threading
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from app_helpers import SIZE, loaded, review, screen_text
@@ -36,46 +37,57 @@ async def _until(pilot, done) -> None:
     raise AssertionError("the app never got there")
 
 
-async def test_the_first_queue_is_usable_while_a_slow_queue_is_computed(
-    make, ws, backend, monkeypatch
-):
+async def _first_queue_computed(pilot, screen) -> None:
+    await _until(
+        pilot, lambda: screen.result is not None and "contradictions" not in screen.result.pending
+    )
+
+
+@asynccontextmanager
+async def _toy_held_back(make, ws, monkeypatch, size=SIZE):
+    """The app with its first queue computed while the toy queue waits for the gate
+    (opened at the end whatever happens): (app, pilot, screen, gate)."""
     gate = threading.Event()
     _slow_toy(monkeypatch, ws, gate)
     app = make()
     try:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             screen = review(app)
-            await _until(
-                pilot,
-                lambda: screen.result is not None and "contradictions" not in screen.result.pending,
-            )
-            await pilot.pause()
-            await pilot.pause()
-            assert "toy" in screen.result.pending  # still waiting for the gate
-            text = screen_text(app)
-            assert " 9 Toy …" in text and "Contradictions 1" in text
-            assert "Contradictions   1 of 1" in text  # the first queue's items are listed
-            await pilot.press("k")  # keep both sides
-            [d] = backend.store["pending"]
-            assert d.queue == "contradictions" and d.action == "keep-both"
-            await pilot.press("2")  # another computed queue answers too
-            assert screen.queue == "supersede" and "Supersede   1 of 1" in screen_text(app)
-            await pilot.press("9")  # the slow one says so, and nothing blocks
-            assert "computing this queue" in screen_text(app)
-            from memreview.app.commands import MemReviewCommands
-
-            about = {n: h for n, _run, h in MemReviewCommands(app.screen)._commands()}
-            assert about["queue: Toy"] == "being computed — key 9"  # not "0 items"
-            assert about["queue: Supersede"] == "1 item — key 2"
-            assert "toy" in screen.result.pending and not gate.is_set()
-            gate.set()
-            await loaded(app, pilot)
-            assert not screen.result.pending
-            text = screen_text(app)
-            assert " 9 Toy 1" in text and "Toy   1 of 1" in text
-            assert screen.result.health  # the health figures come last
+            await _first_queue_computed(pilot, screen)
+            yield app, pilot, screen, gate
     finally:
         gate.set()
+
+
+async def test_the_first_queue_is_usable_while_a_slow_queue_is_computed(
+    make, ws, backend, monkeypatch
+):
+    async with _toy_held_back(make, ws, monkeypatch) as (app, pilot, screen, gate):
+        await pilot.pause()
+        await pilot.pause()
+        assert "toy" in screen.result.pending  # still waiting for the gate
+        text = screen_text(app)
+        assert " 9 Toy …" in text and "Contradictions 1" in text
+        assert "Contradictions   1 of 1" in text  # the first queue's items are listed
+        await pilot.press("k")  # keep both sides
+        [d] = backend.store["pending"]
+        assert d.queue == "contradictions" and d.action == "keep-both"
+        await pilot.press("2")  # another computed queue answers too
+        assert screen.queue == "supersede" and "Supersede   1 of 1" in screen_text(app)
+        await pilot.press("9")  # the slow one says so, and nothing blocks
+        assert "computing this queue" in screen_text(app)
+        from memreview.app.commands import MemReviewCommands
+
+        about = {n: h for n, _run, h in MemReviewCommands(app.screen)._commands()}
+        assert about["queue: Toy"] == "being computed — key 9"  # not "0 items"
+        assert about["queue: Supersede"] == "1 item — key 2"
+        assert "toy" in screen.result.pending and not gate.is_set()
+        gate.set()
+        await loaded(app, pilot)
+        assert not screen.result.pending
+        text = screen_text(app)
+        assert " 9 Toy 1" in text and "Toy   1 of 1" in text
+        assert screen.result.health  # the health figures come last
 
 
 async def test_a_reload_shows_dots_for_the_counts_not_known_yet_not_the_old_ones(
@@ -165,46 +177,24 @@ async def test_a_queue_still_computed_shows_no_preview_of_the_item_shown_before(
 ):
     """The preview of the item left is not drawn under a queue that has no item yet (it
     was asked for, and arrived after the owner moved on)."""
-    gate = threading.Event()
-    _slow_toy(monkeypatch, ws, gate)
-    app = make()
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            screen = review(app)
-            await _until(
-                pilot,
-                lambda: screen.result is not None and "contradictions" not in screen.result.pending,
-            )
-            await pilot.pause()
-            assert "Contradictions   1 of 1" in screen_text(app)
-            await pilot.press("9")  # the toy queue, still computed
-            await pilot.pause(0.6)  # the left item's preview would be ready by now
-            text = screen_text(app)
-            assert "computing this queue" in text
-            assert "Preview —" not in text
-    finally:
-        gate.set()
+    async with _toy_held_back(make, ws, monkeypatch) as (app, pilot, _screen, _gate):
+        await pilot.pause()
+        assert "Contradictions   1 of 1" in screen_text(app)
+        await pilot.press("9")  # the toy queue, still computed
+        await pilot.pause(0.6)  # the left item's preview would be ready by now
+        text = screen_text(app)
+        assert "computing this queue" in text
+        assert "Preview —" not in text
 
 
 async def test_the_health_view_says_its_figures_are_computed_until_they_are(make, ws, monkeypatch):
-    gate = threading.Event()
-    _slow_toy(monkeypatch, ws, gate)
-    app = make()
-    try:
-        async with app.run_test(size=(120, 48)) as pilot:
-            screen = review(app)
-            await _until(
-                pilot,
-                lambda: screen.result is not None and "contradictions" not in screen.result.pending,
-            )
-            await pilot.press("h")
-            await pilot.pause()
-            assert "computing the health figures" in screen_text(app)
-            gate.set()
-            await _until(pilot, lambda: bool(screen.result.health))
-            await pilot.pause()
-            text = screen_text(app)
-            assert "computing the health figures" not in text
-            assert "Totals" in text
-    finally:
+    async with _toy_held_back(make, ws, monkeypatch, (120, 48)) as (app, pilot, screen, gate):
+        await pilot.press("h")
+        await pilot.pause()
+        assert "computing the health figures" in screen_text(app)
         gate.set()
+        await _until(pilot, lambda: bool(screen.result.health))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "computing the health figures" not in text
+        assert "Totals" in text
