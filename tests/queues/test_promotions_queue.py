@@ -217,6 +217,16 @@ def test_dangling_source_missing_file_or_lines(tmp_path):
     item = _scan(tmp_path / "b", short_log)[0]
     assert "dangling-source" in {f["flag"] for f in item["flags"]}
     assert item["source"]["missing"] is True
+    [why] = [f["reason"] for f in item["flags"] if f["flag"] == "dangling-source"]
+    assert why.startswith("lines 90-90 of memory/2026-11-27.md no longer exist (it has ")
+
+
+def test_a_source_line_that_is_blank_now_is_said_so_not_gone(tmp_path):
+    log = "".join(f"- daily line {k}\n" if k != 5 else "\n" for k in range(1, 40))
+    memory = HEAD + _bullet("A fact whose line was emptied", 5)
+    [item] = _scan(tmp_path, memory, {"memory/2026-11-27.md": log})
+    [why] = [f["reason"] for f in item["flags"] if f["flag"] == "dangling-source"]
+    assert why == "lines 5-5 of memory/2026-11-27.md are blank now"
 
 
 def test_split_tail_and_stripped_body():

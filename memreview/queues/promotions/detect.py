@@ -299,7 +299,7 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
         if lines is None:
             why = _("its source {file} no longer exists").format(file=path)
             flags.append(("dangling-source", why))
-        elif b > len(lines) or (lines and not any(x.strip() for x in lines[a - 1 : b])):
+        elif b > len(lines):
             flags.append(
                 (
                     "dangling-source",
@@ -310,6 +310,11 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
                     ).format(first=a, last=b, file=path, count=len(lines)),
                 )
             )
+        elif lines and not any(x.strip() for x in lines[a - 1 : b]):
+            why = _("lines {first}-{last} of {file} are blank now").format(
+                first=a, last=b, file=path
+            )
+            flags.append(("dangling-source", why))
     return [{"flag": f, "label": FLAGS[f], "reason": r} for f, r in flags]
 
 
