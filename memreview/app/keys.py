@@ -91,6 +91,12 @@ def decision_label(decision) -> tuple[str, Act | None]:
     return label, act
 
 
+def no_member_to_pick(verb: str, item: dict | None) -> bool:
+    """Whether ``verb`` picks a member (``#`` then a digit) of an item that has none: a
+    pair of contradictions, not a group."""
+    return verb == MEMBER and item is not None and "refs" not in item
+
+
 def default_act(queue: str) -> Act | None:
     """The action previewed for an item nothing is staged for: the queue's first one."""
     unit = _registry().unit(queue)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date
-from types import MethodType
 
 from memreview.decisions import registry
 from memreview.decisions.reviewed import workspace_alarms
@@ -16,7 +15,7 @@ from memreview.i18n import _
 from memreview.judge_card import report_card
 from memreview.scan.events import Emit, HealthDone, Loaded, QueueDone
 from memreview.scan.result import ScanResult, fill_missing, new_result, sorted_pending
-from memreview.workspace.model import Workspace
+from memreview.workspace.model import Workspace, WorkspaceView
 
 
 def _judge_card(ws: Workspace) -> dict | None:
@@ -58,23 +57,15 @@ PART_GROUPS: dict[str, frozenset[str]] = {
 ALL_GROUPS = frozenset({"md", "daily", "data"})
 
 
-class _Reading:
-    """A workspace as one detector sees it, noting each part it reads (its methods run on
-    this view too, so the parts they read are noted)."""
+class _Reading(WorkspaceView):
+    """A workspace as one detector sees it, noting each part it reads."""
 
     def __init__(self, ws: Workspace):
-        object.__setattr__(self, "_ws", ws)
+        super().__init__(ws)
         object.__setattr__(self, "parts", set())
 
-    def __getattr__(self, name: str):
+    def asked(self, name: str) -> None:
         self.parts.add(name)
-        attr = getattr(type(self._ws), name, None)
-        if callable(attr):
-            return MethodType(attr, self)
-        return getattr(self._ws, name)
-
-    def __setattr__(self, name: str, value) -> None:
-        raise AttributeError("a detector does not change the workspace")
 
     def groups(self) -> list[str]:
         out: set[str] = set()
@@ -187,9 +178,7 @@ def compute(
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
-    report(_("health"), 0.99)
-    _settle(ws)  # every warning of the workspace given before the figures are made
-    fill_missing(result)
+    report(_("health"), 0.99)  # every part of the workspace read by now (``_detect_all``)
     result.health = health = _health(ws, today, result) if health is None else health
     result.in_order()
     if emit is not None:

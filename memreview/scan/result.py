@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from types import MethodType
 
 from memreview.decisions import registry
 from memreview.decisions.state import State
 from memreview.health import SCHEMA
 from memreview.queues.common import RENAMED_PREFIXES, current_id
-from memreview.workspace.model import Workspace
+from memreview.workspace.model import Workspace, WorkspaceView
 
 
 @dataclass
@@ -191,20 +190,12 @@ class _NotReadYet(Exception):
     """A part of the workspace not read yet was asked for."""
 
 
-class _ReadSoFar:
-    """A workspace as read so far: asking for a part not read yet raises ``_NotReadYet``
-    (its methods run on this view too)."""
+class _ReadSoFar(WorkspaceView):
+    """A workspace as read so far: asking for a part not read yet raises ``_NotReadYet``."""
 
-    def __init__(self, ws: Workspace):
-        object.__setattr__(self, "_ws", ws)
-
-    def __getattr__(self, name: str):
+    def asked(self, name: str) -> None:
         if self._ws.deferred(name):
             raise _NotReadYet(name)
-        attr = getattr(type(self._ws), name, None)
-        if callable(attr):
-            return MethodType(attr, self)
-        return getattr(self._ws, name)
 
     def given(self, name: str) -> bool:
         # the workspace's own: a value the scan cache hands out is not unpickled to tell

@@ -82,7 +82,7 @@ def _scan(
     from memreview.scan.computing import compute
     from memreview.workspace.loader import load_workspace, review_date
 
-    # the fragments and the projects are read after the first queue (see ``compute``)
+    # what the first queue does not need is read after it (see ``load_workspace``'s defer)
     ws = load_workspace(root, progress=progress, cache=sc, defer=True)
     if sc is not None:
         ws.per_file = sc.per_file()

@@ -110,10 +110,10 @@ def load_workspace(  # noqa: C901, PLR0915
 
     ``environ`` (default: the process environment) says where OpenClaw keeps its state;
     ``cache`` gives the files parsed before, unchanged since, without reading them.
-    ``defer``: the fragments and the projects (with the checks across files) are read when
-    first used, or when the workspace is settled (``Workspace.settle``): a queue that needs
-    neither is computed first. Their warnings take the place they have in a load read at
-    once.
+    ``defer``: the fragments, the recall log, OpenClaw's usage data and the projects (with
+    the checks across files) are read when first used, or when the workspace is settled
+    (``Workspace.settle``): a queue that needs none of them is computed first. Their
+    warnings take the place they have in a load read at once.
     """
     root = root.resolve()
     report = progress or (lambda stage, frac: None)

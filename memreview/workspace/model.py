@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, fields
 from datetime import date
 from datetime import date as _date  # the type, where a field named `date` hides it
 from pathlib import Path
+from types import MethodType
 from typing import Any, ClassVar, Self
 
 from memreview.i18n import Message, shown
@@ -403,6 +404,27 @@ class Project:
     @property
     def closed(self) -> bool:
         return is_closed_status(self.status)
+
+
+class WorkspaceView:
+    """A workspace as one reader sees it: each field it asks for goes through ``asked``
+    first (the workspace's methods run on this view too, so the fields they read do)."""
+
+    def __init__(self, ws: Workspace):
+        object.__setattr__(self, "_ws", ws)
+
+    def asked(self, name: str) -> None:
+        """Field ``name`` is asked for (a view of its own notes it, or refuses it)."""
+
+    def __getattr__(self, name: str) -> Any:
+        self.asked(name)
+        attr = getattr(type(self._ws), name, None)
+        if callable(attr):
+            return MethodType(attr, self)
+        return getattr(self._ws, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a detector does not change the workspace")
 
 
 @dataclass

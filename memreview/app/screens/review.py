@@ -21,6 +21,7 @@ from memreview.app.keys import (
     HEALTH,
     act_for,
     decision_label,
+    no_member_to_pick,
     queue_acts,
     queue_names,
     queue_title,
@@ -318,8 +319,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         out = []
         current = self.items.current
         for verb, act in queue_acts(self.queue).items():
-            if verb == MEMBER and current is not None and "refs" not in current:
-                continue  # a pair has no member to pick
+            if no_member_to_pick(verb, current):
+                continue
             if self._refusal(act) is None:  # a strip with nothing to strip is not offered
                 out.append((verb_key(verb, self.app.key_for), act))
         return out
@@ -352,9 +353,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             verb = MERGE if action == "merge" else MEMBER
             if act_for(self.queue, verb) is None:
                 return False
-            # a pair of contradictions has no members to pick
-            current = self.items.current if has_item else None
-            if verb == MEMBER and current is not None and "refs" not in current:
+            if no_member_to_pick(verb, self.items.current if has_item else None):
                 return False
             return on_item
         if action == "open_editor":

@@ -10,7 +10,14 @@ from dataclasses import replace
 from textual import events
 from textual.actions import parse as parse_action
 
-from memreview.app.keys import HEALTH, act_for, queue_acts, queue_title, verb_key
+from memreview.app.keys import (
+    HEALTH,
+    act_for,
+    no_member_to_pick,
+    queue_acts,
+    queue_title,
+    verb_key,
+)
 from memreview.app.screens.review_base import ReviewBase
 from memreview.decisions.unit import MEMBER, MERGE
 from memreview.i18n import _
@@ -63,7 +70,7 @@ class ReviewKeys(ReviewBase):
             )
         if self.items.current is None:
             return _("{queue} has nothing to decide").format(queue=title)
-        if verb == MEMBER and "refs" not in self.items.current:
+        if no_member_to_pick(verb, self.items.current):
             return _("{key} keeps one member of a group; this item is a pair: {keys}").format(
                 key=self._key_name(action, parameters), keys=self._offered()
             )
