@@ -50,3 +50,66 @@ def test_imported_on_use_imports_once_and_names_itself_like_the_function(monkeyp
     assert lazy(None, None) == [{"computed_in": threading.current_thread().name}]
     assert (lazy.__module__, lazy.__qualname__) == ("memreview_toy_detector_two", "detect")
     monkeypatch.delitem(sys.modules, "memreview_toy_detector_two")
+
+
+def _toy_units(monkeypatch, tmp_path, first_detect) -> SimpleNamespace:
+    """The registry as a first queue computed in process (``first_detect``) and a queue whose
+    detector is imported on use (returned)."""
+    (tmp_path / "memreview_toy_ready_detector.py").write_text(DETECTOR)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "memreview_toy_ready_detector", raising=False)
+    later = SimpleNamespace(
+        name="later",
+        title="Later",
+        slow=False,
+        detect=ImportedOnUse("memreview_toy_ready_detector", "detect"),
+    )
+    first = SimpleNamespace(name="first", title="First", slow=False, detect=first_detect)
+    monkeypatch.setattr(computing.registry, "units", lambda: [first, later])
+    return later
+
+
+def test_ready_detectors_imports_every_detector_a_scan_from_the_cache_did_not(
+    monkeypatch, tmp_path
+):
+    later = _toy_units(monkeypatch, tmp_path, lambda ws, today: [])
+    computing.ready_detectors()
+    assert later.detect._function is not None
+    assert "memreview_toy_ready_detector" in sys.modules
+    assert "numpy" in sys.modules
+    monkeypatch.delitem(sys.modules, "memreview_toy_ready_detector")
+
+
+def test_ready_detectors_waits_while_a_scan_computes_its_first_queue(monkeypatch, tmp_path):
+    """The first queue's detector may import numpy as it runs (contradictions does): the
+    imports made ahead, in the app's thread, never run beside it."""
+    started, release = threading.Event(), threading.Event()
+
+    def first_detect(ws, today):
+        started.set()
+        release.wait(30)
+        return [{"first": True}]
+
+    later = _toy_units(monkeypatch, tmp_path, first_detect)
+    found: dict = {}
+    scan = threading.Thread(
+        target=lambda: found.update(
+            computing._detect_all(object(), date(2026, 11, 29), ["first"], lambda *a: None)
+        )
+    )
+    scan.start()
+    try:
+        assert started.wait(30)
+        ahead = threading.Thread(target=computing.ready_detectors)
+        ahead.start()
+        ahead.join(0.3)
+        assert ahead.is_alive()  # held back by the first queue
+        assert later.detect._function is None
+    finally:
+        release.set()
+    ahead.join(30)
+    scan.join(30)
+    assert not ahead.is_alive() and not scan.is_alive()
+    assert later.detect._function is not None
+    assert found == {"first": [{"first": True}]}
+    monkeypatch.delitem(sys.modules, "memreview_toy_ready_detector")

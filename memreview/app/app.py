@@ -205,16 +205,19 @@ class MemReviewApp(App):
 
     def scan_done(self) -> None:
         """Told by the review screen when its scan is over: the help is drawn ahead then
-        (not before: it would take the scan's time to the first items)."""
+        (not before: it would take the scan's time to the first items), and the detectors
+        an open from the cache did not need are imported for the rescan after a write."""
         if not self._help_started:
             self._help_started = True
-            self.run_worker(self._prepare_help, thread=True, group="help", exit_on_error=False)
+            self.run_worker(self._prepare_ahead, thread=True, group="help", exit_on_error=False)
 
-    def _prepare_help(self) -> None:
-        # drawn ahead, so that the first `?` doesn't wait for it
+    def _prepare_ahead(self) -> None:
+        # drawn ahead, so that the first `?` doesn't wait for it; then the detectors
         from memreview.app.screens.help import help_markdown, help_text, text_width
+        from memreview.scan import ready_detectors
 
         help_text(help_markdown(self.key_for), text_width(self.size.width))
+        ready_detectors()
 
     def _remember_theme(self, theme) -> None:
         if theme.name == self._saved_theme:

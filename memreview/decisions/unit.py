@@ -158,7 +158,9 @@ Block = Facts | RefBlock | Pair | Passage | Caption | Differs
 Detector = Callable[["Workspace", date], list[dict[str, Any]]]
 
 
-_IMPORTING = threading.RLock()
+# held while a detector's modules are imported (one thread at a time, see ImportedOnUse), and
+# by the scan while it computes its first queue, whose detector may import numpy itself
+IMPORTING = threading.RLock()
 
 
 class ImportedOnUse:
@@ -181,7 +183,7 @@ class ImportedOnUse:
         ("partially initialized module"), so the scan resolves its detectors before it starts
         the thread of the slow queues, and every other first call waits for the lock."""
         if self._function is None:
-            with _IMPORTING:
+            with IMPORTING:
                 if self._function is None:
                     module = importlib.import_module(self.__module__)
                     self._function = getattr(module, self.__name__)

@@ -144,15 +144,18 @@ class _Plan:
     def _read(self, rel, mf, min_chars, seen, done, missing) -> None:
         entries = self.entries[rel] = [e for e in mf.entries if len(e.norm) >= min_chars]
         held = self.held[rel] = {}
+        # each list looked up once per file: a set key equal to another but not it is
+        # compared element by element at every lookup
+        every, rest = self.todo[self.wanted], (self.todo[missing] if missing else None)
         for k, e in enumerate(entries):
             before = seen.get(_entry_digest(e.norm)) if seen else None
             if before is None and seen:  # a new entry: searched for every pattern
                 held[k] = []
-                self.todo[self.wanted].append((rel, k, e))
+                every.append((rel, k, e))
                 continue
             held[k] = [(pid, score) for pid, score in before or () if pid in done]
-            if missing:
-                self.todo[missing].append((rel, k, e))
+            if rest is not None:
+                rest.append((rel, k, e))
 
     def result(self, rel: str) -> tuple[dict[str, list], dict[bytes, tuple]]:
         """The file's matches by pattern id (in entry order) and what each entry holds."""

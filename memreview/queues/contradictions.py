@@ -96,10 +96,12 @@ class _Graph:
         self.judged = np.zeros(n, dtype=bool)  # in a conflict the judge proposed
         end = 0
         for a in live:
+            found = a.ref_list("CONFLICTS-WITH")
+            if not found:  # most anchors: no array made for them
+                continue
             x = pos[a.id]
             named = np.array(
-                [k for k in map(pos.get, a.ref_list("CONFLICTS-WITH")) if k is not None and k != x],
-                dtype=wide,
+                [k for k in map(pos.get, found) if k is not None and k != x], dtype=wide
             )
             if len(named):
                 self.marked[x] = True

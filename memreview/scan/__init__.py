@@ -25,6 +25,7 @@ _LATER = {
     "limited": "result",
     "sorted_pending": "result",
     "compute": "computing",
+    "ready_detectors": "computing",
 }
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "compute",
     "limited",
     "new_result",
+    "ready_detectors",
     "scan_workspace",
     "sorted_pending",
     "visible_items",
@@ -47,7 +49,7 @@ __getattr__ = names_imported_on_use(__name__, _LATER)
 
 
 if TYPE_CHECKING:
-    from memreview.scan.computing import compute
+    from memreview.scan.computing import compute, ready_detectors
     from memreview.scan.result import (
         ScanResult,
         limited,

@@ -198,3 +198,20 @@ async def test_the_health_view_says_its_figures_are_computed_until_they_are(make
         text = screen_text(app)
         assert "computing the health figures" not in text
         assert "Totals" in text
+
+
+async def test_the_detectors_are_imported_in_a_thread_once_the_scan_is_over(make, monkeypatch):
+    """An open from the scan cache imports no detector: they are imported while the owner
+    reviews, so that the rescan after a write does not wait for numpy."""
+    calls: list[str] = []
+    monkeypatch.setattr(
+        "memreview.scan.ready_detectors",
+        lambda: calls.append(threading.current_thread().name),
+        raising=False,
+    )
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await app.workers.wait_for_complete()
+        assert len(calls) == 1
+        assert calls[0] != threading.main_thread().name
