@@ -65,6 +65,7 @@ class ScanResult:
         for table in ("queues", "hidden", "all_queues"):
             old = getattr(self, table)
             setattr(self, table, {n: old[n] for n in order if n in old})
+        self.__dict__.pop("_related", None)  # its order was the order queues finished in
 
     def copy(self) -> ScanResult:
         """Another result over the same workspace, with its own queue tables."""
@@ -100,6 +101,17 @@ class ScanResult:
                 if found is not None:
                     return name, found
         return None
+
+    def relates(self, item_id: str, queue: str) -> bool:
+        """Whether one of the shown items of ``queue`` is among ``related(item_id)``: asked
+        as each queue comes in, so only that queue's items are looked at (``related`` makes
+        its index over every queue, again after each new one)."""
+        found = self.item(item_id)
+        keys = _ref_keys(found[1]) if found else set()
+        return bool(keys) and any(
+            it["id"] != item_id and not keys.isdisjoint(_ref_keys(it))
+            for it in self.queues.get(queue, ())
+        )
 
     def related(self, item_id: str) -> list[tuple[str, dict]]:
         """(queue, item) of the other shown items that name an anchor or entry this one

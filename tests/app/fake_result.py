@@ -74,6 +74,9 @@ class BigResult:
     def related(self, item_id):
         return []
 
+    def relates(self, item_id, queue):
+        return False
+
     def context(self, file, line, end_line, before=3, after=3):
         return [
             (n, f"line {n} of {file}: some remembered text")

@@ -215,3 +215,43 @@ async def test_the_detectors_are_imported_in_a_thread_once_the_scan_is_over(make
         await app.workers.wait_for_complete()
         assert len(calls) == 1
         assert calls[0] != threading.main_thread().name
+
+
+async def test_a_queue_computed_later_adds_its_also_in_line_to_the_item_shown(
+    make, monkeypatch, tmp_path
+):
+    """The sample's win11 contradiction is also a supersede proposal: when supersede comes
+    in after the contradiction is shown, the item's "also in" line names it."""
+    import shutil
+    from pathlib import Path
+
+    sample = Path(shutil.copytree(Path(__file__).parents[2] / "sample_workspace", tmp_path / "s"))
+    gate = threading.Event()
+    units = list(registry.UNITS)
+    k = next(n for n, u in enumerate(units) if u.name == "supersede")
+    held = units[k].detect
+
+    def held_back(workspace, today):
+        gate.wait(30)
+        return held(workspace, today)
+
+    units[k] = replace(units[k], detect=held_back)
+    monkeypatch.setattr(registry, "UNITS", tuple(units))
+    app = make(root=sample, backend=None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            screen = review(app)
+            await _first_queue_computed(pilot, screen)
+            for _ in range(10):
+                if screen.items.current["id"] == "c-b11f2638588a":
+                    break
+                await pilot.press("down")
+            assert screen.items.current["id"] == "c-b11f2638588a"
+            assert "also in Supersede" not in screen_text(app)
+            gate.set()
+            await loaded(app, pilot)
+            assert "also in Supersede: s-ad900f249d91" in screen_text(app)
+            assert screen.items.current["id"] == "c-b11f2638588a"
+    finally:
+        gate.set()

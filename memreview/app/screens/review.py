@@ -238,9 +238,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             self._show_when_ready()
         elif message.name != self.queue and self.queue != HEALTH:
             item = self.items.current
-            if item is not None and any(
-                q == message.name for q, _other in self.result.related(item["id"])
-            ):
+            if item is not None and self.result.relates(item["id"], message.name):
                 self._show_current()  # its "also in …" lines name the new queue's items
 
     def on_health_ready(self, message: HealthReady) -> None:
