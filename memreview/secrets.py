@@ -178,6 +178,17 @@ LOWER_GATES = (
     *(re.compile(w) for w in ("seed", "mnemonic", "recovery phrase")),
     *ACCOUNT_GATES,
 )
+# a text every match of a gate holds (the whole pattern for those that are a plain text)
+_NEEDS = {
+    **{w: w for w in ("-----BEGIN", "PuTTY-User", "助记词", "种子", "seed", "mnemonic")},
+    "recovery phrase": "recovery phrase",
+    r"://[^\s/@]+:[^\s/@]+@": "://",
+    r"admin ?/": "admin",
+    r"root ?/": "root",
+    r"ubuntu ?/": "ubuntu",
+    r"@[\w-]+\.[\w.-]+ ?/": "@",
+}
+_RUN_GATE = TOKEN_GATES[0]
 
 
 def _entropy(s: str) -> float:
@@ -376,13 +387,31 @@ def candidate_lines(texts: list[str]) -> list[int]:
 def gate_hits(whole: str, low: str | None = None) -> set[int]:
     """Where in ``whole`` one of the finder's gates hits (``low``: ``whole`` lower-cased,
     when the caller has it)."""
-    hits = {m.start() for rx in WHOLE_TEXT_GATES for m in rx.finditer(whole)}
+    hits = {m.start() for rx in WHOLE_TEXT_GATES if _may_hit(rx, whole) for m in rx.finditer(whole)}
     if low is None or len(low) != len(whole):
         low = whole.lower()
     if len(low) != len(whole):  # a character that lower-cases to two: each line on its own
         return {m.start() for m in re.finditer(r"^", whole, re.M)}
-    hits.update(m.start() for rx in LOWER_GATES for m in rx.finditer(low))
+    hits.update(m.start() for rx in LOWER_GATES if _may_hit(rx, low) for m in rx.finditer(low))
     return hits
+
+
+# Most texts hold none of the texts the gates' matches need and no run of sixteen letters and
+# digits: each is ruled out by a search faster than the regex's (a text by ``in``; the run by
+# the text's bytes with every ASCII letter and digit made one byte: UTF-8 writes any other
+# character as bytes none of them is). Where a gate may hit, its regex finds where.
+_ALNUM_BYTES = bytes(int(chr(b).isascii() and chr(b).isalnum()) for b in range(256))
+_ALNUM_RUN = bytes([1]) * 16
+
+
+def _may_hit(rx: re.Pattern[str], text: str) -> bool:
+    """False when gate ``rx`` surely finds nothing in ``text``."""
+    needs = _NEEDS.get(rx.pattern)
+    if needs is not None:
+        return needs in text
+    if rx is _RUN_GATE:
+        return _ALNUM_RUN in text.encode("utf-8", "surrogatepass").translate(_ALNUM_BYTES)
+    return True
 
 
 def holds_secret(texts: Iterable[str]) -> bool:
