@@ -28,14 +28,13 @@ def _naming(item_id: str) -> dict:
 
 def test_related_lists_in_the_queues_order_whatever_order_they_were_computed_in():
     result = scan_workspace(SAMPLE, cache=False).copy()
-    # three queues naming one entry, finished last to first
+    # three queues naming one entry, finished last to first (the app's result is never
+    # put in order: its queues stay in the order they came in)
     result.queues = {
         "duplicates": [_naming("d-1")],
-        "supersede": [_naming("s-1")],
+        "supersede": [_naming("s-1"), _naming("s-2")],
         "contradictions": [_naming("c-1")],
     }
     result.all_queues = dict(result.queues)
-    assert [q for q, _ in result.related("c-1")] == ["duplicates", "supersede"]
-    result.in_order()
-    assert [q for q, _ in result.related("c-1")] == ["supersede", "duplicates"]
-    assert [q for q, _ in result.related("d-1")] == ["contradictions", "supersede"]
+    assert [it["id"] for _q, it in result.related("c-1")] == ["s-1", "s-2", "d-1"]
+    assert [it["id"] for _q, it in result.related("d-1")] == ["c-1", "s-1", "s-2"]

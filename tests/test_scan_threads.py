@@ -113,3 +113,46 @@ def test_ready_detectors_waits_while_a_scan_computes_its_first_queue(monkeypatch
     assert later.detect._function is not None
     assert found == {"first": [{"first": True}]}
     monkeypatch.delitem(sys.modules, "memreview_toy_ready_detector")
+
+
+WAITS_FOR_THE_LOCK = """
+import json, sys, threading
+from memreview.decisions.unit import IMPORTING
+from memreview.decisions.units.duplicates import shared_and_differs
+
+before = "rapidfuzz" in sys.modules
+item = {"kind": "near", "refs": [{"text": "- one two three"}, {"text": "- one two four"}]}
+found = []
+IMPORTING.acquire()  # as ready_detectors holds it while it imports rapidfuzz
+t = threading.Thread(target=lambda: found.append(shared_and_differs(item)))
+t.start()
+t.join(0.5)
+waited = t.is_alive() and not found
+IMPORTING.release()
+t.join(30)
+print(json.dumps({"before": before, "waited": waited, "differs": found[0][1] if found else None}))
+"""
+
+
+def test_the_evidence_of_a_near_pair_imports_rapidfuzz_under_the_detectors_lock():
+    """Shown on the screen's thread while the app imports the detectors in another: the
+    two imports of rapidfuzz at once could fail half-way ("partially initialized")."""
+    import json
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-c", WAITS_FOR_THE_LOCK],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=60,
+        check=True,
+    )
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["before"] is False  # rapidfuzz not imported with the unit
+    assert seen["waited"] is True
+    assert seen["differs"] == [["three", "four"]]

@@ -65,7 +65,6 @@ class ScanResult:
         for table in ("queues", "hidden", "all_queues"):
             old = getattr(self, table)
             setattr(self, table, {n: old[n] for n in order if n in old})
-        self.__dict__.pop("_related", None)  # its order was the order queues finished in
 
     def copy(self) -> ScanResult:
         """Another result over the same workspace, with its own queue tables."""
@@ -120,10 +119,13 @@ class ScanResult:
         index = self.__dict__.get("_related")
         if index is None:
             index = {}
-            place: dict[str, int] = {}  # item id -> its place in queue order
+            # item id -> its place: its queue's in the registry (whatever order the queues
+            # came in), then its own in the queue
+            place: dict[str, tuple[int, int]] = {}
+            rank = {n: k for k, n in enumerate(registry.queue_names())}
             for name, items in self.queues.items():
-                for it in items:
-                    place.setdefault(it["id"], len(place))
+                for k, it in enumerate(items):
+                    place.setdefault(it["id"], (rank.get(name, len(rank)), k))
                     for key in _ref_keys(it):
                         index.setdefault(key, []).append((name, it))
             self.__dict__["_related"] = index
@@ -136,7 +138,7 @@ class ScanResult:
                 if it["id"] != item_id:
                     out.setdefault(it["id"], (name, it))
         # the keys come from a set: their order is not stable from one run to the next
-        return sorted(out.values(), key=lambda found: place.get(found[1]["id"], 0))
+        return sorted(out.values(), key=lambda found: place.get(found[1]["id"], (0, 0)))
 
     def context(
         self, file: str, line: int, end_line: int, before: int = 3, after: int = 3

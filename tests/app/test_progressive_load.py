@@ -255,3 +255,18 @@ async def test_a_queue_computed_later_adds_its_also_in_line_to_the_item_shown(
             assert screen.items.current["id"] == "c-b11f2638588a"
     finally:
         gate.set()
+
+
+async def test_w_while_a_queue_is_computed_says_the_staged_decisions_wait_for_it(
+    make, ws, backend, monkeypatch
+):
+    async with _toy_held_back(make, ws, monkeypatch) as (app, pilot, screen, gate):
+        await pilot.press("k")  # keep both sides: one decision staged
+        assert "1 pending" in screen_text(app)
+        await pilot.press("w")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert "the staged decisions are written once every queue is computed" in said
+        assert not any("nothing is staged" in m for m in said)
+        gate.set()
+        await loaded(app, pilot)

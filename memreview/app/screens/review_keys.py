@@ -47,6 +47,8 @@ class ReviewKeys(ReviewBase):
                 return _("the health view has no entry to open: choose a queue (1–9)")
             return _("{queue} has no item to open").format(queue=title)
         if action == "write":
+            if self.staging:  # a staged decision may be on a queue still computed
+                return _("the staged decisions are written once every queue is computed")
             return _("nothing is staged to write: decide an item first (its keys are below)")
         if action == "unstage":
             return _("nothing is staged to unstage")

@@ -8,6 +8,7 @@ from memreview.decisions.model import Decision, DecisionError, check_merge_text,
 from memreview.decisions.plan import DeleteEntry, PlanBuilder, PlannedDecision, ReplaceEntry
 from memreview.decisions.unit import (
     DEFER,
+    IMPORTING,
     Act,
     Block,
     Differs,
@@ -131,7 +132,10 @@ def shared_and_differs(
     )
     refs = item.get("refs") or []
     if "differs" not in ev and item.get("kind") == "near" and len(refs) >= 2:
-        from memreview.queues.sameness import differing_words  # rapidfuzz: only when shown
+        # rapidfuzz, only when shown: imported under the detectors' lock (the app may be
+        # importing them in another thread, and two threads importing it at once can fail)
+        with IMPORTING:
+            from memreview.queues.sameness import differing_words
 
         first, other = (str(r.get("text") or "") for r in refs[:2])
         differs = tuple(differing_words(_norm(first), _norm(other)))
