@@ -59,3 +59,29 @@ def test_every_scan_collects_less_often_whoever_calls_it(monkeypatch, tmp_path):
     scan_workspace(tmp_path, cache=False)
     assert seen == [SCAN_THRESHOLD]
     assert gc.get_threshold() == before
+
+
+def test_no_collection_runs_by_itself_while_a_scan_runs(tmp_path):
+    """A scan on the sample (its Chinese skill themes load pypinyin, which the skills queue
+    lets go of with a collection of its own): no collection of the youngest generation
+    alone, the one the collector runs by itself."""
+    import shutil
+    from pathlib import Path
+
+    from memreview.scan import scan_workspace
+
+    sample = Path(__file__).resolve().parents[1] / "sample_workspace"
+    ws = Path(shutil.copytree(sample, tmp_path / "ws"))
+    during: list[int] = []  # the generations collected while the scan's thresholds held
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start" and gc.get_threshold() == SCAN_THRESHOLD:
+            during.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        scan_workspace(ws, cache=False)
+    finally:
+        gc.callbacks.remove(seen)
+    assert during and 0 not in during  # pypinyin's own collection (1), and none by itself
