@@ -265,9 +265,11 @@ def differs_text(block: Differs, st: StyleOf) -> Text:
 
 
 def diff_text(diffs: dict[str, str], st: StyleOf) -> Text:
-    """Unified diffs, one per file, coloured by line kind."""
+    """Unified diffs, one per file, coloured by line kind; memreview's own files (its list of
+    hidden items) after the memory files."""
     t = Text(end="")
-    for k, (path, diff) in enumerate(sorted(diffs.items())):
+    ordered = sorted(diffs.items(), key=lambda kv: (kv[0].startswith(".memreview/"), kv[0]))
+    for k, (path, diff) in enumerate(ordered):
         if k:
             t.append("\n")
         t.append(f"── {one_line(path)}\n", st("diff-file"))

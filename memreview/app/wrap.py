@@ -136,11 +136,14 @@ class WrappedText(Text):
 class Indented:
     """Text whose wrapped lines keep their indent: a line's continuation sits under its
     text, past the leading spaces and a leading mark (``⚠ ``, ``• ``), not at the margin.
+    A line opening with one of ``repeat`` (a diff's ``+`` and ``-``) opens each of its
+    continuations with it too: a removed line's second half must not read as a line kept.
     ``str()`` is the plain text (what tests read)."""
 
-    def __init__(self, text: Text, indent: re.Pattern[str] = _INDENT) -> None:
+    def __init__(self, text: Text, indent: re.Pattern[str] = _INDENT, repeat: str = "") -> None:
         self.text = text
         self.indent = indent  # what a line's continuation goes under
+        self.repeat = repeat
 
     def __str__(self) -> str:
         return self.text.plain
@@ -151,7 +154,11 @@ class Indented:
             prefix, body = line[:cut], WrappedText(end="")
             body.append_text(line[cut:])
             indent = prefix.cell_len
+            then = Text(" " * indent)
+            if self.repeat and prefix.plain[:1] and prefix.plain[:1] in self.repeat:
+                then = prefix[:1] + Text(" " * (indent - 1))
             for k, piece in enumerate(body.wrap(console, max(1, options.max_width - indent))):
-                yield from (prefix if k == 0 else Text(" " * indent)).render(console)
+                if indent:  # (an empty prefix is no segment at all)
+                    yield from (prefix if k == 0 else then).render(console)
                 yield from piece.render(console)
                 yield Segment.line()

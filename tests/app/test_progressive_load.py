@@ -266,7 +266,9 @@ async def test_w_while_a_queue_is_computed_says_the_staged_decisions_wait_for_it
         await pilot.press("w")
         await pilot.pause()
         said = [n.message for n in app._notifications]
-        assert "the staged decisions are written once every queue is computed" in said
+        wait = "the staged decisions are written once every queue is computed ({} still computing)"
+        assert wait.format(len(screen.session.pending_queues())) in said
+        assert "toy" in screen.session.pending_queues()
         assert not any("nothing is staged" in m for m in said)
         gate.set()
         await loaded(app, pilot)

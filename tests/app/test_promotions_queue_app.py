@@ -81,7 +81,8 @@ async def test_bulk_archive_confirm_lists_the_flagged_items_in_view_and_escape_w
         text = screen_text(app)
         assert f"Archive {len(flagged)} flagged items in view" in text
         assert "⚑ shell command or code" in text
-        assert "+++ b/.memreview/state.yaml" in text  # the diff of what it would write
+        assert "── MEMORY.md" in text  # the diff of what it would write, memory files first
+        assert "state.yaml" not in text.split("── MEMORY.md")[0]
         await pilot.press("escape")
         await loaded(app, pilot)
         assert len(review(app).staging) == 0

@@ -139,3 +139,34 @@ async def test_a_list_row_too_long_for_the_screen_ends_in_an_ellipsis(make, ws):
         await pilot.pause()
         [row] = [x for x in screen_text(app).splitlines() if x.startswith("▌· 每日日报推送")]
         assert row.rstrip().endswith("…") and cell_len(row.rstrip()) <= 80, row
+
+
+def test_each_row_of_a_wrapped_removed_or_added_line_keeps_its_mark():
+    """A removed line that wraps: its second row is not a line kept (no mark there read as
+    context in a terminal without colours)."""
+    from memreview.app.wrap import DIFF_INDENT
+
+    diff = Text("-" + TODO + "\n+" + TODO + "\n " + TODO)
+    out = Console(width=40, record=True)
+    out.print(Indented(diff, DIFF_INDENT, "+-"))
+    shown = out.export_text().splitlines()
+    added = shown.index(next(x for x in shown if x.startswith("+")))
+    context = shown.index(next(x for x in shown if x.startswith(" ")))
+    assert added > 1 and context > added + 1  # each line took rows of its own
+    assert all(x.startswith("-") for x in shown[:added])
+    assert all(x.startswith("+") for x in shown[added:context])
+    assert all(x.startswith(" ") for x in shown[context:])
+    assert str(Indented(diff, DIFF_INDENT, "+-")) == diff.plain
+
+
+def test_the_diff_shows_memory_files_before_memreviews_own_list_of_hidden_items():
+    from memreview.app.render import diff_text
+
+    diffs = {
+        ".memreview/state.yaml": "+hidden: pm-1",
+        "memory/notes.md": "-- a line",
+        "MEMORY.md": "-- a promotion",
+    }
+    shown = diff_text(diffs, lambda _name: "").plain
+    heads = [line for line in shown.splitlines() if line.startswith("── ")]
+    assert heads == ["── MEMORY.md", "── memory/notes.md", "── .memreview/state.yaml"]

@@ -151,7 +151,7 @@ class ApplyScreen(Screen[Outcome | None]):
                 t.append_text(diff_text(diffs, self.style_of))
             else:
                 t.append(_("No file changes."), self.style_of("dim"))
-            body.update(Indented(t, DIFF_INDENT))  # a wrapped line stays past its + or -
+            body.update(Indented(t, DIFF_INDENT, "+-"))  # a wrapped line stays past its + or -
             files = files_phrase(len(preview.files), preview.hides) if preview else files_phrase(0)
             status.update(_("{files} would change.  y: write   escape: back").format(files=files))
         self.refresh_bindings()

@@ -48,7 +48,10 @@ class ReviewKeys(ReviewBase):
             return _("{queue} has no item to open").format(queue=title)
         if action == "write":
             if self.staging:  # a staged decision may be on a queue still computed
-                return _("the staged decisions are written once every queue is computed")
+                return _(
+                    "the staged decisions are written once every queue is computed "
+                    "({count} still computing)"
+                ).format(count=len(self.session.pending_queues()))
             return _("nothing is staged to write: decide an item first (its keys are below)")
         if action == "unstage":
             return _("nothing is staged to unstage")

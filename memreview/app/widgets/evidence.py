@@ -26,7 +26,7 @@ from memreview.app.render import (
     item_body,
     spaced,
 )
-from memreview.app.wrap import WrappedText
+from memreview.app.wrap import DIFF_INDENT, Indented, WrappedText
 from memreview.decisions import Decision
 from memreview.decisions.unit import Act
 from memreview.display import one_line
@@ -210,9 +210,9 @@ class Evidence(Widget, can_focus=False):
         if width <= 0:
             self._strips = []
             return
-        parts = list(self._body)
-        if self._preview is not None:
-            parts += [Text(""), self._preview]
+        parts: list[RenderableType] = list(self._body)
+        if self._preview is not None:  # a wrapped diff line keeps its + or - on each row
+            parts += [Text(""), Indented(self._preview, DIFF_INDENT, "+-")]
         console = self.app.console
         options = console.options.update(width=width, height=None, highlight=False)
         lines = console.render_lines(Group(*parts), options, style=self._base(), pad=True)
