@@ -401,7 +401,7 @@ def print_table(rows: list[dict]) -> None:
         )
     print()
     queues = list(rows[0]["per_queue_s"]) if rows else []
-    print("time per queue, each on its own (cold)")
+    print("time per queue, in a cold scan (in its order, numpy imported before)")
     print(f"{'scale':>6} " + " ".join(f"{q[:11]:>11}" for q in queues))
     for r in rows:
         print(f"{r['scale']:>6g} " + " ".join(f"{r['per_queue_s'][q]:>10.3f}s" for q in queues))
