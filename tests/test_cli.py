@@ -168,3 +168,17 @@ def test_a_markdown_report_cuts_a_chinese_name_by_cells():
 
     shown = md_text("夜间对账代理" * 10, 30)
     assert shown.endswith("…") and cell_len(shown) <= 30
+
+
+def test_the_usage_line_names_every_option_the_app_takes():
+    from memreview.cli.parser import app_parser
+
+    p = app_parser()
+    usage = p.format_usage()
+    longs = [
+        s
+        for a in p._actions
+        for s in a.option_strings
+        if s.startswith("--") and s not in ("--help", "--version")
+    ]
+    assert longs and all(s in usage for s in longs), (longs, usage)

@@ -285,7 +285,10 @@ def app_parser() -> argparse.ArgumentParser:
     """The parser of ``memreview [PATH]``: open the app."""
     p = _Parser(
         prog="memreview",
-        usage="memreview [PATH] [--today DATE] [--theme NAME] | memreview COMMAND ...",
+        usage=(
+            "memreview [PATH] [--today DATE] [--theme NAME] [--lang {en,zh}] [--no-cache]"
+            " | memreview COMMAND ..."
+        ),
         description=_(DESCRIPTION),
         epilog=app_epilog(),
         formatter_class=_EpilogFormatter,
