@@ -23,8 +23,8 @@ _MASK = (1 << 64) - 1
 
 
 def _code_array(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    joined = "\x00".join(texts)
-    codes = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    data = "\x00".join(texts).encode("utf-32-le", "surrogatepass")
+    codes = np.frombuffer(data, dtype=np.uint32)
     starts = np.zeros(len(texts), dtype=np.int64)
     if texts:
         lengths = np.fromiter((len(t) + 1 for t in texts), dtype=np.int64, count=len(texts))
@@ -98,6 +98,8 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
             out[pi] = _everywhere(texts)
     codes, starts = _code_array(texts)
     hashes = _window_hashes(codes, Q)
+    n_codes = len(codes)
+    del codes  # 8 bytes a character: not kept beside the hashes (the scan's peak memory)
     plans = [[] if pi in out else _pieces(p) for pi, p in enumerate(patterns)]
     every = np.unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
     if not len(hashes) or not len(every):
@@ -118,7 +120,7 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     used = {s for c in picks.values() for _n, _o, s in c}
     grouped = _group(pos, slot, used, len(every), starts)
     for pi, chosen in picks.items():
-        spans = _candidates_of(patterns[pi], chosen, edits[pi], grouped, (starts, len(codes)))
+        spans = _candidates_of(patterns[pi], chosen, edits[pi], grouped, (starts, n_codes))
         if spans is not None:
             out[pi] = spans
     return out
@@ -261,7 +263,11 @@ def _positions_of(hashes: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.
     mask = np.uint64((1 << bits) - 1)
     table = np.zeros(1 << bits, dtype=bool)
     table[(keys & mask).astype(np.int64)] = True
-    maybe = np.nonzero(table[(hashes & mask).astype(np.int64)])[0]
+    # the low bits of every hash in one array, read as indices without a copy (they are
+    # below 2**22): one array the size of the hashes, not two
+    low = np.bitwise_and(hashes, mask).view(np.int64)
+    maybe = np.nonzero(table[low])[0]
+    del low
     at = np.searchsorted(keys, hashes[maybe])
     at[at == len(keys)] = 0
     found = keys[at] == hashes[maybe]
