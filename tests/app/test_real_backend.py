@@ -27,6 +27,8 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
         await pilot.press("y")
         await loaded(again, pilot)
         assert "Written: 1 file" in screen_text(again)
+        batch = again.screen.outcome.batch
+        assert batch and f"batch {batch}: U on the queues takes it back" in screen_text(again)
         await pilot.press("escape")
         await loaded(again, pilot)
         after = (ws / "MEMORY.md").read_text()

@@ -226,6 +226,15 @@ class ApplyScreen(Screen[Outcome | None]):
             t.append(_("Written: {files}").format(files=written), "bold")
             for path in out.written:
                 t.append(f"\n  {one_line(path)}")
+            if out.batch and (out.written or out.hidden):
+                key = getattr(self.app, "key_for", lambda _id, default: default)("batch.undo", "U")
+                t.append(
+                    "\n"
+                    + _("batch {batch}: {key} on the queues takes it back").format(
+                        batch=out.batch, key=key
+                    ),
+                    "dim",
+                )
             for note in out.messages:
                 t.append(f"\n{one_line(note)}", "dim")
             for heading, rows in (
