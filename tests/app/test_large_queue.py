@@ -27,6 +27,8 @@ async def test_a_large_queue_draws_only_the_visible_rows(make, monkeypatch):
         await pilot.press(*["down"] * 10, "pagedown", "end")
         assert items.cursor == 9_999
         assert "Contradictions   10,000 of 10,000" in screen_text(app)
+        nav = [ln for ln in screen_text(app).splitlines() if ln.startswith(" 1 Contradict")]
+        assert nav and "… 10,000 ▕" in nav[0]  # the left pane writes it alike
         # every refresh draws at most one screenful, never the whole queue
         assert len(drawn) <= 12 * height
         assert max(drawn) < height

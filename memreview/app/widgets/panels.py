@@ -71,7 +71,7 @@ class QueueRow(Static):
         the queue is empty or how many of its items are hidden."""
         tail = Text(end="")
         if count is not None:
-            tail.append(f" {count}", "bold")
+            tail.append(f" {count:,}", "bold")  # as the list header writes it: 2,376
         elif self.queue != HEALTH:
             tail.append(" …", "dim")  # not known yet: the queue is being computed
         room = width - cell_len(self.key) - 1 - tail.cell_len
