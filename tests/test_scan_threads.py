@@ -21,16 +21,18 @@ def detect(ws, today):
 """
 
 
-def test_a_slow_queues_detector_is_imported_before_its_thread_starts(monkeypatch, tmp_path):
-    (tmp_path / "memreview_toy_slow_detector.py").write_text(DETECTOR)
+def _toy_unit(monkeypatch, tmp_path, module: str, name: str, slow: bool) -> SimpleNamespace:
+    """A queue whose detector is the toy DETECTOR, written as ``module`` and imported on use."""
+    (tmp_path / f"{module}.py").write_text(DETECTOR)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "memreview_toy_slow_detector", raising=False)
-    unit = SimpleNamespace(
-        name="toy",
-        title="Toy",
-        slow=True,
-        detect=ImportedOnUse("memreview_toy_slow_detector", "detect"),
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    return SimpleNamespace(
+        name=name, title=name.title(), slow=slow, detect=ImportedOnUse(module, "detect")
     )
+
+
+def test_a_slow_queues_detector_is_imported_before_its_thread_starts(monkeypatch, tmp_path):
+    unit = _toy_unit(monkeypatch, tmp_path, "memreview_toy_slow_detector", "toy", slow=True)
     monkeypatch.setattr(computing.registry, "units", lambda: [unit])
 
     found = dict(computing._detect_all(object(), date(2026, 11, 29), ["toy"], lambda *a: None))
@@ -55,15 +57,7 @@ def test_imported_on_use_imports_once_and_names_itself_like_the_function(monkeyp
 def _toy_units(monkeypatch, tmp_path, first_detect) -> SimpleNamespace:
     """The registry as a first queue computed in process (``first_detect``) and a queue whose
     detector is imported on use (returned)."""
-    (tmp_path / "memreview_toy_ready_detector.py").write_text(DETECTOR)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "memreview_toy_ready_detector", raising=False)
-    later = SimpleNamespace(
-        name="later",
-        title="Later",
-        slow=False,
-        detect=ImportedOnUse("memreview_toy_ready_detector", "detect"),
-    )
+    later = _toy_unit(monkeypatch, tmp_path, "memreview_toy_ready_detector", "later", slow=False)
     first = SimpleNamespace(name="first", title="First", slow=False, detect=first_detect)
     monkeypatch.setattr(computing.registry, "units", lambda: [first, later])
     return later
