@@ -178,15 +178,27 @@ LOWER_GATES = (
     *(re.compile(w) for w in ("seed", "mnemonic", "recovery phrase")),
     *ACCOUNT_GATES,
 )
-# a text every match of a gate holds (the whole pattern for those that are a plain text)
+
+
+def _needed_text(rx: re.Pattern[str]) -> str:
+    """A text every match of ``rx`` holds: the plain characters its pattern opens with
+    (``admin ?/`` → ``admin``; the space before ``?`` may be missing); "" for a pattern
+    with an alternation, a flag that changes what a character matches, or no such start."""
+    if "|" in rx.pattern or rx.flags & re.IGNORECASE:
+        return ""
+    out: list[str] = []
+    for ch in rx.pattern:
+        if ch in ".^$*+?{}[]\\|()":
+            if ch in "?*{" and out:
+                out.pop()  # the character before may be missing
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+# the text each gate needs, for those that need one (see _may_hit)
 _NEEDS = {
-    **{w: w for w in ("-----BEGIN", "PuTTY-User", "助记词", "种子", "seed", "mnemonic")},
-    "recovery phrase": "recovery phrase",
-    r"://[^\s/@]+:[^\s/@]+@": "://",
-    r"admin ?/": "admin",
-    r"root ?/": "root",
-    r"ubuntu ?/": "ubuntu",
-    r"@[\w-]+\.[\w.-]+ ?/": "@",
+    rx.pattern: needs for rx in (*WHOLE_TEXT_GATES, *LOWER_GATES) if (needs := _needed_text(rx))
 }
 _RUN_GATE = TOKEN_GATES[0]
 

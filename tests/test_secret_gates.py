@@ -82,3 +82,13 @@ def test_a_run_of_sixteen_is_found_wherever_it_sits_among_other_characters():
         for after in ("", "é", "日", "\ud800", "."):
             assert S._may_hit(S._RUN_GATE, before + run + after)
             assert not S._may_hit(S._RUN_GATE, before + run[:15] + "é" + run[15:] + after)
+
+
+def test_the_text_a_gate_needs_is_read_from_its_pattern():
+    needs = {p: S._needed_text(re.compile(p)) for p in ("admin ?/", "ab*c", "x{2}", "://[^@]+@")}
+    assert needs == {"admin ?/": "admin", "ab*c": "a", "x{2}": "", "://[^@]+@": "://"}
+    assert S._needed_text(re.compile("pass|pwd")) == ""  # either branch: neither is needed
+    assert S._needed_text(re.compile("seed", re.I)) == ""  # `in` would miss SEED
+    assert S._needed_text(re.compile("(?i)seed")) == ""
+    assert S._needed_text(S._RUN_GATE) == ""  # the run has a check of its own
+    assert S._NEEDS["-----BEGIN"] == "-----BEGIN" and S._NEEDS["ubuntu ?/"] == "ubuntu"
