@@ -64,6 +64,7 @@ from memreview.workspace.cachefile import (
     restricted_loads,
     snapshot,
 )
+from memreview.workspace.memo import forget_before, set_before
 from memreview.workspace.model import DailyLog, MemoryFile
 
 __all__ = ["ScanCache", "cache_enabled", "cache_home", "forget_live", "snapshot"]
@@ -148,6 +149,20 @@ def _unpacked(stored: Packed, cls: type | None, rel: str) -> Any:
     if type(value) is not cls or value.__dict__.get("rel") != rel:
         return _BAD
     return dict(value.__dict__)
+
+
+def _earlier(stored: Any, cls: type, rel: str) -> Any:
+    """The parse of file ``rel`` a shard held (an instance of ``cls``), or None."""
+    if not isinstance(stored, Packed) or _LAZY.get(stored.cls) is not cls:
+        return None
+    if stored.obj is not None:
+        return stored.obj
+    state = _unpacked(stored, cls, rel)
+    if state is _BAD:
+        return None
+    obj: Any = object.__new__(cls)
+    obj.__dict__.update(state)
+    return obj
 
 
 def _empty_state(cls: type, eager: dict[str, Any]) -> dict[str, Any]:
@@ -333,6 +348,7 @@ class ScanCache(CacheDir):
         # name -> (key, value, its texts) to store once checked, or None: drop what is stored
         self._derived_new: dict[str, tuple[str, Any, Callable[[Any], Iterable[str]]] | None] = {}
         self._per_file: PerFile | None = None
+        forget_before()  # the last scan's links to the parses before its own
 
     def _shard(
         self, slot: tuple[str, str], k: int | None = None
@@ -452,6 +468,9 @@ class ScanCache(CacheDir):
                 return value
         before = len(warnings)
         value = compute()
+        if isinstance(hit, tuple) and len(hit) == 3 and type(value) in _LAZY.values():
+            # the file changed: what was made of its entries still there can be taken
+            set_before(value, functools.partial(_earlier, hit[1], type(value), rels[0]))
         if shard.pop(slot, None) is not None:
             self._dirty.add(self._index(slot))
         if keys[0] is not None and all(self._trusted(r) for r in rels if self.key(r) is not None):
@@ -554,6 +573,7 @@ class ScanCache(CacheDir):
         for k in sorted(self._dirty):
             self._write(f"files-{k:02d}.pickle", {"files": self._shards.get(k, {})})
         self._dirty.clear()
+        forget_before()  # the earlier parses are needed no more
         self._save_derived()
         if self._per_file is not None:
             self._per_file.save(secret_files)

@@ -88,6 +88,63 @@ def kept_with_file(fn: F) -> F:
     return kept  # type: ignore[return-value]
 
 
+# id of a file parsed afresh -> (a weak reference to it, how to get the parse it replaces: the
+# last scan's parse of the same file, which held other bytes)
+_BEFORE: dict[int, tuple[weakref.ref[Any], Callable[[], Any]]] = {}
+
+
+def set_before(obj: Any, load: Callable[[], Any]) -> None:
+    """Say that ``obj``, a file parsed afresh, replaces an earlier parse of the same file,
+    which ``load()`` gives (None when it can't be had). Kept until the scan ends
+    (``forget_before``)."""
+    try:
+        ref = weakref.ref(obj, functools.partial(_forget_before, id(obj)))
+    except TypeError:
+        return
+    _BEFORE[id(obj)] = (ref, load)
+
+
+def _forget_before(key: int, _ref: object) -> None:
+    _BEFORE.pop(key, None)
+
+
+def before(obj: Any) -> Any:
+    """The parse ``obj`` replaces (the same file as the last scan had it, of the same
+    class), or None: a function of a file's entries can take what it made of those still
+    there (``kept_before``)."""
+    hit = _BEFORE.get(id(obj))
+    if hit is None or hit[0]() is not obj:
+        return None
+    try:
+        old = hit[1]()
+        loaded = getattr(type(old), "loaded", None)
+        if loaded is not None:  # handed out unread by the last scan: read now
+            loaded(old)
+    except Exception:  # the earlier parse is gone or damaged: nothing to take from it
+        old = None
+    if type(old) is not type(obj):
+        _BEFORE.pop(id(obj), None)
+        return None
+    return old
+
+
+def kept_before(obj: Any, fn: Callable[..., Any]) -> tuple[Any, Any] | None:
+    """The parse ``obj`` replaces and what ``kept_with_file`` kept of ``fn`` (the function
+    so decorated, called with ``obj`` alone) on it, or None."""
+    old = before(obj)
+    store = old.__dict__.get("_kept") if old is not None else None
+    hit = store.get(f"{fn.__module__}.{fn.__qualname__}") if isinstance(store, dict) else None
+    if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == _args_digest(()):
+        return old, hit[1]
+    return None
+
+
+def forget_before() -> None:
+    """Drop every link to an earlier parse (a scan is over or begins)."""
+    _BEFORE.clear()
+
+
 def forget() -> None:
     """Drop everything kept (the next scan computes from scratch)."""
     _KEPT.clear()
+    _BEFORE.clear()

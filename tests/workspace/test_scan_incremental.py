@@ -420,6 +420,69 @@ def test_only_the_changed_file_s_substance_is_worked_out_again(fresh, use_scan_c
     ), [it["refs"] for it in result.all_queues["duplicates"]]
 
 
+@pytest.mark.parametrize("new_process", [False, True])
+def test_a_changed_file_s_unchanged_entries_keep_their_substance_and_forms(
+    fresh, use_scan_cache, new_process
+):
+    from memreview.queues.duplicates import prepared
+
+    root = fresh()
+    lesson = "memory/lessons/silent-cron.md"
+    scan_workspace(root, today=TODAY)
+    _edit_aged(root, "add-entry", lesson, "the NAS scrub runs every Sunday at 03:00")
+    substance: list[str] = []
+    forms: list[str] = []
+    real_substance, real_form = prepared.entry_substance, prepared.comparison_form
+
+    def spy_substance(e):
+        substance.append(e.text)
+        return real_substance(e)
+
+    def spy_form(norm):
+        forms.append(norm)
+        return real_form(norm)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(prepared, "entry_substance", spy_substance)
+        mp.setattr(prepared, "comparison_form", spy_form)
+        if new_process:
+            forget_live()  # the lesson's last parse comes from the cache's files
+        result = scan_workspace(root, today=TODAY)
+    compared = [e.text for e, _p in prepared.compared(result.workspace.files[lesson])]
+    assert len(compared) == 3
+    # of the lesson, the entry added alone (and the file holding a credential: never stored)
+    assert set(compared) & set(substance) == {"- the NAS scrub runs every Sunday at 03:00"}
+    norms = [e.norm for e in prepared.units(result.workspace.files[lesson])]
+    assert len(norms) == 4  # an anchor, two entries and the one added
+    assert [n for n in norms if n in forms] == ["the nas scrub runs every sunday at 03:00"]
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        (("x",), ("word",), ((0,), (0,), (0,))),  # a bag for every entry, all one word
+        (("x",), ("word",), ((5,),)),  # a place past its tokens
+        ((1, 2), ("word", "word"), ((0, 1),)),  # a token that is not a text
+        "not a packed substance",
+    ],
+)
+def test_a_malformed_substance_kept_on_the_earlier_parse_is_made_again(
+    fresh, use_scan_cache, forged
+):
+    from memreview.queues.duplicates import prepared
+
+    root = fresh()
+    lesson = "memory/lessons/silent-cron.md"
+    first = scan_workspace(root, today=TODAY)
+    kept = first.workspace.files[lesson].__dict__["_kept"]
+    name = f"{prepared.file_substance.__module__}.{prepared.file_substance.__qualname__}"
+    kept[name] = (kept[name][0], forged)
+    _edit_aged(root, "add-entry", lesson, "the NAS scrub runs every Sunday at 03:00")
+    again = scan_workspace(root, today=TODAY)  # in this process: the earlier parse is live
+    assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
 def test_a_skill_theme_s_slug_is_worked_out_once(fresh, use_scan_cache):
     from memreview.queues import skills as queue
 

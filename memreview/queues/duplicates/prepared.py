@@ -16,7 +16,7 @@ from sys import intern
 from memreview.queues.duplicates.scope import comparable
 from memreview.queues.duplicates.substance import Token, entry_substance, sub_entries
 from memreview.queues.sameness import comparison_form
-from memreview.workspace.memo import kept_with_file
+from memreview.workspace.memo import kept_before, kept_with_file
 from memreview.workspace.model import Entry, MemoryFile
 
 # a file's substance as kept: its tokens' texts and kinds, and each bag as their places
@@ -30,8 +30,28 @@ def units(mf: MemoryFile) -> list[Entry]:
 
 @kept_with_file
 def file_forms(mf: MemoryFile) -> tuple[str, ...]:
-    """The comparison form of each of the file's ``units`` (see ``sameness``)."""
-    return tuple(comparison_form(e.norm) for e in units(mf))
+    """The comparison form of each of the file's ``units`` (see ``sameness``); an entry the
+    file held before it changed (same text, same kind) gives the form it had then."""
+    every = units(mf)
+    earlier = _earlier_forms(mf)
+    if not earlier:
+        return tuple(comparison_form(e.norm) for e in every)
+    return tuple(earlier.get((e.text, e.kind)) or comparison_form(e.norm) for e in every)
+
+
+def _earlier_forms(mf: MemoryFile) -> dict[tuple[str, str], str]:
+    """The forms the parse this one replaces had (see ``memo.kept_before``), by the text and
+    kind of their entries; empty when there is none or it is not what this code keeps."""
+    found = kept_before(mf, file_forms)
+    if found is None:
+        return {}
+    old, kept = found
+    every = units(old)
+    if not (isinstance(kept, tuple) and len(kept) == len(every)):
+        return {}
+    if not all(type(f) is str for f in kept):
+        return {}
+    return {(e.text, e.kind): f for e, f in zip(every, kept, strict=True)}
 
 
 def forms(mf: MemoryFile, every: list[Entry]) -> tuple[str, ...]:
@@ -60,13 +80,37 @@ def file_substance(mf: MemoryFile) -> Packed:
     # by text and kind: a token equals another of the same text whatever its kind
     places: dict[tuple[str, str], int] = {}
     bags = []
+    earlier = _earlier_substance(mf)  # an entry's substance is a function of its text
     for e, _parent in compared(mf):
-        bag = entry_substance(e)
-        bags.append(tuple(places.setdefault((str(t), t.kind), len(places)) for t in bag))
+        bag = earlier.get(e.text)
+        if bag is None:
+            bag = tuple((str(t), t.kind) for t in entry_substance(e))
+        bags.append(tuple(places.setdefault(t, len(places)) for t in bag))
     # interned: a file's texts are plain strings (what the scan cache stores), and a token of
     # many files is then one string in memory, not one copy per file (about 14 MB of a cold
     # scan's peak at scale 1)
     return tuple(intern(t) for t, _k in places), tuple(k for _t, k in places), tuple(bags)
+
+
+def _earlier_substance(mf: MemoryFile) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The substance of each compared entry of the parse this one replaces (see
+    ``memo.kept_before``), as (text, kind) pairs by the entry's text; empty when there is
+    none or it is not what this code keeps."""
+    found = kept_before(mf, file_substance)
+    if found is None:
+        return {}
+    old, kept = found
+    try:
+        texts, kinds, bags = kept
+        pairs = tuple(zip(texts, kinds, strict=True))
+        if not all(type(t) is str and type(k) is str for t, k in pairs):
+            return {}
+        entries = [e for e, _p in compared(old)]
+        if len(bags) != len(entries):
+            return {}
+        return {e.text: tuple(pairs[p] for p in bag) for e, bag in zip(entries, bags, strict=True)}
+    except (ValueError, TypeError, IndexError):  # not what this code keeps
+        return {}
 
 
 def substances(
