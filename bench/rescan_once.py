@@ -2,8 +2,8 @@
 
     python bench/rescan_once.py WORKSPACE
 
-Scans (the cache on, filled by an open before), imports the detectors as the app does once
-its scan is over, writes one decision on the first item of each of 7 queues, then times the
+Scans (the cache on, filled by an open before), makes ready what the rescan needs as the app
+does once its scan is over (``scan.ready_rescan``: the detectors, the files left unread), writes one decision on the first item of each of 7 queues, then times the
 scan that follows from the write's end: to the first queue computed, to every count, to the
 end (wall and CPU seconds). Prints one JSON object.
 """
@@ -40,10 +40,10 @@ def decisions_for(result, want: int = 7) -> list:
 def main() -> None:
     root = Path(sys.argv[1])
     from memreview.decisions import apply
-    from memreview.scan import HealthDone, Loaded, QueueDone, ready_detectors, scan_workspace
+    from memreview.scan import HealthDone, Loaded, QueueDone, ready_rescan, scan_workspace
 
     result = scan_workspace(root)
-    ready_detectors()  # as the app does once its scan is over, while the owner reviews
+    ready_rescan(result.workspace)  # as the app does once its scan is over, while the owner reviews
     decisions = decisions_for(result)
     out = apply(result, decisions)
     t0, c0 = time.perf_counter(), time.process_time()

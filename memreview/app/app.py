@@ -203,21 +203,27 @@ class MemReviewApp(App):
             )
         self.theme_changed_signal.subscribe(self, self._remember_theme)
 
-    def scan_done(self) -> None:
+    def scan_done(self, workspace: object = None) -> None:
         """Told by the review screen when its scan is over: the help is drawn ahead then
-        (not before: it would take the scan's time to the first items), and the detectors
-        an open from the cache did not need are imported for the rescan after a write."""
+        (not before: it would take the scan's time to the first items), and what the rescan
+        after a write needs and an open from the cache did not (the detectors, the parsed
+        files of ``workspace`` the cache handed out unread) is made ready."""
         if not self._help_started:
             self._help_started = True
-            self.run_worker(self._prepare_ahead, thread=True, group="help", exit_on_error=False)
+            self.run_worker(
+                lambda: self._prepare_ahead(workspace),
+                thread=True,
+                group="help",
+                exit_on_error=False,
+            )
 
-    def _prepare_ahead(self) -> None:
-        # drawn ahead, so that the first `?` doesn't wait for it; then the detectors
+    def _prepare_ahead(self, workspace: object) -> None:
+        # drawn ahead, so that the first `?` doesn't wait for it; then the rescan's needs
         from memreview.app.screens.help import help_markdown, help_text, text_width
-        from memreview.scan import ready_detectors
+        from memreview.scan import ready_rescan
 
         help_text(help_markdown(self.key_for), text_width(self.size.width))
-        ready_detectors()
+        ready_rescan(workspace)
 
     def _remember_theme(self, theme) -> None:
         if theme.name == self._saved_theme:

@@ -26,6 +26,7 @@ _LATER = {
     "sorted_pending": "result",
     "compute": "computing",
     "ready_detectors": "computing",
+    "ready_rescan": "computing",
 }
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "limited",
     "new_result",
     "ready_detectors",
+    "ready_rescan",
     "scan_workspace",
     "sorted_pending",
     "visible_items",
@@ -49,7 +51,7 @@ __getattr__ = names_imported_on_use(__name__, _LATER)
 
 
 if TYPE_CHECKING:
-    from memreview.scan.computing import compute, ready_detectors
+    from memreview.scan.computing import compute, ready_detectors, ready_rescan
     from memreview.scan.result import (
         ScanResult,
         limited,

@@ -200,13 +200,15 @@ async def test_the_health_view_says_its_figures_are_computed_until_they_are(make
         assert "Totals" in text
 
 
-async def test_the_detectors_are_imported_in_a_thread_once_the_scan_is_over(make, monkeypatch):
-    """An open from the scan cache imports no detector: they are imported while the owner
-    reviews, so that the rescan after a write does not wait for numpy."""
-    calls: list[str] = []
+async def test_the_rescan_s_needs_are_made_ready_in_a_thread_once_the_scan_is_over(
+    make, monkeypatch
+):
+    """An open from the scan cache imports no detector and unpickles no parsed file: both
+    are done while the owner reviews, so that the rescan after a write does not wait."""
+    calls: list[tuple[str, object]] = []
     monkeypatch.setattr(
-        "memreview.scan.ready_detectors",
-        lambda: calls.append(threading.current_thread().name),
+        "memreview.scan.ready_rescan",
+        lambda ws: calls.append((threading.current_thread().name, ws)),
         raising=False,
     )
     app = make()
@@ -214,7 +216,9 @@ async def test_the_detectors_are_imported_in_a_thread_once_the_scan_is_over(make
         await loaded(app, pilot)
         await app.workers.wait_for_complete()
         assert len(calls) == 1
-        assert calls[0] != threading.main_thread().name
+        assert calls[0][0] != threading.main_thread().name
+        screen = app.screen
+        assert calls[0][1] is screen.session.result.workspace
 
 
 async def test_a_queue_computed_later_adds_its_also_in_line_to_the_item_shown(

@@ -608,3 +608,32 @@ def test_only_a_changed_file_s_project_lists_are_read_again(fresh, use_scan_cach
     assert doc(result) == doc(cold)
     assert result.workspace.projects == cold.workspace.projects
     assert len(read) > 2
+
+
+def test_ready_rescan_reads_the_files_an_open_from_the_cache_left_unread(fresh, use_scan_cache):
+    """What the app does while the owner reviews: the rescan after a write then takes every
+    file it left alone from this process, read, and unpickles none."""
+    from memreview.scan import ready_rescan
+    from memreview.workspace import cache
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    forget_live()  # a new process: an open from the cache
+    ws = scan_workspace(root, today=TODAY).workspace
+    files = [*ws.files.values(), *ws.daily_logs, *ws.archive_files.values()]
+    assert sum("_lazy" in f.__dict__ for f in files) > 10
+    ready_rescan(ws)
+    assert [f.rel for f in files if "_lazy" in f.__dict__] == []
+    unpickled: list[str] = []
+    real = cache._unpacked
+
+    def spy(stored, cls, rel):
+        unpickled.append(rel)
+        return real(stored, cls, rel)
+
+    _edit_aged(root, "add-entry", "memory/rules.md", "the NAS scrub runs every Sunday at 03:00")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cache, "_unpacked", spy)
+        again = scan_workspace(root, today=TODAY)
+    assert [rel for rel in unpickled if rel.endswith(".md")] == []
+    assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))

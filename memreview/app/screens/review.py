@@ -249,7 +249,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     def _scan_over(self) -> None:
         scan_done = getattr(self.app, "scan_done", None)
         if scan_done is not None:  # the app draws its help ahead now
-            scan_done()
+            scan_done(getattr(self.session.result, "workspace", None))
 
     # -- the highlighted item ----------------------------------------------------------------
     def _on_move(self, index: int, item: dict | None) -> None:
