@@ -113,6 +113,39 @@ def test_pinyin_is_let_go_once_a_scan_has_made_its_slugs(tmp_path):
     assert got == [slug, [False, 1], slug, [False, 1], slug, [False, 2], slug, [True, 2]]
 
 
+def test_pinyin_s_memory_is_freed_with_no_collection_walking_the_scan(tmp_path):
+    """Letting pypinyin go frees its dictionaries by emptying its modules: no collection
+    runs during the scan (one would walk every object the scan made), and the memory the
+    dictionaries took is given back all the same."""
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    (ws / "memory/skill_candidates.json").write_text(
+        '{"candidates": [{"theme": "定时任务巡检", "content": "每周一 09:00 巡检"}]}',
+        encoding="utf-8",
+    )
+    code = """
+        import gc, json, sys, tracemalloc
+        from pathlib import Path
+        from memreview.scan import scan_workspace
+        collections = []
+        def seen(phase, info):  # while the scan's thresholds hold (no automatic collection)
+            if phase == "start" and gc.get_threshold()[0] == 0:
+                collections.append(info)
+        gc.callbacks.append(seen)
+        tracemalloc.start()
+        result = scan_workspace(Path({root!r}), cache=False)
+        now, peak = tracemalloc.get_traced_memory()
+        slugs = [it["slug"] for it in result.queues["skills"]]
+        print(json.dumps([collections, now, peak, "pypinyin" in sys.modules, slugs]))
+    """
+    collections, now, peak, loaded, slugs = imported(code.format(root=str(ws)))
+    assert slugs == ["dingshi-renwu-xunjian"]
+    assert collections == []
+    assert not loaded
+    assert peak - now > 20 * 2**20, (now, peak)  # pypinyin's dictionaries: gone
+
+
 def test_a_settings_file_without_lang_is_not_parsed_to_choose_the_language(tmp_path):
     """Choosing the language reads ``memreview.yaml`` with the YAML reader only when the
     file may say ``lang:`` (the word, or a backslash a quoted key could spell it with)."""

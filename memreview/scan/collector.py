@@ -6,8 +6,10 @@ them again and again for nothing (a fifth of the time to read a 25,000-entry wor
 With the first generation collected every 100,000 objects instead, the collections still
 took 0.39 s of a cold scan at scale 1 (30 of them, each walking the objects made since the
 last), for no garbage: while a scan runs the collector does not run by itself at all
-(``SCAN_THRESHOLD``), and the thresholds are put back when the last scan ends. A scan that
-lets go of something large in cycles collects it itself (the skills queue, pypinyin).
+(``SCAN_THRESHOLD``), and the thresholds are put back when the last scan ends. What a scan
+lets go of in cycles waits for the next collection after it, unless it breaks the cycles
+itself (the skills queue empties pypinyin's modules: a collection would walk every object
+the scan made).
 """
 
 from __future__ import annotations
