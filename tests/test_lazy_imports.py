@@ -78,18 +78,24 @@ def test_an_english_scan_imports_neither_pinyin_nor_the_secret_patterns(tmp_path
     assert imported(COMMAND.format(argv=argv, heavy=heavy), env) == []
 
 
+def _one_skill(tmp_path, theme: str, content: str):
+    """A workspace whose one skill candidate has ``theme``."""
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    candidates = {"candidates": [{"theme": theme, "content": content}]}
+    (ws / "memory/skill_candidates.json").write_text(
+        json.dumps(candidates, ensure_ascii=False), encoding="utf-8"
+    )
+    return ws
+
+
 def test_pinyin_is_let_go_once_a_scan_has_made_its_slugs(tmp_path):
     """pypinyin's dictionaries (about 50 MB) are dropped once a scan has spelled a Chinese
     theme; a rescan in the same process spells it from what it made (no pypinyin, even
     without the scan cache), a new theme loads pypinyin again, and a caller that had
     imported pypinyin itself keeps it. The slugs are the same each time."""
-    ws = tmp_path / "ws"
-    (ws / "memory").mkdir(parents=True)
-    (ws / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
-    (ws / "memory/skill_candidates.json").write_text(
-        '{"candidates": [{"theme": "每日日报推送", "content": "每天 07:00 前推日报"}]}',
-        encoding="utf-8",
-    )
+    ws = _one_skill(tmp_path, "每日日报推送", "每天 07:00 前推日报")
     code = """
         import json, sys
         from pathlib import Path
@@ -117,13 +123,7 @@ def test_pinyin_s_memory_is_freed_with_no_collection_walking_the_scan(tmp_path):
     """Letting pypinyin go frees its dictionaries by emptying its modules: no collection
     runs during the scan (one would walk every object the scan made), and the memory the
     dictionaries took is given back all the same."""
-    ws = tmp_path / "ws"
-    (ws / "memory").mkdir(parents=True)
-    (ws / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
-    (ws / "memory/skill_candidates.json").write_text(
-        '{"candidates": [{"theme": "定时任务巡检", "content": "每周一 09:00 巡检"}]}',
-        encoding="utf-8",
-    )
+    ws = _one_skill(tmp_path, "定时任务巡检", "每周一 09:00 巡检")
     code = """
         import gc, json, sys, tracemalloc
         from pathlib import Path
