@@ -11,6 +11,8 @@ its tokens in that list.
 
 from __future__ import annotations
 
+import functools
+import weakref
 from sys import intern
 
 from memreview.queues.duplicates.scope import comparable
@@ -81,15 +83,41 @@ def file_substance(mf: MemoryFile) -> Packed:
     places: dict[tuple[str, str], int] = {}
     bags = []
     earlier = _earlier_substance(mf)  # an entry's substance is a function of its text
+    made: list[tuple[Token, ...]] | None = [] if not earlier else None
     for e, _parent in compared(mf):
-        bag = earlier.get(e.text)
+        bag = earlier.get(e.text) if earlier else None
         if bag is None:
-            bag = tuple((str(t), t.kind) for t in entry_substance(e))
-        bags.append(tuple(places.setdefault(t, len(places)) for t in bag))
+            toks = entry_substance(e)
+            if made is not None:
+                made.append(toks)
+            bags.append(tuple([places.setdefault((t, t.kind), len(places)) for t in toks]))
+        else:
+            bags.append(tuple([places.setdefault(t, len(places)) for t in bag]))
+    if made is not None:
+        _made_here(mf, made)
     # interned: a file's texts are plain strings (what the scan cache stores), and a token of
     # many files is then one string in memory, not one copy per file (about 14 MB of a cold
     # scan's peak at scale 1)
-    return tuple(intern(t) for t, _k in places), tuple(k for _t, k in places), tuple(bags)
+    texts = tuple([intern(str(t)) for t, _k in places])
+    return texts, tuple([k for _t, k in places]), tuple(bags)
+
+
+# id of a file -> (a weak reference to it, the tokens of each of its compared entries), for
+# the files whose substance this process worked out: ``substances`` takes them as they are
+# (a cold scan unpacked what it had just packed)
+_MADE: dict[int, tuple[weakref.ref[MemoryFile], list[tuple[Token, ...]]]] = {}
+
+
+def _made_here(mf: MemoryFile, bags: list[tuple[Token, ...]]) -> None:
+    try:
+        ref = weakref.ref(mf, functools.partial(_forget_made, id(mf)))
+    except TypeError:
+        return
+    _MADE[id(mf)] = (ref, bags)
+
+
+def _forget_made(key: int, _ref: object) -> None:
+    _MADE.pop(key, None)
 
 
 def _earlier_substance(mf: MemoryFile) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -118,8 +146,12 @@ def substances(
 ) -> list[tuple[Token, ...]]:
     """The substance of each of ``entries`` (the file's ``compared``, in order), from what
     is kept with the file; ``made``: the tokens made so far, shared across files."""
+    texts_kinds_bags = file_substance(mf)
+    here = _MADE.get(id(mf))
+    if here is not None and here[0]() is mf and len(here[1]) == len(entries):
+        return list(here[1])
     try:
-        texts, kinds, bags = file_substance(mf)
+        texts, kinds, bags = texts_kinds_bags
         if len(bags) != len(entries):  # not the file's entries: made again
             return [entry_substance(e) for e in entries]
         pairs = list(zip(texts, kinds, strict=True))
