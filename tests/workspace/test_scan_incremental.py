@@ -637,3 +637,31 @@ def test_ready_rescan_reads_the_files_an_open_from_the_cache_left_unread(fresh, 
         again = scan_workspace(root, today=TODAY)
     assert [rel for rel in unpickled if rel.endswith(".md")] == []
     assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_a_rescan_takes_the_substance_the_scan_before_unpacked(fresh, use_scan_cache):
+    """An open from the cache unpacks each file's kept substance into tokens once: the
+    rescans after it in the same process take those tokens as they are."""
+    from memreview.queues.duplicates import prepared
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    forget_live()  # a new process: an open from the cache
+    _edit_aged(root, "add-entry", "memory/rules.md", "the NAS scrub runs every Sunday at 03:00")
+    scan_workspace(root, today=TODAY)  # the duplicates queue unpacks every file's substance
+    made: list[str] = []
+    real = prepared.Token
+
+    def spy(text, kind):
+        made.append(text)
+        return real(text, kind)
+
+    _edit_aged(root, "add-entry", "memory/rules.md", "the NAS scrub also runs on Wednesdays")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(prepared, "Token", spy)
+        again = scan_workspace(root, today=TODAY)
+    # the tokens of the file changed alone
+    rules = " ".join(e.text for e in again.workspace.files["memory/rules.md"].entries).lower()
+    assert made
+    assert [t for t in made if t not in rules] == []
+    assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))

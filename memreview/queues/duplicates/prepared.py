@@ -103,8 +103,9 @@ def file_substance(mf: MemoryFile) -> Packed:
 
 
 # id of a file -> (a weak reference to it, the tokens of each of its compared entries), for
-# the files whose substance this process worked out: ``substances`` takes them as they are
-# (a cold scan unpacked what it had just packed)
+# the files whose substance this process worked out or unpacked: ``substances`` takes them
+# as they are (a cold scan unpacked what it had just packed, a rescan what the scan before
+# had unpacked)
 _MADE: dict[int, tuple[weakref.ref[MemoryFile], list[tuple[Token, ...]]]] = {}
 
 
@@ -160,6 +161,8 @@ def substances(
             if tok is None:
                 tokens[k] = made[pairs[k]] = Token(*pairs[k])
         at = tokens.__getitem__
-        return [tuple(map(at, bag)) for bag in bags]
+        out = [tuple(map(at, bag)) for bag in bags]
+        _made_here(mf, out)  # the next scan in this process takes them as they are
+        return list(out)
     except (ValueError, TypeError, IndexError):  # not what this code keeps: made again
         return [entry_substance(e) for e in entries]
