@@ -22,6 +22,19 @@ _MUL = np.uint64(0x100000001B3)
 _MASK = (1 << 64) - 1
 
 
+def _unique(values: np.ndarray) -> np.ndarray:
+    """The distinct values of a 1-d array, in order: ``np.unique``'s answer, without the
+    import of ``numpy.ma`` that numpy 2.3+ makes on the first call without counts (about
+    30 ms of every scan that computes the archived queue)."""
+    ordered = np.sort(values, kind="stable")
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
+
+
 def _code_array(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     data = "\x00".join(texts).encode("utf-32-le", "surrogatepass")
     codes = np.frombuffer(data, dtype=np.uint32)
@@ -101,7 +114,7 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     n_codes = len(codes)
     del codes  # 8 bytes a character: not kept beside the hashes (the scan's peak memory)
     plans = [[] if pi in out else _pieces(p) for pi, p in enumerate(patterns)]
-    every = np.unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
+    every = _unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
     if not len(hashes) or not len(every):
         return out
     pos, slot = _positions_of(hashes, every)
@@ -242,7 +255,7 @@ def _occurrences(chosen, edits: int, g: Grouped):
     texts = None
     if int(sizes[rare].sum()) * LOOKUP_GAIN < total:
         r_at = np.repeat(lo_b[rare], sizes[rare]) + _ranges(sizes[rare])
-        texts = np.unique(g.owner[r_at])
+        texts = _unique(g.owner[r_at])
     if texts is None or len(texts) * len(slots) * LOOKUP_GAIN >= total:  # walk them all
         return np.repeat(lo_b, sizes) + _ranges(sizes), np.repeat(offs, sizes)
     keys = (slots[:, None] * g.n_texts + texts[None, :]).ravel()

@@ -120,3 +120,36 @@ def test_a_low_cutoff_that_leaves_no_piece_intact_still_finds_its_match():
     text = "aXbXcXdXeXfXgXhXyy"
     assert fuzz.partial_ratio("abcdefgh", text) >= 50
     assert [ti for ti, _s in contained_in(["abcdefgh"], [text], 50)[0]] == [0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=2**63 - 1), max_size=60))
+def test_unique_is_numpy_s_unique(values):
+    import numpy as np
+
+    from memreview.queues.candidates import _unique
+
+    for dtype in (np.uint64, np.int64):
+        a = np.array(values, dtype=dtype)
+        got, want = _unique(a), np.unique(a)
+        assert got.dtype == want.dtype
+        assert got.tolist() == want.tolist()
+
+
+def test_a_scan_computing_the_archived_queue_does_not_import_numpy_s_masked_arrays():
+    """numpy 2.3+ imports ``numpy.ma`` on the first ``np.unique`` without counts: about 30 ms
+    of a scan that needs none of it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import sys; from pathlib import Path; from memreview.scan import scan_workspace; "
+        "r = scan_workspace(Path('sample_workspace'), cache=False); "
+        "print(len(r.queues['archived']) > 0, 'numpy' in sys.modules, 'numpy.ma' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["True", "True", "False"]
