@@ -78,6 +78,23 @@ def test_an_english_scan_imports_neither_pinyin_nor_the_secret_patterns(tmp_path
     assert imported(COMMAND.format(argv=argv, heavy=heavy), env) == []
 
 
+def test_a_scan_imports_none_of_the_store_s_writing(tmp_path):
+    """A scan reads memreview's own files (the journal among them) and writes nothing in the
+    workspace: the writer, undo, the history, pruning and git are imported when a write or
+    an undo first needs them."""
+    env = {"MEMREVIEW_CONFIG": str(tmp_path / "config.yaml"), "MEMREVIEW_NO_CACHE": "1"}
+    argv = ["scan", "--json", str(ROOT / "sample_workspace")]
+    writing = (
+        "memreview.store.safewrite",
+        "memreview.store.undo",
+        "memreview.store.git",
+        "memreview.store.history",
+        "memreview.store.prune",
+        "memreview.store.recover",
+    )
+    assert imported(COMMAND.format(argv=argv, heavy=writing), env) == []
+
+
 def _one_skill(tmp_path, theme: str, content: str):
     """A workspace whose one skill candidate has ``theme``."""
     ws = tmp_path / "ws"
