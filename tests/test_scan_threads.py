@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from datetime import date
 from types import SimpleNamespace
 
@@ -150,3 +151,67 @@ def test_the_evidence_of_a_near_pair_imports_rapidfuzz_under_the_detectors_lock(
     assert seen["before"] is False  # rapidfuzz not imported with the unit
     assert seen["waited"] is True
     assert seen["differs"] == [["three", "four"]]
+
+
+def _recording_units(monkeypatch, log: list[str], slow_done: threading.Event | None = None):
+    """Three plain queues and a slow one, each noting when it is computed; with
+    ``slow_done``, the slow one sets it and the queue "one" waits for it."""
+
+    def unit(name: str, slow: bool = False) -> SimpleNamespace:
+        def detect(ws, today):
+            if slow_done is not None and name == "one":
+                slow_done.wait(30)
+                time.sleep(0.2)  # the slow one's thread marks it done
+            log.append(name)
+            if slow and slow_done is not None:
+                slow_done.set()
+            return [{"name": name}]
+
+        return SimpleNamespace(name=name, title=name.title(), slow=slow, detect=detect)
+
+    units = [unit("one"), unit("two"), unit("slow", slow=True), unit("three")]
+    monkeypatch.setattr(computing.registry, "units", lambda: units)
+
+
+def test_the_queues_are_computed_in_the_order_asked(monkeypatch):
+    log: list[str] = []
+    _recording_units(monkeypatch, log)
+    names = ["three", "one", "two", "slow"]
+    got = [n for n, _i in computing._detect_all(object(), date(2026, 11, 29), names, print)]
+    assert [n for n in log if n != "slow"] == ["three", "one", "two"]
+    assert [n for n in got if n != "slow"] == ["three", "one", "two"]
+    assert sorted(got) == sorted(names)
+
+
+def test_a_slow_queue_asked_first_starts_before_the_others_and_comes_as_soon_as_it_is_in(
+    monkeypatch,
+):
+    log: list[str] = []
+    _recording_units(monkeypatch, log, threading.Event())  # "one" waits for the slow one
+    names = ["slow", "one", "two"]
+    got = [n for n, _i in computing._detect_all(object(), date(2026, 11, 29), names, print)]
+    assert log[:2] == ["slow", "one"]
+    assert got.index("slow") < got.index("two")  # given as soon as it was in, not last
+
+
+def test_a_scan_computes_the_queue_asked_first_before_the_others(tmp_path):
+    """The app asks for the queue the owner looks at first (the rescan after a write)."""
+    import shutil
+    from pathlib import Path
+
+    from memreview.scan import QueueDone, scan_workspace
+
+    root = Path(shutil.copytree(Path(__file__).parents[1] / "sample_workspace", tmp_path / "s"))
+    done: list[str] = []
+
+    def emit(event) -> None:
+        if isinstance(event, QueueDone):
+            done.append(event.name)
+
+    first = scan_workspace(root, cache=False, emit=emit, first="promotions")
+    assert done[0] == "promotions"
+    assert len(done) == len(first.all_queues)
+    done.clear()
+    default = scan_workspace(root, cache=False, emit=emit)
+    assert done[0] == "contradictions"
+    assert first.to_json() == default.to_json()

@@ -88,7 +88,8 @@ def _detect_all(
     (archived: mostly numpy and rapidfuzz work, which lets go of the GIL) in a thread of
     their own while the others are computed in order (both cores). ``reads``: filled with
     the groups of input files each queue read."""
-    units = [u for u in registry.units() if u.name in names]
+    by_name = {u.name: u for u in registry.units()}
+    units = [by_name[n] for n in names if n in by_name]  # in the order asked
     views = {u.name: (ws if reads is None else _Reading(ws)) for u in units}
 
     def detect(k: int, unit) -> list[dict]:
@@ -98,14 +99,22 @@ def _detect_all(
             reads[unit.name] = views[unit.name].groups()
         return items
 
+    def finished(name: str, future) -> tuple[str, list[dict]]:
+        items = future.result()
+        if reads is not None:
+            reads[name] = views[name].groups()
+        return name, items
+
     # the first queue alone, before the others' detectors are imported or the slow ones
     # started: the app shows its items while the rest is computed
     first = next((u for u in units if not u.slow), None)
-    if first is not None:
+    if first is not None and not (units[0].slow and units[0] is not first):
         with IMPORTING:  # what it imports as it runs too (contradictions: numpy)
             _resolve(first)
             items = detect(units.index(first), first)
         yield first.name, items
+    else:
+        first = None  # a slow queue asked for first: its thread starts before any other
     # what the loader left to read when first used, read here, in one thread, before the
     # slow queues' thread starts (and its warnings given, in their places)
     _settle(ws)
@@ -118,11 +127,10 @@ def _detect_all(
         for k, unit in enumerate(units):
             if not unit.slow and unit is not first:
                 yield unit.name, detect(k, unit)
+            for name in [n for n, f in slow.items() if f.done()]:  # each as soon as it is in
+                yield finished(name, slow.pop(name))
         for name, future in slow.items():
-            items = future.result()
-            if reads is not None:
-                reads[name] = views[name].groups()
-            yield name, items
+            yield finished(name, future)
 
 
 def _settle(ws: Workspace) -> None:
@@ -197,6 +205,7 @@ def compute(
     notes: list[str] | None = None,
     reads: dict[str, list[str]] | None = None,
     health: dict | None = None,
+    first: str | None = None,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
@@ -204,7 +213,7 @@ def compute(
     ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
     :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
     computed here read; ``health``: the health figures known (the cache's, when no input
-    changed), not computed again."""
+    changed), not computed again; ``first``: the queue computed first when it is to be."""
     report = progress or (lambda stage, frac: None)
     result = new_result(ws, today, state, all_dormant, all_promotions)
     result.notes = list(notes or ())
@@ -213,7 +222,11 @@ def compute(
     if emit is not None:
         emit(Loaded(result))
         result = result.copy()  # the one emitted is the receiver's now
-    for name, items in _detect_all(ws, today, sorted_pending(result), report, reads, result):
+    pending = sorted_pending(result)
+    if first in pending:  # the queue the owner looks at, before the others
+        pending.remove(first)
+        pending.insert(0, first)
+    for name, items in _detect_all(ws, today, pending, report, reads, result):
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))

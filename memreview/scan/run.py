@@ -38,6 +38,7 @@ def scan_workspace(
     *,
     cache: bool | None = None,
     emit: Emit | None = None,
+    first: str | None = None,
 ) -> ScanResult:
     """Load the workspace at ``root`` and compute its queues (NotAWorkspace if it isn't one).
 
@@ -45,10 +46,11 @@ def scan_workspace(
     unless ``$MEMREVIEW_NO_CACHE`` is set); ``emit``:
     given the scan's events as they happen (:class:`Counts` when the cache knows the queues,
     :class:`Loaded`, :class:`QueueDone`…, :class:`HealthDone`), for a screen that shows
-    them one by one. The garbage collector runs less often meanwhile
-    (:mod:`memreview.scan.collector`), whoever asked for the scan."""
+    them one by one; ``first``: the queue computed before the others when it is to be
+    computed (the one the owner is looking at). The garbage collector runs less often
+    meanwhile (:mod:`memreview.scan.collector`), whoever asked for the scan."""
     with fewer_collections():
-        return _scan(root, today, all_dormant, progress, all_promotions, cache, emit)
+        return _scan(root, today, all_dormant, progress, all_promotions, cache, emit, first)
 
 
 def _scan(
@@ -59,6 +61,7 @@ def _scan(
     all_promotions: bool,
     cache: bool | None,
     emit: Emit | None,
+    first: str | None = None,
 ) -> ScanResult:
     root = check_workspace(Path(root))
     sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
@@ -105,6 +108,7 @@ def _scan(
         notes=sc.problems if sc is not None else None,
         reads=reads if sc is not None else None,
         health=health,
+        first=first,
     )
     result.safe = frozenset(stored) | ({"health"} if health is not None else set())
     if sc is not None:

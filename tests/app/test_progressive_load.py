@@ -276,3 +276,27 @@ async def test_w_while_a_queue_is_computed_says_the_staged_decisions_wait_for_it
         assert not any("nothing is staged" in m for m in said)
         gate.set()
         await loaded(app, pilot)
+
+
+async def test_the_rescan_computes_the_queue_shown_before_the_others(make):
+    """After a write the scan runs again: the queue the owner looks at is computed first
+    (on a large workspace the others take seconds)."""
+    from memreview.app import _scan_workspace
+
+    asked: list[str | None] = []
+
+    def scan(root, **kw):
+        asked.append(kw.get("first"))
+        return _scan_workspace(root, **kw)
+
+    app = make(scan=scan)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("8")  # promotions
+        await pilot.pause()
+        assert screen.queue == "promotions"
+        screen.reload()
+        await loaded(app, pilot)
+        assert asked == ["contradictions", "promotions"]
+        assert "promotions" not in screen.result.pending

@@ -159,7 +159,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             self.query_one(QueueNav).show_counts({})
         self.query_one("#switcher").display = False
         self._sync_bindings()
-        self.query_one(LoadingPane).start(self.scan, self.root, self.today)
+        # the queue shown is computed before the others (the rescan after a write)
+        first = self.queue if self.in_queue else None
+        self.query_one(LoadingPane).start(self.scan, self.root, self.today, first=first)
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.notify(

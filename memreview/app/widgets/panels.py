@@ -269,15 +269,16 @@ class LoadingPane(Vertical):
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
         yield Static("", id="loading-stage", markup=False)
 
-    def start(self, scan, root: Path, today: date | None) -> None:
-        """Show the pane and run ``scan(root, today=…, progress=…)`` in a worker."""
+    def start(self, scan, root: Path, today: date | None, first: str | None = None) -> None:
+        """Show the pane and run ``scan(root, today=…, progress=…, first=…)`` in a worker
+        (``first``: the queue to compute before the others)."""
         self.display = True
         self.query_one("#loading-title", Label).update(_("Loading the workspace…"))
         self.query_one(ProgressBar).update(progress=0)
-        self._load(scan, root, today)
+        self._load(scan, root, today, first)
 
     @work(thread=True, exclusive=True, group="scan")
-    def _load(self, scan, root: Path, today: date | None) -> None:
+    def _load(self, scan, root: Path, today: date | None, first: str | None = None) -> None:
         last = [-1.0, ""]
 
         def progress(stage: str, fraction: float) -> None:
@@ -301,7 +302,7 @@ class LoadingPane(Vertical):
 
         try:
             with fewer_collections():
-                result = scan(root, today=today, progress=progress, emit=emit)
+                result = scan(root, today=today, progress=progress, emit=emit, first=first)
         except Exception as exc:  # shown in the pane: no traceback reaches the user
             if not worker.is_cancelled:
                 self.post_message(LoadFailed(str(exc) or type(exc).__name__))
