@@ -87,9 +87,15 @@ class ReviewSession:
         return warnings
 
     def rescanning(self) -> Change:
-        """A scan has started: the counts shown are from before until it reports."""
+        """A scan has started: the counts shown are from before until it reports, and a
+        rescan shows no item of the scan before (every queue is being computed again)."""
         self.scanning = True
-        return self._tell(Change())
+        return self._tell(Change(listing=self.result is not None))
+
+    @property
+    def rescanning_now(self) -> bool:
+        """A scan after the first is under way and has not loaded the workspace yet."""
+        return self.scanning and self.result is not None
 
     def loaded(self, result: Any) -> Change:
         """A scan's result (some queues may still be computing)."""
@@ -150,12 +156,15 @@ class ReviewSession:
 
     # -- the queues --------------------------------------------------------------------------
     def pending_queues(self) -> set[str]:
-        """The queues the scan has not computed yet."""
+        """The queues the scan has not computed yet (every one while a rescan loads)."""
+        if self.rescanning_now:
+            return set(queue_names())
         return getattr(self.result, "pending", None) or set()
 
     def queue_items(self, queue: str) -> list[dict[str, Any]]:
-        """The queue's items: the new ones, or every one when asked (``A``)."""
-        if self.result is None:
+        """The queue's items: the new ones, or every one when asked (``A``); none while a
+        rescan loads (those of before may be written already)."""
+        if self.result is None or self.rescanning_now:
             return []
         if queue in self.show_all:
             return list(self.result.all_queues.get(queue, []))

@@ -300,3 +300,61 @@ async def test_the_rescan_computes_the_queue_shown_before_the_others(make):
         await loaded(app, pilot)
         assert asked == ["contradictions", "promotions"]
         assert "promotions" not in screen.result.pending
+
+
+async def test_a_rescan_shows_every_queue_computing_not_the_items_of_before(make):
+    """After a write the items shown before may be written already: until the rescan has
+    them, each queue says it is being computed and counts "…" (no loading pane flashing
+    over the list, no list of before)."""
+    from memreview.app import _scan_workspace
+    from memreview.app.widgets.panels import LoadingPane
+
+    gate = threading.Event()
+    gate.set()
+
+    def scan(root, **kw):
+        gate.wait(30)
+        return _scan_workspace(root, **kw)
+
+    app = make(scan=scan)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        assert "Contradictions   1 of" in screen_text(app)
+        gate.clear()
+        try:
+            screen.reload()
+            await pilot.pause(0.2)
+            text = screen_text(app)
+            assert not screen.query_one(LoadingPane).display
+            assert "computing this queue" in text
+            assert "Contradictions …" in text and "Dropping …" in text
+            assert "1 of" not in text
+        finally:
+            gate.set()
+        await loaded(app, pilot)
+        assert "Contradictions   1 of" in screen_text(app)
+
+
+async def test_a_rescan_that_fails_says_why_in_the_loading_pane(make):
+    from memreview.app import _scan_workspace
+    from memreview.app.widgets.panels import LoadingPane
+
+    broken = [False]
+
+    def scan(root, **kw):
+        if broken[0]:
+            raise OSError("the disk went away")
+        return _scan_workspace(root, **kw)
+
+    app = make(scan=scan)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        broken[0] = True
+        screen.reload()
+        await loaded(app, pilot)
+        await pilot.pause(0.1)
+        assert screen.query_one(LoadingPane).display
+        text = screen_text(app)
+        assert "Could not load the workspace" in text and "the disk went away" in text

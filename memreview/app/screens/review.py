@@ -153,17 +153,22 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
     def reload(self) -> None:
         """Scan the workspace again in a worker; the pending decisions stay."""
         gc.unfreeze()  # the old model may go now
-        self.session.rescanning()
-        self.evidence.forget_previews()
-        if self.result is not None:  # the counts shown are from before: "…" until told
+        again = self.result is not None
+        if again:  # the counts shown are from before: "…" until told
             self.query_one(QueueNav).show_counts({})
-        self.query_one("#switcher").display = False
+        self.session.rescanning()  # a rescan: each queue "computing…", not the loading pane
+        self.evidence.forget_previews()
+        if not again:
+            self.query_one("#switcher").display = False
         self._sync_bindings()
         # the queue shown is computed before the others (the rescan after a write)
         first = self.queue if self.in_queue else None
-        self.query_one(LoadingPane).start(self.scan, self.root, self.today, first=first)
+        pane = self.query_one(LoadingPane)
+        pane.start(self.scan, self.root, self.today, first=first, shown=not again)
 
     def on_load_failed(self, message: LoadFailed) -> None:
+        self.query_one("#switcher").display = False  # the pane says why (a rescan's too)
+        self.query_one(LoadingPane).display = True
         self.notify(
             message.reason, title=_("Could not load the workspace"), severity="error", markup=False
         )

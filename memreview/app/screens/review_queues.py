@@ -86,13 +86,21 @@ class ReviewQueues(ReviewBase):
 
     def _show_nav_row(self, queue: str) -> None:
         if self.result is not None:
-            self.query_one(QueueNav).show_queue(queue, self.result, self.staging.count(queue))
+            nav = self.query_one(QueueNav)
+            computing = self.session.pending_queues()  # every one while a rescan loads
+            nav.show_queue(queue, self.result, self.staging.count(queue), computing)
             self._show_queue_bar()
 
     def _show_queue_bar(self) -> None:
         counts: dict[str, int | None] = {HEALTH: None}
         if self.result is not None:
-            counts.update({q: len(self.result.queues.get(q, [])) for q in queue_names()})
+            computing = self.session.pending_queues()  # no count until it is computed
+            counts.update(
+                {
+                    q: None if q in computing else len(self.result.queues.get(q, []))
+                    for q in queue_names()
+                }
+            )
         self.query_one(QueueBar).show(counts, self.queue)
 
     # -- queues ------------------------------------------------------------------------------

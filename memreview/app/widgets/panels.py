@@ -118,10 +118,15 @@ class QueueNav(Vertical, can_focus=False):
     def row(self, queue: str) -> QueueRow:
         return self.query_one(f"#queue-row-{queue}", QueueRow)
 
-    def show_queue(self, queue: str, result, staged: int) -> None:
-        """The row of ``queue``: its items in ``result`` ("…" while it is computed),
-        ``staged`` decisions, why it is empty or how many of its items are hidden."""
-        pending = queue in (getattr(result, "pending", None) or ())
+    def show_queue(
+        self, queue: str, result, staged: int, computing: set[str] | None = None
+    ) -> None:
+        """The row of ``queue``: its items in ``result`` ("…" while it is computed: a queue
+        of ``result``'s pending ones, or of ``computing`` when given), ``staged`` decisions,
+        why it is empty or how many of its items are hidden."""
+        if computing is None:
+            computing = getattr(result, "pending", None) or set()
+        pending = queue in computing
         self.row(queue).show(
             None if pending else len(result.queues.get(queue, [])),
             staged,
@@ -269,10 +274,13 @@ class LoadingPane(Vertical):
         yield ProgressBar(total=100, show_eta=False, id="loading-bar")
         yield Static("", id="loading-stage", markup=False)
 
-    def start(self, scan, root: Path, today: date | None, first: str | None = None) -> None:
-        """Show the pane and run ``scan(root, today=…, progress=…, first=…)`` in a worker
-        (``first``: the queue to compute before the others)."""
-        self.display = True
+    def start(
+        self, scan, root: Path, today: date | None, first: str | None = None, shown: bool = True
+    ) -> None:
+        """Show the pane (unless not ``shown``: a rescan, whose queues say "computing…") and
+        run ``scan(root, today=…, progress=…, first=…)`` in a worker (``first``: the queue
+        to compute before the others)."""
+        self.display = shown
         self.query_one("#loading-title", Label).update(_("Loading the workspace…"))
         self.query_one(ProgressBar).update(progress=0)
         self._load(scan, root, today, first)
