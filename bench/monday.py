@@ -6,8 +6,9 @@
 The new logs take the lines of the last week's logs, reworded (a new day's log in the same
 voice); the promotions point at lines of the new logs, under a dated promotion heading as
 OpenClaw writes them; the edited entries are bullets of the memory files (not MEMORY.md)
-with a few words added. Every file written an hour ago (past the cache's racy window, as on
-a Monday morning). Prints one JSON object: what was written.
+with a few words added. Every file written an hour ago (its change time can't be set back:
+bench.py waits out the cache's racy window before it opens, as on a Monday morning). Prints
+one JSON object: what was written.
 """
 
 from __future__ import annotations

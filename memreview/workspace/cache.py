@@ -380,7 +380,7 @@ class ScanCache(CacheDir):
                 key = None
         if key is not None:
             old = self._old_hashes().get(rel)
-            racy = self.now - key[1] / 1e9 < RACY_SECONDS
+            racy = self._racy(key)
             if racy or (old is not None and old[0] == key):
                 digest = self._content_hash(rel)
                 if digest is None:
@@ -428,7 +428,9 @@ class ScanCache(CacheDir):
         return rel not in self._untrusted
 
     def _racy(self, key: Key) -> bool:
-        return key is None or self.now - key[1] / 1e9 < RACY_SECONDS
+        """Whether the file was modified or changed (its inode: a write, a ``utime``) less
+        than RACY_SECONDS ago: an edit within one tick of the clock would keep its key."""
+        return key is None or self.now - max(key[1], key[3]) / 1e9 < RACY_SECONDS
 
     # -- parsed files ----------------------------------------------------------------------
     def memo(

@@ -28,9 +28,11 @@ RACY_SECONDS = 2.0
 ENV_VARS = ("OPENCLAW_STATE_DIR", "OPENCLAW_PROFILE", "HOME")
 SKIP_DIRS = {".git", ".memreview"}
 
-Key = (
-    tuple[int, int, int] | tuple[int, int, int, str] | None
-)  # (size, mtime_ns, inode[, digest]); None: not a regular file
+# (size, mtime_ns, inode, ctime_ns[, digest]); None: not a regular file. The change time is
+# in it because the modification time is not proof: anyone who can write a file can set its
+# mtime back (``os.utime``), and a rewrite of the same size would keep the key; the change
+# time moves on at every write and every ``utime`` and cannot be set.
+Key = tuple[int, int, int, int] | tuple[int, int, int, int, str] | None
 
 _ALLOWED = {
     "builtins": {"set", "frozenset", "dict", "list", "tuple", "int", "float", "str", "bytes"},
@@ -101,7 +103,7 @@ def _code_stamp() -> str:
 def file_key(st: os.stat_result) -> Key:
     if not stat.S_ISREG(st.st_mode):
         return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 def snapshot(root: Path) -> dict[str, Key]:

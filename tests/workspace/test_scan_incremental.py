@@ -665,3 +665,66 @@ def test_a_rescan_takes_the_substance_the_scan_before_unpacked(fresh, use_scan_c
     assert made
     assert [t for t in made if t not in rules] == []
     assert doc(again) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+LESSON = "memory/lessons/silent-cron.md"
+SUBSTANCE = "memreview.queues.duplicates.prepared.file_substance"
+
+
+def _no_paragraphs(state: dict) -> None:
+    state.pop("paragraphs")
+
+
+def _places_as_bools(state: dict) -> None:
+    digest, (texts, kinds, bags) = state["_kept"][SUBSTANCE]
+    state["_kept"][SUBSTANCE] = (digest, (texts, kinds, tuple((True,) * len(b) for b in bags)))
+
+
+@pytest.mark.parametrize("damage", [_no_paragraphs, _places_as_bools])
+def test_a_damaged_stored_parse_under_a_stale_key_is_not_taken(fresh, use_scan_cache, damage):
+    """The parse a changed file replaces is read from the cache for what it held: a damaged
+    one (a field missing, places that are not places) gives nothing, never a traceback or
+    another result."""
+    from memreview.workspace.cache import Packed
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    scan_workspace(root, today=TODAY)
+    damaged = 0
+    for f in ScanCache(root).dir.glob("files-*.pickle"):
+        with open(f, "rb") as fh:
+            head, files = pickle.load(fh), pickle.load(fh)["files"]
+        for slot, (keys, packed, warnings) in list(files.items()):
+            if slot[1] == LESSON:
+                obj = pickle.loads(packed.blob)
+                damage(obj.__dict__)
+                files[slot] = (keys, Packed(pickle.dumps(obj), packed.cls, packed.eager), warnings)
+                f.write_bytes(pickle.dumps(head) + pickle.dumps({"files": files}))
+                damaged += 1
+    assert damaged == 1
+    _edit_aged(root, "add-entry", LESSON, "the NAS scrub runs every Sunday at 03:00")
+    forget_live()
+    result = scan_workspace(root, today=TODAY)
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))
+
+
+def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again(fresh, use_scan_cache):
+    """An agent may rewrite a file in place, same size, and set its modification time back:
+    the change time, which no one can set, is in the file's key (a credential it planted
+    so is not hidden by the parse of before)."""
+    root = fresh()
+    p = root / "memory/rules.md"
+    scan_workspace(root, today=TODAY)
+    st = os.stat(p)
+    lines = p.read_bytes().split(b"\n")
+    k = next(i for i, t in enumerate(lines) if len(t) >= 48 and not t.startswith(b"#"))
+    token = b"token: ghp_aZ3kQ9x7Lm2Np4Rt6Vw8Yb1Cd5Ef0Gh2Jk4"
+    lines[k] = (token + b"x" * len(lines[k]))[: len(lines[k])]
+    with open(p, "r+b") as f:
+        f.write(b"\n".join(lines))
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(p).st_size == st.st_size and os.stat(p).st_mtime_ns == st.st_mtime_ns
+    forget_live()
+    cached = scan_workspace(root, today=TODAY)
+    assert doc(cached) == doc(scan_workspace(root, today=TODAY, cache=False))
+    assert any(it["ref"]["file"] == "memory/rules.md" for it in cached.queues["secrets"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import weakref
+from itertools import chain
 from sys import intern
 
 from memreview.queues.duplicates.scope import comparable
@@ -48,12 +49,15 @@ def _earlier_forms(mf: MemoryFile) -> dict[tuple[str, str], str]:
     if found is None:
         return {}
     old, kept = found
-    every = units(old)
-    if not (isinstance(kept, tuple) and len(kept) == len(every)):
+    try:
+        every = units(old)
+        if not (isinstance(kept, tuple) and len(kept) == len(every)):
+            return {}
+        if not all(type(f) is str for f in kept):
+            return {}
+        return {(e.text, e.kind): f for e, f in zip(every, kept, strict=True)}
+    except Exception:  # the earlier parse is not one this code made (a damaged cache)
         return {}
-    if not all(type(f) is str for f in kept):
-        return {}
-    return {(e.text, e.kind): f for e, f in zip(every, kept, strict=True)}
 
 
 def forms(mf: MemoryFile, every: list[Entry]) -> tuple[str, ...]:
@@ -134,12 +138,27 @@ def _earlier_substance(mf: MemoryFile) -> dict[str, tuple[tuple[str, str], ...]]
         pairs = tuple(zip(texts, kinds, strict=True))
         if not all(type(t) is str and type(k) is str for t, k in pairs):
             return {}
+        if not _places_within(bags, len(pairs)):
+            return {}
         entries = [e for e, _p in compared(old)]
         if len(bags) != len(entries):
             return {}
         return {e.text: tuple(pairs[p] for p in bag) for e, bag in zip(entries, bags, strict=True)}
-    except (ValueError, TypeError, IndexError):  # not what this code keeps
+    except Exception:  # the earlier parse is not one this code made (a damaged cache)
         return {}
+
+
+def _places_within(bags: object, n: int) -> bool:
+    """Whether ``bags`` is a tuple of tuples of places among ``n`` tokens (whole numbers, not
+    ``True``, not negative: each would pick another token)."""
+    if not isinstance(bags, tuple) or not all(type(bag) is tuple for bag in bags):
+        return False
+    places = chain.from_iterable(bags)
+    kinds = set(map(type, places))  # (each pass a loop of C: a rescan unpacks every file)
+    if not kinds:
+        return True
+    every = chain.from_iterable(bags)
+    return kinds == {int} and min(every) >= 0 and max(chain.from_iterable(bags)) < n
 
 
 def substances(
@@ -153,9 +172,9 @@ def substances(
         return list(here[1])
     try:
         texts, kinds, bags = texts_kinds_bags
-        if len(bags) != len(entries):  # not the file's entries: made again
-            return [entry_substance(e) for e in entries]
         pairs = list(zip(texts, kinds, strict=True))
+        if len(bags) != len(entries) or not _places_within(bags, len(pairs)):
+            return [entry_substance(e) for e in entries]  # not the file's: made again
         tokens = list(map(made.get, pairs))
         for k, tok in enumerate(tokens):
             if tok is None:
