@@ -95,13 +95,16 @@ class UndoOutcome:
 
     @property
     def message(self) -> str:
-        """One line for the user: what was undone, and how many items show again."""
+        """One line for the user: what was undone, how many items it hid are hidden no more
+        (the others of its decisions show again as their files are restored)."""
         extra = ""
         if self.unhidden:
             n = len(self.unhidden)
-            extra += ngettext("; {count} item shows again", "; {count} items show again", n).format(
-                count=n
-            )
+            extra += ngettext(
+                "; {count} item it hid is hidden no more",
+                "; {count} items it hid are hidden no more",
+                n,
+            ).format(count=n)
         if self.rehidden:
             n = len(self.rehidden)
             extra += ngettext(

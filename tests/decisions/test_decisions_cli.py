@@ -194,3 +194,21 @@ def test_undo_stages_the_batch_decisions_again_beside_what_is_pending(ws, tmp_pa
         (ids["duplicates"], "keep", 2),
         (ids["dormant"], "done", None),
     ]
+
+
+def test_undo_says_how_many_items_it_hid_are_hidden_no_more(ws, tmp_path, capsys):
+    """A snooze only hides its item (state.yaml); a keep rewrites a file. Undone, both items
+    show again, and the line says which is which: one hidden no more, both staged again."""
+    ids = _ids(ws, capsys)
+    f = _decisions(
+        tmp_path,
+        f"- {{item: {ids['duplicates']}, action: keep, keep: 2}}\n"
+        f"- {{item: {ids['dormant']}, action: snooze}}\n",
+    )
+    assert main(["apply", str(ws), "--decisions", str(f), "--today", "2026-11-29"]) == 0
+    capsys.readouterr()
+    assert main(["undo", str(ws)]) == 0
+    err = capsys.readouterr().err
+    assert "1 item it hid is hidden no more" in err
+    assert "its 2 decisions are staged again" in err
+    assert "show again" not in err
