@@ -40,13 +40,14 @@ def ws(tmp_path: Path) -> Path:
     return write_files(tmp_path / "ws", WS)
 
 
-def _apply_keep_and_done(ws: Path, tmp_path: Path, capsys) -> dict[str, str]:
-    """Keep the second bullet of the duplicates, mark the project done; the item ids."""
+def _apply_keep_and_done(ws: Path, tmp_path: Path, capsys, project: str = "done") -> dict:
+    """Keep the second bullet of the duplicates, mark the project done (or ``project``, another
+    action on it); the item ids."""
     ids = _ids(ws, capsys)
     f = _decisions(
         tmp_path,
         f"- {{item: {ids['duplicates']}, action: keep, keep: 2}}\n"
-        f"- {{item: {ids['dormant']}, action: done}}\n",
+        f"- {{item: {ids['dormant']}, action: {project}}}\n",
     )
     assert main(["apply", str(ws), "--decisions", str(f), "--today", "2026-11-29"]) == 0
     return ids
@@ -199,13 +200,7 @@ def test_undo_stages_the_batch_decisions_again_beside_what_is_pending(ws, tmp_pa
 def test_undo_says_how_many_items_it_hid_are_hidden_no_more(ws, tmp_path, capsys):
     """A snooze only hides its item (state.yaml); a keep rewrites a file. Undone, both items
     show again, and the line says which is which: one hidden no more, both staged again."""
-    ids = _ids(ws, capsys)
-    f = _decisions(
-        tmp_path,
-        f"- {{item: {ids['duplicates']}, action: keep, keep: 2}}\n"
-        f"- {{item: {ids['dormant']}, action: snooze}}\n",
-    )
-    assert main(["apply", str(ws), "--decisions", str(f), "--today", "2026-11-29"]) == 0
+    _apply_keep_and_done(ws, tmp_path, capsys, project="snooze")
     capsys.readouterr()
     assert main(["undo", str(ws)]) == 0
     err = capsys.readouterr().err
