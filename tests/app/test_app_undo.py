@@ -81,3 +81,42 @@ async def test_an_undo_stopped_by_a_changed_file_shows_the_diff(make):
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, DiffDialog)
+
+
+class SlowBackend(FakeBackend):
+    def __init__(self) -> None:
+        super().__init__()
+        import threading
+
+        self.release = threading.Event()
+
+    def undo_last(self) -> UndoSummary:
+        self.release.wait(30)
+        return super().undo_last()
+
+
+async def test_an_undo_that_takes_a_while_says_it_is_under_way(make):
+    backend = SlowBackend()
+    app = make(backend=backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        try:
+            await pilot.press("U", "y")
+            await pilot.pause(0.6)
+            assert "Undoing the last batch…" in [n.message for n in app._notifications]
+        finally:
+            backend.release.set()
+        await loaded(app, pilot)
+        assert backend.undone == 1
+
+
+async def test_a_quick_undo_says_only_how_it_went(make, backend):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("U", "y")
+        await loaded(app, pilot)
+        await pilot.pause(0.5)
+        messages = [n.message for n in app._notifications]
+        assert "Undoing the last batch…" not in messages
+        assert any("undone: 1 file(s) restored" in m for m in messages)

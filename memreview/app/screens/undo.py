@@ -40,11 +40,22 @@ def ask_undo(app: App, undo: Callable[[], object]) -> None:
     )
 
 
+SAY_AFTER = 0.3  # seconds: an undo that takes longer says it is under way
+
+
 def start_undo(node: DOMNode, backend: ReviewBackend) -> Worker[None]:
-    """Undo the last batch in a thread; ``node`` receives the :class:`UndoDone`."""
-    return node.run_worker(
+    """Undo the last batch in a thread; ``node`` receives the :class:`UndoDone`. One that
+    takes longer than SAY_AFTER (a large workspace: seconds) says so meanwhile."""
+    worker = node.run_worker(
         partial(_undo, node, backend), name="undo", group="undo", exclusive=True, thread=True
     )
+
+    def still_undoing() -> None:
+        if worker.is_running:
+            node.app.notify(_("Undoing the last batch…"), timeout=4, markup=False)
+
+    node.set_timer(SAY_AFTER, still_undoing)
+    return worker
 
 
 def _undo(node: DOMNode, backend: ReviewBackend) -> None:
