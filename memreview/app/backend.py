@@ -113,6 +113,10 @@ class Backend(PendingFile):
             return _("nothing to undo: no batch written yet, or each one already undone")
         return None
 
+    def last_batch_said(self) -> str | None:
+        """The batch ``undo_last`` would take back, said for the question (or None)."""
+        return _decisions.last_batch_said(self.root)
+
     def undo_last(self) -> UndoSummary:
         res = _decisions.undo(self.root, scan=_scan)
         return UndoSummary(bool(res.ok), str(res.message), "" if res.ok else str(res.diff))

@@ -52,6 +52,10 @@ class ReviewBackend(Protocol):
         """Why there is no batch to undo, or None."""
         ...
 
+    def last_batch_said(self) -> str | None:
+        """The batch ``undo_last`` would take back, in a line for the question, or None."""
+        ...
+
     def undo_last(self) -> UndoSummary:
         """Take back the last batch."""
         ...

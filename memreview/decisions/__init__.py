@@ -46,6 +46,7 @@ _WHERE = {
     "seen_now": "planner",
     "config_of": "state",
     "finish": "undo_finish",
+    "last_batch_said": "undo_finish",
     "recovery_notice": "undo_finish",
     "undo": "undo_finish",
     "skill_slug": "units.skills",
@@ -78,6 +79,7 @@ __all__ = [
     "seen_now",
     "skill_slug",
     "undo",
+    "last_batch_said",
 ]
 
 
@@ -114,5 +116,5 @@ if TYPE_CHECKING:  # for the type checker and the reader: what __getattr__ gives
         seen_now,
     )
     from memreview.decisions.state import config_of
-    from memreview.decisions.undo_finish import finish, recovery_notice, undo
+    from memreview.decisions.undo_finish import finish, last_batch_said, recovery_notice, undo
     from memreview.queues.skills import skill_slug

@@ -28,7 +28,7 @@ from memreview.decisions.state import (
     state_for_change,
     write_state,
 )
-from memreview.i18n import _
+from memreview.i18n import _, ngettext
 from memreview.workspace.config import Config
 from memreview.workspace.dates import parse_date
 
@@ -169,6 +169,33 @@ def _state_as_decided(
 
 # Every field a decision carries (slug, keep, text, seen…): undo stages it again as it was.
 _FIELDS = tuple(f.name for f in dataclasses.fields(Decision))
+
+
+def last_batch_said(root: Path) -> str | None:
+    """The batch an undo of the last one would take back, said for the question asked
+    first: its id, how many decisions and files, and the redactions it would leave; None
+    when there is none."""
+    record = store.last_batch(root, undoable=True)
+    if record is None:
+        return None
+    decisions = [raw for raw in record.decisions if isinstance(raw, dict)]
+    line = _("Batch {batch}: {decisions}, {files}.").format(
+        batch=record.batch_id,
+        decisions=ngettext("{count} decision", "{count} decisions", len(decisions)).format(
+            count=len(decisions)
+        ),
+        files=ngettext("{count} file", "{count} files", len(record.files)).format(
+            count=len(record.files)
+        ),
+    )
+    lasting = sum(1 for raw in decisions if _lasting(raw))
+    if lasting:
+        line += " " + ngettext(
+            "Its redaction stays: undo never writes a credential back.",
+            "Its {count} redactions stay: undo never writes a credential back.",
+            lasting,
+        ).format(count=lasting)
+    return line
 
 
 def _lasting(raw: dict[str, Any]) -> bool:

@@ -69,6 +69,9 @@ class FakeBackend:
     def nothing_to_undo(self) -> str | None:
         return None if self.undoable or self.applied else "nothing to undo"
 
+    def last_batch_said(self) -> str | None:
+        return "Batch fake-1: 1 decision, 1 file." if self.nothing_to_undo() is None else None
+
     def undo_last(self) -> UndoSummary:
         self.undone += 1
         return UndoSummary(True, "undone: 1 file(s) restored")

@@ -48,6 +48,9 @@ class MemoryBackend:
     def nothing_to_undo(self) -> str | None:
         return None
 
+    def last_batch_said(self) -> str | None:
+        return "Batch fake-1: 1 decision, 1 file." if self.nothing_to_undo() is None else None
+
     def preview(self, result, decisions):
         return Preview()
 

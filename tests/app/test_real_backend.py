@@ -37,7 +37,10 @@ async def test_stage_quit_reopen_write_and_undo_on_a_real_workspace(make, ws):
         assert len(review(again).staging) == 0
         assert review(again).result.counts["duplicates"] == 2
 
-        await pilot.press("U", "y")
+        await pilot.press("U")
+        await pilot.pause()
+        assert f"Batch {batch}: 1 decision, 1 file." in screen_text(again)  # which one
+        await pilot.press("y")
         await loaded(again, pilot)
         assert (ws / "MEMORY.md").read_bytes() == memory
         assert review(again).result.counts["duplicates"] == 3
@@ -126,3 +129,30 @@ def test_nothing_to_undo_is_known_before_asking(ws):
     assert backend.nothing_to_undo() is None
     assert backend.undo_last().ok
     assert backend.nothing_to_undo().startswith("nothing to undo")  # each one undone
+
+
+def test_the_undo_question_names_the_batch_and_the_redaction_it_leaves(ws):
+    from app_helpers import TODAY
+
+    from memreview.app.backend import Backend, make_decision
+    from memreview.scan import scan_workspace
+
+    backend = Backend(ws)
+    assert backend.last_batch_said() is None
+    with open(ws / "MEMORY.md", "a", encoding="utf-8") as f:
+        f.write("- the nightly digest's key: sk-or-v1-" + "3f9a1c0e7b2d4a6f" * 4 + "\n")
+    result = scan_workspace(ws, today=TODAY)
+    demote = result.queues["demotion"][0]
+    secret = result.queues["secrets"][0]
+    decisions = [
+        make_decision(demote["id"], "approve", "demotion"),
+        make_decision(secret["id"], "redact", "secrets"),
+    ]
+    outcome = backend.apply(result, decisions)
+    said = backend.last_batch_said()
+    assert said == (
+        f"Batch {outcome.batch}: 2 decisions, {len(outcome.written)} files. "
+        "Its redaction stays: undo never writes a credential back."
+    )
+    assert backend.undo_last().ok
+    assert backend.last_batch_said() is None

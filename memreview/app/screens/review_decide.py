@@ -215,7 +215,8 @@ class ReviewDecisions(ReviewBase):
         if nothing:  # said before asking, not after
             self.notify(nothing, markup=False, timeout=4)
             return
-        ask_undo(self.app, lambda: start_undo(self, self.backend))
+        batch = self.backend.last_batch_said()
+        ask_undo(self.app, lambda: start_undo(self, self.backend), batch)
 
     def on_undo_done(self, message: UndoDone) -> None:
         from memreview.app.screens.undo import report_undo

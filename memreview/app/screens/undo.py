@@ -16,23 +16,26 @@ from textual.worker import Worker
 from memreview.app.messages import UndoDone
 from memreview.app.ports import ReviewBackend
 from memreview.app.screens.dialogs import ConfirmDialog, DiffDialog
+from memreview.display import one_line
 from memreview.i18n import _
 
 
-def ask_undo(app: App, undo: Callable[[], object]) -> None:
-    """Ask before undoing; ``undo()`` runs only on yes."""
+def ask_undo(app: App, undo: Callable[[], object], batch: str | None = None) -> None:
+    """Ask before undoing (``batch``: which one, its decisions and files, said first);
+    ``undo()`` runs only on yes."""
 
     def answer(yes: bool | None) -> None:
         if yes:
             undo()
 
+    how = _(
+        "Files it wrote are restored from their backups; its items show again with "
+        "its decisions staged, so you can change one and write again."
+    )
     app.push_screen(
         ConfirmDialog(
             _("Undo the last written batch?"),
-            _(
-                "Files it wrote are restored from their backups; its items show again with "
-                "its decisions staged, so you can change one and write again."
-            ),
+            f"{one_line(batch)}\n\n{how}" if batch else how,  # the journal is the workspace's
             yes=_("Undo"),
             no=_("Keep"),
         ),
