@@ -43,3 +43,19 @@ async def test_each_key_records_its_own_handling_time(make):
         await pilot.pause()
         assert len(app.key_latencies) == 11
         assert all(0 < t < 5 for t in app.key_latencies)
+
+
+async def test_clearing_a_filter_keeps_the_item_it_found_in_view(make):
+    app = make(scan=big_scan(200))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("/", *"anchor-a-150 ", "enter")
+        await pilot.pause()
+        items = app.screen.query_one(ItemList)
+        assert items.count == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert items.count == 200 and items.cursor == 150
+        text = screen_text(app)
+        assert "Contradictions   151 of 200" in text
+        assert "▌· anchor-a-150 ⟷" in text  # the row with the cursor is on the screen

@@ -123,6 +123,15 @@ class ItemList(ScrollView, can_focus=True):
         self.scroll_to(y=max(0, index - self._page() // 2), animate=False)
         self.refresh()
         self._announce()
+        # the list's height follows its items (the pane fits it to them): once it has its
+        # new height, the cursor is brought into view again (a filter cleared on item 86)
+        self.call_after_refresh(self.keep_cursor_in_view)
+
+    def keep_cursor_in_view(self) -> None:
+        """Scroll so that the cursor's row shows (centred when it was out of view)."""
+        top, page = round(self.scroll_y), self._page()
+        if not top <= self.cursor < top + page:
+            self.scroll_to(y=max(0, self.cursor - page // 2), animate=False)
 
     @property
     def count(self) -> int:
