@@ -31,6 +31,11 @@ def lacks(unit, guide: str, realistic: set[str]) -> list[str]:
         out.append("a row in docs/guide.md's table of actions")
     if unit.name not in realistic:
         out.append("a realistic case under tests/realistic/cases/ expecting its items")
+    # a decision that hides its item writes memreview's list of hidden items (a defer alone
+    # writes nothing: its item stays in the queue)
+    vague = [a.label for a in unit.acts if "nothing is written" in a.effect and a.action != "defer"]
+    if vague:
+        out.append(f"effects that say which files are written, not 'nothing is written' {vague}")
     i18n.use_language("zh")
     try:
         texts = [unit.title, *(a.label for a in unit.acts), *(a.effect for a in unit.acts)]

@@ -94,7 +94,13 @@ UNIT = QueueUnit(
             "approve",
             N_("demoted: moved to the demoted archive with a Demoted: line dated today"),
         ),
-        Act("reject", "reject", N_("reject"), "reject", N_("nothing is written; hidden 12 weeks")),
+        Act(
+            "reject",
+            "reject",
+            N_("reject"),
+            "reject",
+            N_("no memory file is written; hidden 12 weeks"),
+        ),
         Act(
             "pin",
             "pin",

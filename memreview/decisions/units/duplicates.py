@@ -219,7 +219,7 @@ UNIT = QueueUnit(
             "not-duplicate",
             N_("not-duplicate"),
             "reject",
-            N_("nothing is written; hidden"),
+            N_("no memory file is written; hidden"),
         ),
         DEFER,
     ),

@@ -245,7 +245,7 @@ UNIT = QueueUnit(
             "keep",
             N_("keep"),
             "approve",
-            N_("nothing is written to memory; marked reviewed"),
+            N_("no memory file is written; marked reviewed"),
         ),
         Act(
             "archive",

@@ -167,7 +167,7 @@ UNIT = QueueUnit(
             "keep",
             N_("keep"),
             "keep",
-            N_("nothing is written; hidden (a test key, a public value)"),
+            N_("no memory file is written; hidden (a test key, a public value)"),
         ),
         DEFER,
     ),
