@@ -172,9 +172,9 @@ def substances(
         return list(here[1])
     try:
         texts, kinds, bags = texts_kinds_bags
+        if len(bags) != len(entries):  # not the file's entries: made again
+            return [entry_substance(e) for e in entries]
         pairs = list(zip(texts, kinds, strict=True))
-        if len(bags) != len(entries) or not _places_within(bags, len(pairs)):
-            return [entry_substance(e) for e in entries]  # not the file's: made again
         tokens = list(map(made.get, pairs))
         for k, tok in enumerate(tokens):
             if tok is None:
