@@ -153,3 +153,29 @@ async def test_show_all_and_unhide_say_why_when_nothing_is_hidden(make):
         assert "Promotions has no hidden items" in said[0]
         assert "this item is not hidden" in said[1]
         assert all("health view has no hidden items" in m for m in said[2:])
+
+
+async def test_show_all_lists_a_limited_queue_s_items_past_its_limit_with_none_hidden(make, ws):
+    """The dormant queue shows its longest sleepers only (``dormant_limit``): A lists every
+    one even when no decision has hidden any, unmarked (nothing for Z to put back)."""
+    (ws / "memreview.yaml").write_text("dormant_limit: 1\n", encoding="utf-8")
+    with open(ws / "MEMORY.md", "a", encoding="utf-8") as f:
+        for name in ("kestrel-wiki", "plover-ledger"):
+            f.write(f"\n## [PROJECT:{name}]\nAdded: 2026-03-02\nSummary: {name}\n---\n")
+    app = make(backend=None)  # the real one: it says why a decision hid an item
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("6")
+        await pilot.pause()
+        assert len(screen.session.queue_items("dormant")) == 1
+        total = len(screen.result.all_queues["dormant"])
+        assert total >= 3
+        app.clear_notifications()
+        await pilot.press("A")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert said == ["Dormant: every item, past the first ones it shows too"]
+        text = screen_text(app)
+        assert f"Dormant   1 of {total}" in text
+        assert [ln for ln in text.splitlines() if "▕ ⊘" in ln] == []  # no row marked hidden

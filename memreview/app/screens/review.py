@@ -388,8 +388,11 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         if action == "toggle_all":
             if not in_queue or self.scanning or self.result is None:
                 return False if not in_queue else None
-            hidden = self.result.hidden.get(self.queue, 0)
-            return True if hidden or self.queue in self.show_all else False
+            # more to list: items a decision hid, or past the queue's limit (dormant)
+            more = len(self.result.all_queues.get(self.queue, ())) > len(
+                self.result.queues.get(self.queue, ())
+            )
+            return True if more or self.queue in self.show_all else False
         if action in ("undo", "show_queue", "step_queue"):
             return None if self.scanning else True
         return True

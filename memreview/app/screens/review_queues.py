@@ -154,6 +154,9 @@ class ReviewQueues(ReviewBase):
             note = _(
                 "{queue}: every item, the ones reviewed before too (⊘ hidden: Z shows one again)"
             )
+            if self.result is not None and not self.result.hidden.get(queue, 0):
+                # none hidden: what more shows is past the queue's limit (dormant, dropping)
+                note = _("{queue}: every item, past the first ones it shows too")
         else:
             note = _("{queue}: only the new items")
         self.notify(note.format(queue=queue_title(queue)), markup=False, timeout=2)
