@@ -389,9 +389,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             if not in_queue or self.scanning or self.result is None:
                 return False if not in_queue else None
             # more to list: items a decision hid, or past the queue's limit (dormant)
-            more = len(self.result.all_queues.get(self.queue, ())) > len(
-                self.result.queues.get(self.queue, ())
-            )
+            every = getattr(self.result, "all_queues", None) or {}  # (a result of a test's own)
+            more = len(every.get(self.queue, ())) > len(self.result.queues.get(self.queue, ()))
             return True if more or self.queue in self.show_all else False
         if action in ("undo", "show_queue", "step_queue"):
             return None if self.scanning else True
