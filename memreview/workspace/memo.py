@@ -88,43 +88,67 @@ def kept_with_file(fn: F) -> F:
     return kept  # type: ignore[return-value]
 
 
-# id of a file parsed afresh -> (a weak reference to it, how to get the parse it replaces: the
-# last scan's parse of the same file, which held other bytes)
-_BEFORE: dict[int, tuple[weakref.ref[Any], Callable[[], Any]]] = {}
+class ByObject:
+    """Values kept for objects by their identity, each while its object lives (the object
+    is held weakly: when it goes, so does its value)."""
+
+    def __init__(self) -> None:
+        self._values: dict[int, tuple[weakref.ref[Any], Any]] = {}
+
+    def set(self, obj: Any, value: Any) -> None:
+        """Keep ``value`` for ``obj`` (nothing for an object that can't be weakly held)."""
+        try:
+            ref = weakref.ref(obj, functools.partial(self._gone, id(obj)))
+        except TypeError:
+            return
+        self._values[id(obj)] = (ref, value)
+
+    def get(self, obj: Any) -> Any:
+        """The value kept for ``obj``, or None."""
+        hit = self._values.get(id(obj))
+        return hit[1] if hit is not None and hit[0]() is obj else None
+
+    def pop(self, obj: Any) -> None:
+        if self.get(obj) is not None:
+            del self._values[id(obj)]
+
+    def clear(self) -> None:
+        self._values.clear()
+
+    def _gone(self, key: int, _ref: object) -> None:
+        self._values.pop(key, None)
+
+
+# a file parsed afresh -> how to get the parse it replaces (the last scan's parse of the same
+# file, which held other bytes), then that parse itself once it is had
+_BEFORE = ByObject()
 
 
 def set_before(obj: Any, load: Callable[[], Any]) -> None:
     """Say that ``obj``, a file parsed afresh, replaces an earlier parse of the same file,
     which ``load()`` gives (None when it can't be had). Kept until the scan ends
     (``forget_before``)."""
-    try:
-        ref = weakref.ref(obj, functools.partial(_forget_before, id(obj)))
-    except TypeError:
-        return
-    _BEFORE[id(obj)] = (ref, load)
-
-
-def _forget_before(key: int, _ref: object) -> None:
-    _BEFORE.pop(key, None)
+    _BEFORE.set(obj, load)
 
 
 def before(obj: Any) -> Any:
     """The parse ``obj`` replaces (the same file as the last scan had it, of the same
     class), or None: a function of a file's entries can take what it made of those still
-    there (``kept_before``)."""
-    hit = _BEFORE.get(id(obj))
-    if hit is None or hit[0]() is not obj:
+    there (``kept_before``). Loaded once, whoever asks."""
+    load = _BEFORE.get(obj)
+    if load is None:
         return None
     try:
-        old = hit[1]()
+        old = load()
         loaded = getattr(type(old), "loaded", None)
         if loaded is not None:  # handed out unread by the last scan: read now
             loaded(old)
     except Exception:  # the earlier parse is gone or damaged: nothing to take from it
         old = None
     if type(old) is not type(obj):
-        _BEFORE.pop(id(obj), None)
+        _BEFORE.pop(obj)
         return None
+    _BEFORE.set(obj, lambda: old)  # the next asker takes it as it is (not unpickled again)
     return old
 
 

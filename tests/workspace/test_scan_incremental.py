@@ -728,3 +728,25 @@ def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again(fresh, use_sc
     cached = scan_workspace(root, today=TODAY)
     assert doc(cached) == doc(scan_workspace(root, today=TODAY, cache=False))
     assert any(it["ref"]["file"] == "memory/rules.md" for it in cached.queues["secrets"])
+
+
+def test_the_parse_a_changed_file_replaces_is_unpickled_once(fresh, use_scan_cache):
+    """Its forms and its substance both take what it held: one unpickling serves both."""
+    from memreview.workspace import cache
+
+    root = fresh()
+    scan_workspace(root, today=TODAY)
+    _edit_aged(root, "add-entry", LESSON, "the NAS scrub runs every Sunday at 03:00")
+    unpickled: list[str] = []
+    real = cache._unpacked
+
+    def spy(stored, cls, rel):
+        unpickled.append(rel)
+        return real(stored, cls, rel)
+
+    forget_live()  # a new process: the lesson's last parse is in the cache's files
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cache, "_unpacked", spy)
+        result = scan_workspace(root, today=TODAY)
+    assert unpickled.count(LESSON) == 1
+    assert doc(result) == doc(scan_workspace(root, today=TODAY, cache=False))

@@ -11,15 +11,12 @@ its tokens in that list.
 
 from __future__ import annotations
 
-import functools
-import weakref
-from itertools import chain
 from sys import intern
 
 from memreview.queues.duplicates.scope import comparable
 from memreview.queues.duplicates.substance import Token, entry_substance, sub_entries
 from memreview.queues.sameness import comparison_form
-from memreview.workspace.memo import kept_before, kept_with_file
+from memreview.workspace.memo import ByObject, kept_before, kept_with_file
 from memreview.workspace.model import Entry, MemoryFile
 
 # a file's substance as kept: its tokens' texts and kinds, and each bag as their places
@@ -98,7 +95,7 @@ def file_substance(mf: MemoryFile) -> Packed:
         else:
             bags.append(tuple([places.setdefault(t, len(places)) for t in bag]))
     if made is not None:
-        _made_here(mf, made)
+        _MADE.set(mf, made)
     # interned: a file's texts are plain strings (what the scan cache stores), and a token of
     # many files is then one string in memory, not one copy per file (about 14 MB of a cold
     # scan's peak at scale 1)
@@ -106,23 +103,10 @@ def file_substance(mf: MemoryFile) -> Packed:
     return texts, tuple([k for _t, k in places]), tuple(bags)
 
 
-# id of a file -> (a weak reference to it, the tokens of each of its compared entries), for
-# the files whose substance this process worked out or unpacked: ``substances`` takes them
-# as they are (a cold scan unpacked what it had just packed, a rescan what the scan before
-# had unpacked)
-_MADE: dict[int, tuple[weakref.ref[MemoryFile], list[tuple[Token, ...]]]] = {}
-
-
-def _made_here(mf: MemoryFile, bags: list[tuple[Token, ...]]) -> None:
-    try:
-        ref = weakref.ref(mf, functools.partial(_forget_made, id(mf)))
-    except TypeError:
-        return
-    _MADE[id(mf)] = (ref, bags)
-
-
-def _forget_made(key: int, _ref: object) -> None:
-    _MADE.pop(key, None)
+# the tokens of each compared entry of the files whose substance this process worked out or
+# unpacked: ``substances`` takes them as they are (a cold scan unpacked what it had just
+# packed, a rescan what the scan before had unpacked)
+_MADE = ByObject()
 
 
 def _earlier_substance(mf: MemoryFile) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -151,14 +135,9 @@ def _earlier_substance(mf: MemoryFile) -> dict[str, tuple[tuple[str, str], ...]]
 def _places_within(bags: object, n: int) -> bool:
     """Whether ``bags`` is a tuple of tuples of places among ``n`` tokens (whole numbers, not
     ``True``, not negative: each would pick another token)."""
-    if not isinstance(bags, tuple) or not all(type(bag) is tuple for bag in bags):
-        return False
-    places = chain.from_iterable(bags)
-    kinds = set(map(type, places))  # (each pass a loop of C: a rescan unpacks every file)
-    if not kinds:
-        return True
-    every = chain.from_iterable(bags)
-    return kinds == {int} and min(every) >= 0 and max(chain.from_iterable(bags)) < n
+    return isinstance(bags, tuple) and all(
+        type(bag) is tuple and all(type(p) is int and 0 <= p < n for p in bag) for bag in bags
+    )
 
 
 def substances(
@@ -166,10 +145,10 @@ def substances(
 ) -> list[tuple[Token, ...]]:
     """The substance of each of ``entries`` (the file's ``compared``, in order), from what
     is kept with the file; ``made``: the tokens made so far, shared across files."""
-    texts_kinds_bags = file_substance(mf)
-    here = _MADE.get(id(mf))
-    if here is not None and here[0]() is mf and len(here[1]) == len(entries):
-        return list(here[1])
+    texts_kinds_bags = file_substance(mf)  # (sets ``_MADE`` when it works them out)
+    here = _MADE.get(mf)
+    if here is not None and len(here) == len(entries):
+        return list(here)
     try:
         texts, kinds, bags = texts_kinds_bags
         if len(bags) != len(entries):  # not the file's entries: made again
@@ -181,7 +160,7 @@ def substances(
                 tokens[k] = made[pairs[k]] = Token(*pairs[k])
         at = tokens.__getitem__
         out = [tuple(map(at, bag)) for bag in bags]
-        _made_here(mf, out)  # the next scan in this process takes them as they are
+        _MADE.set(mf, out)  # the next scan in this process takes them as they are
         return list(out)
     except (ValueError, TypeError, IndexError):  # not what this code keeps: made again
         return [entry_substance(e) for e in entries]
