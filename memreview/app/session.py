@@ -137,27 +137,15 @@ class ReviewSession:
         every = getattr(self.result, "all_queues", None) or {}
         shown = {it.get("id") for items in self.result.queues.values() for it in items}
         hidden_ids = {it.get("id") for items in every.values() for it in items} - shown
+        # an item a limited queue (dormant, dropping) shows only with ``A`` and no decision
+        # hid is past the limit, not hidden: no ⊘, nothing for ``Z`` to put back
+        for past in (getattr(self.result, "past_limit", None) or {}).values():
+            hidden_ids -= past
         reasons = getattr(self.backend, "hidden_reasons", None)
         if hidden_ids and reasons is not None and self._hidden_why is None:
             self._hidden_why = reasons(self.result.today)  # read once per load
         why = self._hidden_why or {}
-        # an item a limited queue (dormant, dropping) shows only with ``A`` and no decision
-        # hid is past the limit, not hidden: no ⊘, nothing for ``Z`` to put back
-        hidden_ids -= self._past_limit(hidden_ids - why.keys())
         self.hidden = {i: why.get(i, _("hidden")) for i in hidden_ids}
-
-    def _past_limit(self, ids: set[str]) -> set[str]:
-        """Those of ``ids`` that a queue with a limit left out of its first items."""
-        from memreview.decisions import registry  # (not on the way to the first items)
-
-        out: set[str] = set()
-        if not ids or self._hidden_why is None:  # no reasons read: every one is "hidden"
-            return out
-        for queue, items in (getattr(self.result, "all_queues", None) or {}).items():
-            unit = registry.unit(queue)
-            if unit is not None and unit.limit is not None:
-                out.update(it.get("id") for it in items if it.get("id") in ids)
-        return out
 
     def _find_changed(self) -> int:
         """The staged decisions whose targets read otherwise than when they were decided

@@ -108,7 +108,7 @@ def _detect_all(
     # the first queue alone, before the others' detectors are imported or the slow ones
     # started: the app shows its items while the rest is computed
     first = next((u for u in units if not u.slow), None)
-    if first is not None and not (units[0].slow and units[0] is not first):
+    if first is not None and not units[0].slow:
         with IMPORTING:  # what it imports as it runs too (contradictions: numpy)
             _resolve(first)
             items = detect(units.index(first), first)
@@ -156,9 +156,9 @@ def ready_rescan(ws: Any) -> None:
     """What the rescan after a write needs and an open from the scan cache left undone,
     done now (the app calls it once its scan is over, in a thread of its own while the owner
     reviews): every detector imported (``ready_detectors``), and every parsed file and value
-    the cache handed out unread, unpickled. The rescan takes the files a write left alone from this
-    process (their very objects): the first one of a session then does not wait for them
-    (about 0.25 s at 25,000 entries)."""
+    the cache handed out unread, unpickled. The rescan takes the files a write left alone
+    from this process (their very objects): the first one of a session then does not wait
+    for them (about 0.25 s at 25,000 entries)."""
     ready_detectors()
     if not isinstance(ws, Workspace):
         return

@@ -27,6 +27,8 @@ class ScanResult:
     state: State
     hidden: dict[str, int] = field(default_factory=dict)
     all_queues: dict[str, list[dict]] = field(default_factory=dict)
+    # the ids of the items a queue's limit left out (dormant, dropping: no decision hid them)
+    past_limit: dict[str, frozenset[str]] = field(default_factory=dict)
     pending: set[str] = field(default_factory=set)  # queues not computed yet
     show_all: frozenset[str] = frozenset()  # the options showing every item (``options``)
     notes: list[str] = field(default_factory=list)  # about the cache: shown once, not saved
@@ -48,7 +50,9 @@ class ScanResult:
         visible = visible_items(name, items, self.state, self.today, self.show_all)
         self.all_queues[name] = items
         self.hidden[name] = len(items) - len(visible)
-        self.queues[name] = limited(name, visible, self.workspace.config, self.show_all)
+        shown = limited(name, visible, self.workspace.config, self.show_all)
+        self.queues[name] = shown
+        self.past_limit[name] = frozenset(it.get("id") for it in visible[len(shown) :])
         self.pending.discard(name)
         self.__dict__.pop("_related", None)
 
@@ -62,7 +66,7 @@ class ScanResult:
         """The queue tables in the registry's order (queues finish in any order)."""
         order = [n for n in registry.queue_names() if n in self.all_queues]
         order += [n for n in self.all_queues if n not in order]
-        for table in ("queues", "hidden", "all_queues"):
+        for table in ("queues", "hidden", "all_queues", "past_limit"):
             old = getattr(self, table)
             setattr(self, table, {n: old[n] for n in order if n in old})
 
@@ -73,6 +77,7 @@ class ScanResult:
             queues=dict(self.queues),
             hidden=dict(self.hidden),
             all_queues=dict(self.all_queues),
+            past_limit=dict(self.past_limit),
             pending=set(self.pending),
         )
 

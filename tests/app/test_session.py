@@ -130,23 +130,25 @@ def test_an_item_past_a_queue_s_limit_is_not_marked_hidden(ws):
     """``A`` lists every item of a queue that shows only its first ones (the dormant queue:
     the longest sleepers): those past the limit, which no decision hid, carry no ⊘ (there is
     nothing for ``Z`` to put back); an item a decision hid keeps its reason."""
+    from memreview.app.backend import Backend, make_decision
+
     (ws / "memreview.yaml").write_text("dormant_limit: 1\n", encoding="utf-8")
     with open(ws / "MEMORY.md", "a", encoding="utf-8") as f:
-        for name in ("kestrel-wiki", "plover-ledger"):
+        for name in ("kestrel-wiki", "plover-ledger", "dunlin-radar"):
             f.write(f"\n## [PROJECT:{name}]\nAdded: 2026-03-02\nSummary: {name}\n---\n")
+    backend = Backend(ws)
+    before = scan_workspace(ws, today=TODAY, cache=False)
+    [first] = before.queues["dormant"]
+    assert backend.apply(before, [make_decision(first["id"], "snooze", "dormant")]).written == []
     result = scan_workspace(ws, today=TODAY, cache=False)
-    every = [it["id"] for it in result.all_queues["dormant"]]
-    assert len(every) >= 3 and len(result.queues["dormant"]) == 1
-    snoozed = every[-1]
-
-    class Reasons(FakeBackend):
-        def hidden_reasons(self, today):
-            return {snoozed: "snoozed until 2026-12-20"}
-
-    s = ReviewSession(Reasons())
+    every = {it["id"] for it in result.all_queues["dormant"]}
+    shown = {it["id"] for it in result.queues["dormant"]}
+    assert len(every) >= 4 and len(shown) == 1 and first["id"] not in shown
+    s = ReviewSession(backend)
     s.load_staged()
     s.loaded(result)
-    past = set(every) - {it["id"] for it in result.queues["dormant"]} - {snoozed}
+    past = every - shown - {first["id"]}
+    assert past == result.past_limit["dormant"]
     assert past and not past & s.hidden.keys()
-    assert s.hidden.get(snoozed) == "snoozed until 2026-12-20"
-    assert s.mark_of(snoozed) == ("⊘ snoozed until 2026-12-20", "defer")
+    assert s.hidden[first["id"]].startswith("snoozed")
+    assert s.mark_of(first["id"])[0].startswith("⊘ snoozed")
