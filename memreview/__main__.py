@@ -1,3 +1,3 @@
-from memreview.cli import main
+from memreview.cli import run
 
-raise SystemExit(main())
+run()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 from memreview.cli.language import (
     choose_before_parsing,
@@ -56,11 +57,17 @@ def skip_cache(args) -> None:
         os.environ["MEMREVIEW_NO_CACHE"] = "1"
 
 
-def run_command(argv: list[str]) -> int:
-    """Run the command ``argv[0]``: every failure one line on stderr, never a traceback."""
+def run_command(argv: list[str], one_shot: bool = False) -> int:
+    """Run the command ``argv[0]``: every failure one line on stderr, never a traceback.
+    ``one_shot``: the process ends with the command (``run``; ``memreview.process``), not
+    with the app's (``demo``)."""
     from memreview.cli.parser import UsageError, build_parser
 
     args = build_parser().parse_args(without_lang(argv))
+    if one_shot and args.command != "demo":
+        from memreview.process import ends_with_its_command
+
+        ends_with_its_command()
     paths = getattr(args, "paths", None) or [getattr(args, "path", None)]
     choose_for_workspace(argv, paths)
     if getattr(args, "json", False):  # a script's interface: English, whatever the language
@@ -97,8 +104,17 @@ def misspelt_command(word: str) -> str | None:
     return close[0] if close else None
 
 
-def main(argv: list[str] | None = None) -> int:
-    """The ``memreview`` command: a command of ``COMMANDS``, else the app."""
+def run() -> NoReturn:
+    """The ``memreview`` program (its console script, ``python -m memreview``): ``main``,
+    then out without the interpreter's teardown (``leave``)."""
+    from memreview.cli.leave import leave
+
+    leave(main(one_shot=True))
+
+
+def main(argv: list[str] | None = None, one_shot: bool = False) -> int:
+    """The ``memreview`` command: a command of ``COMMANDS``, else the app. ``one_shot``:
+    the process ends with it (``run``)."""
     argv = sys.argv[1:] if argv is None else argv
     if without_lang(argv) == ["--version"]:  # nothing else to read: answered at once
         from memreview import __version__
@@ -107,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     choose_before_parsing(argv)
     if without_lang(argv)[:1] and without_lang(argv)[0] in COMMANDS:
-        return run_command(argv)
+        return run_command(argv, one_shot)
     if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
         guess = misspelt_command(argv[0])
         if guess:
