@@ -46,3 +46,31 @@ def test_visible_masks_and_still_escapes_controls():
     shown = visible(f"key {KEY}\x1b[31m")
     assert KEY not in shown and "sk-proj-…1vwx" in shown and "\x1b" not in shown
     assert one_line("plain text") == "plain text"
+
+
+def test_a_cold_scan_searches_each_queue_once(tmp_path, monkeypatch):
+    """The queues a cold scan found free of credentials as it stored them are not searched
+    again to be printed; the duplicate holding the key is, and is masked."""
+    from memreview import masking
+    from memreview.cli.scan import print_json
+    from memreview.scan import scan_workspace
+
+    root = _ws(tmp_path)
+    (root / "memory").mkdir()
+    (root / "memory" / "2026-11-20.md").write_text("# 2026-11-20\n\n- moved the NAS\n")
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path / "cache"))
+    result = scan_workspace(root, cache=True)
+    assert "duplicates" not in result.safe
+    assert {"contradictions", "dormant", "secrets", "health"} <= result.safe
+    searched = []
+    real = masking.strings_in
+
+    def watched(obj):
+        searched.append(obj)
+        return real(obj)
+
+    monkeypatch.setattr(masking, "strings_in", watched)
+    print_json(result.to_json(), result.safe)
+    queues = searched[0]["queues"]
+    assert set(queues) == set(result.to_json()["queues"]) - result.safe
+    assert "duplicates" in queues

@@ -32,8 +32,9 @@ class ScanResult:
     pending: set[str] = field(default_factory=set)  # queues not computed yet
     show_all: frozenset[str] = frozenset()  # the options showing every item (``options``)
     notes: list[str] = field(default_factory=list)  # about the cache: shown once, not saved
-    # the queues (and "health") taken from the scan cache, which keeps only what holds no
-    # credential (a queue finding credentials masks its items): not searched for one again
+    # the queues (and "health") known to hold no credential: taken from the scan cache, which
+    # keeps only those, or found so by this scan as it stored them (a queue finding
+    # credentials masks its items): not searched for one again
     safe: frozenset[str] = frozenset()
     # the queues whose ``missing`` can be told only once the parts of the workspace read
     # later are (``fill_missing``)

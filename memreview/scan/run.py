@@ -115,11 +115,16 @@ def _scan(
         sc.save_files(_secret_files(result))
         keep = dict(stored)
         detected = {k: [i for i in result.all_queues[k] if not i.get("skipped")] for k in reads}
-        for name, items in _storable(detected).items():
+        storable = _storable(detected)
+        for name, items in storable.items():
             keep[name] = (items, reads[name])
         sc.save_queues(digests, _outside(ws), keep)
         same = _outside(ws) == outside  # the key covers the files this scan read
-        sc.save_shown(whole if same else None, _outside(ws), result.counts, _safe(result.health))
+        clean_health = _safe(result.health)
+        sc.save_shown(whole if same else None, _outside(ws), result.counts, clean_health)
+        # what was just found to hold no credential is not searched again to be printed
+        whole_queues = {n for n in storable if len(detected[n]) == len(result.all_queues[n])}
+        result.safe |= whole_queues | ({"health"} if clean_health is not None else set())
         result.notes += [p for p in sc.problems if p not in result.notes]  # found since
         sc.problems = result.notes  # …and those found when a file from the cache is first used
     return result
