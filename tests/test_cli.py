@@ -91,6 +91,8 @@ def test_a_scan_that_takes_every_queue_from_the_cache_imports_no_detector_librar
     assert warm.returncode == 0 and warm.stdout == cold.stdout
     assert "memreview.scan.run" in imported  # the import log is read right
     assert not {m.split(".")[0] for m in imported} & set(HEAVY)
+    # nor the detectors' own modules that a queue's unit names lazily
+    assert not {"memreview.queues.demotion", "memreview.queues.promotions.flags"} & imported
 
 
 def test_help_lists_every_command_and_the_settings_file(monkeypatch, tmp_path):

@@ -6,9 +6,8 @@ from typing import Any
 
 from memreview.decisions.model import Decision
 from memreview.decisions.plan import PlanBuilder, PlannedDecision, SetMeta
-from memreview.decisions.unit import DEFER, Act, Facts, QueueUnit, RefBlock
+from memreview.decisions.unit import DEFER, Act, Facts, ImportedOnUse, QueueUnit, RefBlock
 from memreview.i18n import N_, _, ngettext
-from memreview.queues.demotion import demotion
 from memreview.workspace.model import Workspace
 
 DEMOTED_TITLE = "# Demoted"
@@ -85,7 +84,7 @@ def missing(ws: Workspace) -> str | None:
 UNIT = QueueUnit(
     name="demotion",
     title=N_("Demotion"),
-    detect=demotion,
+    detect=ImportedOnUse("memreview.queues.demotion", "demotion"),
     acts=(
         Act(
             "approve",

@@ -30,13 +30,19 @@ from memreview.decisions.unit import (
 )
 from memreview.display import dated
 from memreview.i18n import N_, _, ngettext
-from memreview.queues.promotions.flags import stripped_body
 from memreview.queues.promotions.found import REJECTED_FILE, has_promotions
 from memreview.workspace.model import Workspace
 
 REJECTED_TITLE = "# Rejected promotions"
 VERDICT = {"keep": "kept", "archive": "archived", "edit": "edited", "strip": "stripped"}
 STRIP = Verb("strip", "t", N_("strip"), N_("Remove the pipeline's leftovers from a promoted entry"))
+
+
+def _stripped(text: str) -> str:
+    """``flags.stripped_body`` (the detector's module, imported when a decision needs it)."""
+    from memreview.queues.promotions.flags import stripped_body
+
+    return stripped_body(text)
 
 
 def _first_line(item: dict[str, Any], body_first: str) -> str:
@@ -67,7 +73,7 @@ def check(item: dict[str, Any], d: Decision) -> None:
             raise DecisionError(
                 _("{item}: the text holds a character that is not text").format(item=d.item)
             )
-    if d.action == "strip" and stripped_body(str(item.get("text") or "")) == item.get("text"):
+    if d.action == "strip" and _stripped(str(item.get("text") or "")) == item.get("text"):
         raise DecisionError(
             _("{item}: nothing of the pipeline's to strip from this entry").format(item=d.item)
         )
@@ -125,7 +131,7 @@ def plan(b: PlanBuilder, pd: PlannedDecision, d: Decision, item: dict[str, Any])
     elif d.action == "archive":
         archive(b, pd, item, target)
     elif d.action in ("edit", "strip"):
-        text = d.text if d.action == "edit" else stripped_body(str(item.get("text") or ""))
+        text = d.text if d.action == "edit" else _stripped(str(item.get("text") or ""))
         lines = edited_lines(item, str(text))
         b.plan.add(target.file, ReplaceEntry(pd.key, target, lines), pd)
     b.plan.add(b.cfg.verdicts, AppendLine(pd.key, verdict_line(b, item, VERDICT[d.action])), pd)
