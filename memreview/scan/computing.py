@@ -182,10 +182,15 @@ def _resolve(unit) -> None:
         resolve()
 
 
+def _alarms(ws: Workspace, today: date) -> list[dict]:
+    """The alarms of ``ws`` (``reviewed.workspace_alarms``), as the health figures hold them."""
+    return [a.to_json() for a in workspace_alarms(ws, today)]
+
+
 def _health(ws: Workspace, today: date, result: ScanResult) -> dict:
     health = compute_health(ws, today)
     health["judge"] = _judge_card(ws)
-    health["alarms"] = [a.to_json() for a in workspace_alarms(ws, today)]
+    health["alarms"] = result.alarms if result.alarms is not None else _alarms(ws, today)
     for unit in registry.units():  # figures a queue adds of its own, under its name
         if unit.health is not None and unit.name in result.all_queues:
             health[unit.name] = unit.health(ws, result.all_queues[unit.name], today)
@@ -219,6 +224,10 @@ def compute(
     result.notes = list(notes or ())
     for name, items in (known or {}).items():
         result.add_queue(name, items)
+    # the alarms before any queue (a screen shows them at once, not as the last queue comes
+    # in, shifting what the owner reads): the health figures take them as they are
+    known_alarms = health.get("alarms") if health is not None else None
+    result.alarms = known_alarms if isinstance(known_alarms, list) else _alarms(ws, today)
     if emit is not None:
         emit(Loaded(result))
         result = result.copy()  # the one emitted is the receiver's now

@@ -65,3 +65,52 @@ async def test_at_80_columns_each_alarm_keeps_to_one_line_cut_with_an_ellipsis(m
         # one line per alarm shown (the hint on its own line below several): nothing wraps
         assert banner.size.height == shown + (1 if len(alarms) > 1 else 0)
         assert "…" in screen_text(app).splitlines()[1]
+
+
+async def test_the_banner_is_there_before_the_last_queue_so_nothing_moves_later(
+    make, ws, monkeypatch
+):
+    """The alarms are known once the workspace is read: the banner shows while a slow queue
+    is still computed, not when the last one comes in (it would push the list the owner
+    is reading down a few lines)."""
+    import threading
+    from dataclasses import replace
+
+    from toy_queue import TOY, toys
+
+    from memreview.app.keys import review_bindings
+    from memreview.app.screens.review import ReviewScreen
+    from memreview.decisions import registry
+
+    gate = threading.Event()
+
+    def slow_toys(workspace, today):
+        gate.wait(30)
+        return toys(workspace, today)
+
+    unit = replace(TOY, detect=slow_toys, slow=True)
+    monkeypatch.setattr(registry, "UNITS", (*registry.UNITS, unit))
+    monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())
+    monkeypatch.setattr(ReviewScreen, "_merged_bindings", ReviewScreen._merge_bindings())
+    _seen(ws, {"memory:memory/2026-11-01.md:3:3": "a promotion reviewed then deleted"})
+    app = make()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            for _ in range(1000):
+                screen = app.screen
+                result = getattr(screen, "result", None)
+                if result is not None and "contradictions" not in result.pending:
+                    break
+                await pilot.pause(0.01)
+            await pilot.pause()
+            assert "toy" in screen.result.pending  # the slow queue is still being computed
+            assert screen.query_one("#alarms").display
+            text = screen_text(app)
+            assert "⚠ ALARM" in text and "promotion(s) you reviewed on 2026-11-22 are gone" in text
+            gate.set()
+            await loaded(app, pilot)
+            assert screen.result.health["alarms"] == screen.result.alarms
+            assert "⚠ ALARM" in screen_text(app)
+    finally:
+        gate.set()

@@ -186,6 +186,9 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         items show, ``_show_listing``)."""
         self.query_one(TopBar).show(self.root, self.result)
         self.query_one(QueueNav).row(HEALTH).show(None)
+        alarms = getattr(self.result, "alarms", None)
+        if alarms is not None:  # known before any queue: no banner pushing the list down later
+            self.query_one(AlarmBanner).show(alarms)
 
     def _show_when_ready(self) -> None:
         """At the first load: the first queue in order that is computed and has items, as
