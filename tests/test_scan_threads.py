@@ -215,3 +215,62 @@ def test_a_scan_computes_the_queue_asked_first_before_the_others(tmp_path):
     default = scan_workspace(root, cache=False, emit=emit)
     assert done[0] == "contradictions"
     assert first.to_json() == default.to_json()
+
+
+def test_the_alarms_come_after_the_first_queue_and_are_the_health_figures(tmp_path):
+    """A screen is told the alarms once the first queue is out, before the other queues,
+    and they are the very alarms of the health figures at the end."""
+    import shutil
+    from pathlib import Path
+
+    from memreview.scan import AlarmsDone, HealthDone, QueueDone, scan_workspace
+
+    root = Path(shutil.copytree(Path(__file__).parents[1] / "sample_workspace", tmp_path / "s"))
+    events: list = []
+    result = scan_workspace(root, cache=False, emit=events.append)
+    kinds = [type(e).__name__ for e in events if isinstance(e, QueueDone | AlarmsDone)]
+    assert kinds[:2] == ["QueueDone", "AlarmsDone"]
+    assert kinds.count("AlarmsDone") == 1
+    alarms = next(e.alarms for e in events if isinstance(e, AlarmsDone))
+    assert alarms  # the sample fires some
+    assert (
+        alarms
+        == result.health["alarms"]
+        == next(e.health["alarms"] for e in events if isinstance(e, HealthDone))
+    )
+
+
+def test_the_alarms_the_last_scan_showed_come_with_the_counts_known(tmp_path, monkeypatch):
+    """With a scan cache, the next scan tells the alarms the last one showed before it reads
+    anything (a screen shows the banner at once); the workspace's own follow."""
+    import shutil
+    from pathlib import Path
+
+    from memreview.scan import AlarmsDone, Counts, Loaded, scan_workspace
+
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path / "cache"))
+    root = Path(shutil.copytree(Path(__file__).parents[1] / "sample_workspace", tmp_path / "s"))
+    first = scan_workspace(root, cache=True)
+    with open(root / "MEMORY.md", "a", encoding="utf-8") as f:
+        f.write("- one more line the agent wrote\n")
+    events: list = []
+    scan_workspace(root, cache=True, emit=events.append)
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("AlarmsDone") < kinds.index("Loaded")
+    assert isinstance(events[0], Counts)
+    told = [e.alarms for e in events if isinstance(e, AlarmsDone)]
+    assert told[0] == first.health["alarms"]  # the last scan's, before reading
+    assert len(told) == 2  # then the workspace's own, once the first queue is out
+    assert any(isinstance(e, Loaded) for e in events)
+
+
+def test_damaged_alarms_in_the_cache_are_not_told():
+    from memreview.scan import run
+    from memreview.scan.events import AlarmsDone
+
+    told: list = []
+    for shown in ({}, {"health": None}, {"health": {"alarms": "x"}}, {"health": {"alarms": [1]}}):
+        run._emit_shown_alarms(shown, told.append)
+    assert told == []
+    run._emit_shown_alarms({"health": {"alarms": [{"title": "t"}]}}, told.append)
+    assert told == [AlarmsDone([{"title": "t"}])]

@@ -67,6 +67,13 @@ class QueueReady(Message):
 
 
 @dataclass
+class AlarmsReady(Message):
+    """The alarms of the workspace being scanned, before its last queues and health."""
+
+    alarms: list[dict]
+
+
+@dataclass
 class HealthReady(Message):
     """The last of a scan: its health figures (every queue is computed)."""
 

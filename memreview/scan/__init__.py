@@ -4,7 +4,7 @@
 - ``computing``: the queues of a loaded workspace and the health figures (:func:`compute`);
 - ``result``: :class:`ScanResult`, what ``scan --json`` prints and the app shows;
 - ``events``: what a scan tells a screen on the way (:class:`Counts`, :class:`Loaded`,
-  :class:`QueueDone`, :class:`HealthDone`).
+  :class:`QueueDone`, :class:`AlarmsDone`, :class:`HealthDone`).
 
 Importing this package imports only ``run`` and ``events``: the registry, the detectors and
 the result's model are imported by the scan itself, after it has told the counts it knows.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memreview import names_imported_on_use
-from memreview.scan.events import Counts, Emit, HealthDone, Loaded, QueueDone
+from memreview.scan.events import AlarmsDone, Counts, Emit, HealthDone, Loaded, QueueDone
 from memreview.scan.run import scan_workspace
 
 _LATER = {
@@ -30,6 +30,7 @@ _LATER = {
 }
 
 __all__ = [
+    "AlarmsDone",
     "Counts",
     "Emit",
     "HealthDone",

@@ -15,7 +15,7 @@ from memreview.decisions.unit import IMPORTING
 from memreview.health import health as compute_health
 from memreview.i18n import _
 from memreview.judge_card import report_card
-from memreview.scan.events import Emit, HealthDone, Loaded, QueueDone
+from memreview.scan.events import AlarmsDone, Emit, HealthDone, Loaded, QueueDone
 from memreview.scan.result import ScanResult, fill_missing, new_result, sorted_pending
 from memreview.workspace.model import LoadsLater, Workspace, WorkspaceView
 
@@ -224,10 +224,9 @@ def compute(
     result.notes = list(notes or ())
     for name, items in (known or {}).items():
         result.add_queue(name, items)
-    # the alarms before any queue (a screen shows them at once, not as the last queue comes
-    # in, shifting what the owner reads): the health figures take them as they are
     known_alarms = health.get("alarms") if health is not None else None
-    result.alarms = known_alarms if isinstance(known_alarms, list) else _alarms(ws, today)
+    if isinstance(known_alarms, list):  # the health figures of the cache: shown at once
+        result.alarms = known_alarms
     if emit is not None:
         emit(Loaded(result))
         result = result.copy()  # the one emitted is the receiver's now
@@ -239,6 +238,14 @@ def compute(
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
+        if result.alarms is None:
+            # the alarms once the first queue is out, not with the health figures after the
+            # last (a banner then would push down the list the owner is reading); not before
+            # it either: they may read every daily log, which an open from the cache has not
+            # unpickled yet (0.2 s at scale 1). The health figures take them as they are.
+            result.alarms = _alarms(ws, today)
+            if emit is not None:
+                emit(AlarmsDone(result.alarms))
     report(_("health"), 0.99)  # every part of the workspace read by now (``_detect_all``)
     result.health = health = _health(ws, today, result) if health is None else health
     result.in_order()

@@ -1,6 +1,7 @@
 """The scan's events, in the order a scan emits them to a screen that shows them one by
-one: :class:`Counts` (from the cache, before anything is read), :class:`Loaded`, a
-:class:`QueueDone` per queue computed, :class:`HealthDone`."""
+one: :class:`Counts` (from the cache, before anything is read; with the last scan's
+:class:`AlarmsDone`), :class:`Loaded`, a :class:`QueueDone` per queue computed (with
+:class:`AlarmsDone` after the first of them), :class:`HealthDone`."""
 
 from __future__ import annotations
 
@@ -33,6 +34,15 @@ class QueueDone:
 
     name: str
     items: list[dict]
+
+
+@dataclass(frozen=True)
+class AlarmsDone:
+    """Event: the alarms (``health["alarms"]``), once the first queue computed is out and
+    before the others: a screen shows them long before the health figures. Those the last
+    scan showed may come first, with the counts known from the cache."""
+
+    alarms: list[dict]
 
 
 @dataclass(frozen=True)

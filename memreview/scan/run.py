@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memreview.scan.collector import fewer_collections
-from memreview.scan.events import Counts, Emit
+from memreview.scan.events import AlarmsDone, Counts, Emit
 from memreview.workspace.cache import ScanCache, cache_enabled
 from memreview.workspace.root import check_workspace
 
@@ -79,6 +79,7 @@ def _scan(
                 emit(Counts(dict(shown["counts"])))  # …and the counts shown then
         elif emit is not None:
             _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
+            _emit_shown_alarms(shown, emit)
     # what computing the queues needs, once the counts known are out
     from memreview.decisions import registry
     from memreview.decisions.state import load_state
@@ -254,6 +255,17 @@ def _safe(health: dict) -> dict | None:
     from memreview.secrets import holds_secret
 
     return None if holds_secret(strings_in(health)) else health
+
+
+def _emit_shown_alarms(shown: dict, emit: Emit) -> None:
+    """Emit the alarms the last scan showed (kept with its health figures when those held
+    no credential), before reading: a screen shows the banner at once, as it shows the
+    counts known, and the workspace's own alarms replace them once the first queue is
+    out. Most weeks they are the same, and nothing on the screen moves."""
+    health = shown.get("health") if shown else None
+    alarms = health.get("alarms") if isinstance(health, dict) else None
+    if isinstance(alarms, list) and all(isinstance(a, dict) for a in alarms):
+        emit(AlarmsDone(alarms))
 
 
 def _emit_cached_counts(

@@ -29,6 +29,7 @@ from memreview.app.keys import (
     verb_key,
 )
 from memreview.app.messages import (
+    AlarmsReady,
     HealthReady,
     LoadFailed,
     QueueCounts,
@@ -187,7 +188,7 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         self.query_one(TopBar).show(self.root, self.result)
         self.query_one(QueueNav).row(HEALTH).show(None)
         alarms = getattr(self.result, "alarms", None)
-        if alarms is not None:  # known before any queue: no banner pushing the list down later
+        if alarms is not None:  # known from the cache: shown with the first frame of the list
             self.query_one(AlarmBanner).show(alarms)
 
     def _show_when_ready(self) -> None:
@@ -250,6 +251,13 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             item = self.items.current
             if item is not None and self.result.relates(item["id"], message.name):
                 self._show_current()  # its "also in …" lines name the new queue's items
+
+    def on_alarms_ready(self, message: AlarmsReady) -> None:
+        """The alarms: those the last scan showed, with the counts known from the cache,
+        then the workspace's own as soon as the first queue is in; not after the last queue
+        (the banner would push the list down while the owner reads it)."""
+        if self.scanning or self.result is not None:
+            self.query_one(AlarmBanner).show(message.alarms)
 
     def on_health_ready(self, message: HealthReady) -> None:
         """The scan's end: health and its alarms, and the staged decisions checked against

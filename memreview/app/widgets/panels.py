@@ -23,6 +23,7 @@ from memreview.app.keys import (
     queue_title,
 )
 from memreview.app.messages import (
+    AlarmsReady,
     HealthReady,
     LoadFailed,
     LoadProgress,
@@ -330,8 +331,10 @@ class LoadingPane(Vertical):
 
 def _message_of(event):
     """The app's message for one of the scan's events."""
-    from memreview.scan import Counts, HealthDone, Loaded, QueueDone
+    from memreview.scan import AlarmsDone, Counts, HealthDone, Loaded, QueueDone
 
+    if isinstance(event, AlarmsDone):
+        return AlarmsReady(event.alarms)
     if isinstance(event, Counts):
         return QueueCounts(event.counts)
     if isinstance(event, Loaded):
