@@ -9,7 +9,9 @@ linear in its references.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date
+from itertools import chain
 
 from memreview.i18n import _, ngettext
 from memreview.queues.common import item_id
@@ -65,12 +67,52 @@ def contradictions(ws: Workspace, today: date) -> list[dict]:
     set against each other, A the older side; then one group item per set of anchors joined
     by the conflicts of anchors in more than a handful of them."""
     index = ws.anchor_index()
-    graph = _Graph(ws, index)
-    hubs = {graph.ids[k] for k in graph.hubs()}
+    named = _Named(ws, index)
+    hubs = named.few_hubs()
+    graph = None
+    if hubs is None:  # many conflicts: counted in arrays
+        graph = _Graph(named)
+        hubs = {graph.ids[k] for k in graph.hubs()}
     items = _pairs(ws, index, hubs, today)
     if hubs:
-        items.extend(_groups(index, graph, today))
+        items.extend(_groups(index, graph or _Graph(named), today))
     return items
+
+
+FEW = 20_000  # conflicts named, up to which the hubs are counted without numpy
+
+
+class _Named:
+    """Each live anchor as a number (``ids``, ``pos``) and the conflicts as named: the live
+    anchors (their CONFLICTS-WITH lines) and the judge's pairs, by number."""
+
+    def __init__(self, ws: Workspace, index: dict[str, Anchor]) -> None:
+        self.ids = [aid for aid, a in index.items() if not a.archived]
+        self.pos = pos = {aid: k for k, aid in enumerate(self.ids)}
+        self.live = [a for a in ws.all_anchors() if not a.archived]
+        judge = [(pos.get(p.new), pos.get(p.old)) for p in _contradicts(ws)]
+        self.judge = [(x, y) for x, y in judge if x is not None and y is not None and x != y]
+        self.size = sum(len(a.refs) for a in self.live) + len(self.judge)
+
+    def few_hubs(self) -> set[str] | None:
+        """The hubs, by id, counted in plain Python when at most FEW conflicts are named
+        (most workspaces: no numpy to import, 60–100 ms before the first queue's items);
+        None when more are (a clique of 2,000 anchors: the arrays of ``_Graph``)."""
+        if self.size > FEW:
+            return None
+        pos = self.pos
+        conflicts: set[tuple[int, int]] = set()
+        for a in self.live:
+            found = a.ref_list("CONFLICTS-WITH")
+            if not found:
+                continue
+            x = pos[a.id]
+            for k in map(pos.get, found):
+                if k is not None and k != x:
+                    conflicts.add((k, x) if k < x else (x, k))
+        conflicts.update((x, y) if x < y else (y, x) for x, y in self.judge)
+        degree = Counter(chain.from_iterable(conflicts))
+        return {self.ids[k] for k, d in degree.items() if d > HANDFUL}
 
 
 class _Graph:
@@ -80,18 +122,14 @@ class _Graph:
     clique of 2,000 anchors are 16 MB, where a set of neighbours per anchor took 250 MB.
     Conflicts named twice are found by sorting each conflict's number ``lo * n + hi``."""
 
-    def __init__(self, ws: Workspace, index: dict[str, Anchor]) -> None:
+    def __init__(self, named: _Named) -> None:
         import numpy as np
 
-        self.ids = [aid for aid, a in index.items() if not a.archived]
-        pos = {aid: k for k, aid in enumerate(self.ids)}
+        self.ids, pos, live, judge = named.ids, named.pos, named.live, named.judge
         n = self.n = len(self.ids)
-        live = [a for a in ws.all_anchors() if not a.archived]
-        judge = [(pos.get(p.new), pos.get(p.old)) for p in _contradicts(ws)]
-        judge = [(x, y) for x, y in judge if x is not None and y is not None and x != y]
         # room for every conflict as named (a block's references hold its CONFLICTS-WITH's)
         wide = np.int32 if n * n < 2**31 else np.int64  # a conflict's number fits in 4 bytes
-        keys = np.empty(sum(len(a.refs) for a in live) + len(judge), dtype=wide)
+        keys = np.empty(named.size, dtype=wide)
         self.marked = np.zeros(n, dtype=bool)  # in a conflict a CONFLICTS-WITH line names
         self.judged = np.zeros(n, dtype=bool)  # in a conflict the judge proposed
         end = 0

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from memreview.decisions.unit import Caption, RefBlock
 from memreview.decisions.units.contradictions import evidence
+from memreview.queues import contradictions as contradiction_queue
 from memreview.queues.contradictions import HANDFUL, contradictions
 from memreview.workspace.loader import load_workspace
 
@@ -132,6 +133,8 @@ def test_an_anchor_between_two_hubs_joins_their_groups_into_one(make_ws):
     judged=st.lists(st.tuples(st.integers(0, 13), st.integers(0, 13)), max_size=10),
 )
 def test_groups_and_pairs_agree_with_a_plain_count_of_the_conflicts(named, judged):
+    """Both ways of counting the hubs (plain Python for a few conflicts, arrays for many)
+    give these items."""
     ids = [f"n{k:02d}" for k in range(14)]
     names: dict[int, list[int]] = {}
     for x, y in named:
@@ -157,7 +160,15 @@ def test_groups_and_pairs_agree_with_a_plain_count_of_the_conflicts(named, judge
             (root / "memory/review").mkdir(parents=True)
             lines = "".join(json.dumps(p) + "\n" for p in proposals)
             (root / "memory/review/proposals.jsonl").write_text(lines, encoding="utf-8")
-        items = contradictions(load_workspace(root), TODAY)
+        ws = load_workspace(root)
+        items = contradictions(ws, TODAY)  # few conflicts: the hubs counted in plain Python
+        few = contradiction_queue.FEW
+        contradiction_queue.FEW = -1
+        try:
+            in_arrays = contradictions(ws, TODAY)  # as a workspace with many is (numpy)
+        finally:
+            contradiction_queue.FEW = few
+    assert items == in_arrays
 
     # the plain count: a set of neighbours per anchor
     near: dict[str, set[str]] = {aid: set() for aid in ids}
@@ -188,3 +199,43 @@ def test_groups_and_pairs_agree_with_a_plain_count_of_the_conflicts(named, judge
         touching = {frozenset((x, y)) for x in members & hubs for y in near[x]}
         assert g["conflicts"] == len(touching)
         assert g["hubs"] == len(members & hubs)
+
+
+def test_a_workspace_with_few_conflicts_computes_its_contradictions_without_numpy(tmp_path):
+    """The first queue shown: numpy (60–100 ms to import) waits for a queue that needs it."""
+    import subprocess
+    import sys
+
+    (tmp_path / "MEMORY.md").write_text(
+        anchor("p", "Added: 2026-01-01", "CONFLICTS-WITH: [[q]]") + anchor("q"), encoding="utf-8"
+    )
+    code = (
+        "import sys\n"
+        "from datetime import date\n"
+        "from pathlib import Path\n"
+        "from memreview.queues.contradictions import contradictions\n"
+        "from memreview.workspace.loader import load_workspace\n"
+        f"items = contradictions(load_workspace(Path({str(tmp_path)!r})), date(2026, 11, 29))\n"
+        "print(len(items), 'numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["1", "False"], done.stderr[-500:]
+
+
+def test_a_clique_named_past_the_few_is_counted_in_arrays(make_ws, monkeypatch):
+    from memreview.queues import contradictions as queue
+
+    made = []
+    graph = queue._Graph
+
+    def counted(named):
+        made.append(named.size)
+        return graph(named)
+
+    monkeypatch.setattr(queue, "_Graph", counted)
+    ws = make_ws({"MEMORY.md": clique(12)})
+    (item,) = contradictions(ws, TODAY)
+    assert made == [132]  # the hubs found in plain Python; the arrays for the group only
+    monkeypatch.setattr(queue, "FEW", 10)  # the clique names 132 conflicts: more than that
+    assert contradictions(ws, TODAY) == [item]
+    assert made == [132, 132]  # counted once, in arrays
