@@ -211,6 +211,7 @@ def compute(
     reads: dict[str, list[str]] | None = None,
     health: dict | None = None,
     first: str | None = None,
+    alarms_told: bool = False,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
@@ -218,7 +219,9 @@ def compute(
     ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
     :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
     computed here read; ``health``: the health figures known (the cache's, when no input
-    changed), not computed again; ``first``: the queue computed first when it is to be."""
+    changed), not computed again; ``first``: the queue computed first when it is to be;
+    ``alarms_told``: ``emit`` was given the alarms the last scan showed (their own come with
+    the health figures then, not after the first queue)."""
     report = progress or (lambda stage, frac: None)
     result = new_result(ws, today, state, all_dormant, all_promotions)
     result.notes = list(notes or ())
@@ -238,11 +241,13 @@ def compute(
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
-        if result.alarms is None:
+        if result.alarms is None and not alarms_told:
             # the alarms once the first queue is out, not with the health figures after the
             # last (a banner then would push down the list the owner is reading); not before
             # it either: they may read every daily log, which an open from the cache has not
-            # unpickled yet (0.2 s at scale 1). The health figures take them as they are.
+            # unpickled yet (0.2 s at scale 1). When the last scan's were told, the screen
+            # shows those: the workspace's own come with the health figures, and the
+            # unpickling is not spent before every count. The health figures take them.
             result.alarms = _alarms(ws, today)
             if emit is not None:
                 emit(AlarmsDone(result.alarms))

@@ -1,7 +1,7 @@
 """The scan's events, in the order a scan emits them to a screen that shows them one by
 one: :class:`Counts` (from the cache, before anything is read; with the last scan's
 :class:`AlarmsDone`), :class:`Loaded`, a :class:`QueueDone` per queue computed (with
-:class:`AlarmsDone` after the first of them), :class:`HealthDone`."""
+:class:`AlarmsDone` after the first of them when none came before), :class:`HealthDone`."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ class QueueDone:
 @dataclass(frozen=True)
 class AlarmsDone:
     """Event: the alarms (``health["alarms"]``), once the first queue computed is out and
-    before the others: a screen shows them long before the health figures. Those the last
-    scan showed may come first, with the counts known from the cache."""
+    before the others: a screen shows them long before the health figures. Or, on an open
+    from the scan cache, those the last scan showed, with the counts known (the
+    workspace's own then come with the health figures)."""
 
     alarms: list[dict]
 

@@ -67,6 +67,7 @@ def _scan(
     sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
     whole = outside = None
     health = None
+    alarms_told = False
     if sc is not None:
         shown = sc.shown()
         # the files outside the workspace the key covers: those the last scan read (the
@@ -79,7 +80,7 @@ def _scan(
                 emit(Counts(dict(shown["counts"])))  # …and the counts shown then
         elif emit is not None:
             _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
-            _emit_shown_alarms(shown, emit)
+            alarms_told = _emit_shown_alarms(shown, emit)
     # what computing the queues needs, once the counts known are out
     from memreview.decisions import registry
     from memreview.decisions.state import load_state
@@ -110,6 +111,7 @@ def _scan(
         reads=reads if sc is not None else None,
         health=health,
         first=first,
+        alarms_told=alarms_told,
     )
     result.safe = frozenset(stored) | ({"health"} if health is not None else set())
     if sc is not None:
@@ -257,15 +259,17 @@ def _safe(health: dict) -> dict | None:
     return None if holds_secret(strings_in(health)) else health
 
 
-def _emit_shown_alarms(shown: dict, emit: Emit) -> None:
+def _emit_shown_alarms(shown: dict, emit: Emit) -> bool:
     """Emit the alarms the last scan showed (kept with its health figures when those held
     no credential), before reading: a screen shows the banner at once, as it shows the
-    counts known, and the workspace's own alarms replace them once the first queue is
-    out. Most weeks they are the same, and nothing on the screen moves."""
+    counts known, and the workspace's own alarms replace them with the health figures.
+    Most weeks they are the same, and nothing on the screen moves. Whether it emitted."""
     health = shown.get("health") if shown else None
     alarms = health.get("alarms") if isinstance(health, dict) else None
     if isinstance(alarms, list) and all(isinstance(a, dict) for a in alarms):
         emit(AlarmsDone(alarms))
+        return True
+    return False
 
 
 def _emit_cached_counts(
