@@ -59,8 +59,8 @@ def skip_cache(args) -> None:
 
 def run_command(argv: list[str], one_shot: bool = False) -> int:
     """Run the command ``argv[0]``: every failure one line on stderr, never a traceback.
-    ``one_shot``: the process ends with the command (``run``; ``memreview.process``), not
-    with the app's (``demo``)."""
+    ``one_shot``: the process ends with the command (``run``; see ``memreview.process``),
+    unless the command opens the app (``demo``), which goes on."""
     from memreview.cli.parser import UsageError, build_parser
 
     args = build_parser().parse_args(without_lang(argv))

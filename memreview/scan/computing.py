@@ -216,8 +216,8 @@ def compute(
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
     the promotions already reviewed too). ``known``: queues computed before (the cache);
-    ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed, then
-    :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
+    ``emit`` is given a :class:`Loaded`, then a :class:`QueueDone` per queue computed (and
+    an :class:`AlarmsDone` after the first), then :class:`HealthDone`; ``reads`` is filled with the groups of input files each queue
     computed here read; ``health``: the health figures known (the cache's, when no input
     changed), not computed again; ``first``: the queue computed first when it is to be;
     ``alarms_told``: ``emit`` was given the alarms the last scan showed (their own come with

@@ -36,8 +36,8 @@ class ScanResult:
     # keeps only those, or found so by this scan as it stored them (a queue finding
     # credentials masks its items): not searched for one again
     safe: frozenset[str] = frozenset()
-    # the alarms (``health["alarms"]``), known before any queue: a screen shows them at
-    # once, not after the last queue (None: not known yet)
+    # the alarms (``health["alarms"]``): the cache's health figures', or worked out once the
+    # first queue is out (``compute``); None: not known yet
     alarms: list[dict] | None = None
     # the queues whose ``missing`` can be told only once the parts of the workspace read
     # later are (``fill_missing``)
