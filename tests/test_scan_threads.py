@@ -276,4 +276,41 @@ def test_damaged_alarms_in_the_cache_are_not_told():
         run._emit_shown_alarms(shown, told.append)
     assert told == []
     run._emit_shown_alarms({"health": {"alarms": [{"title": "t"}]}}, told.append)
-    assert told == [AlarmsDone([{"title": "t"}])]
+    assert told == []  # no id, evidence nor todo: not an alarm
+    alarm = {"id": "a", "title": "t", "evidence": [], "todo": "do"}
+    run._emit_shown_alarms({"health": {"alarms": [alarm]}}, told.append)
+    assert told == [AlarmsDone([alarm])]
+
+
+def test_alarms_the_cache_holds_damaged_are_worked_out_again(tmp_path, monkeypatch):
+    """A scan cache whose kept health figures hold alarms that are not alarms (damaged, or
+    written by someone else) neither tells them nor gives them as the health figures: the
+    scan works them out again, as if it had none."""
+    import shutil
+    from pathlib import Path
+
+    from memreview.scan import AlarmsDone, scan_workspace
+    from memreview.workspace.cache import ScanCache
+
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path / "cache"))
+    root = Path(shutil.copytree(Path(__file__).parents[1] / "sample_workspace", tmp_path / "s"))
+    first = scan_workspace(root, cache=True)
+    assert first.health["alarms"]
+    for forged in ([1, "str", None], "abc", [{"id": "x", "title": 3}]):
+        sc = ScanCache(root)
+        shown = sc.shown()
+        health = {**shown["health"], "alarms": forged}
+        sc.save_shown(shown["key"], shown["outside"], shown["counts"], health)  # key kept
+        events: list = []
+        again = scan_workspace(root, cache=True, emit=events.append)
+        assert [e for e in events if isinstance(e, AlarmsDone)] == []
+        assert again.health["alarms"] == first.health["alarms"]
+
+
+def test_well_made_alarms_are_lists_of_what_an_alarm_gives():
+    from memreview.scan.events import well_made
+
+    good = {"id": "a", "title": "t", "evidence": ["e"], "todo": "do"}
+    assert well_made([]) and well_made([good])
+    for bad in (None, "x", [1], [{**good, "evidence": "e"}], [{**good, "id": None}], (good,)):
+        assert not well_made(bad)

@@ -15,7 +15,7 @@ from memreview.decisions.unit import IMPORTING
 from memreview.health import health as compute_health
 from memreview.i18n import _
 from memreview.judge_card import report_card
-from memreview.scan.events import AlarmsDone, Emit, HealthDone, Loaded, QueueDone
+from memreview.scan.events import AlarmsDone, Emit, HealthDone, Loaded, QueueDone, well_made
 from memreview.scan.result import ScanResult, fill_missing, new_result, sorted_pending
 from memreview.workspace.model import LoadsLater, Workspace, WorkspaceView
 
@@ -228,7 +228,7 @@ def compute(
     for name, items in (known or {}).items():
         result.add_queue(name, items)
     known_alarms = health.get("alarms") if health is not None else None
-    if isinstance(known_alarms, list):  # the health figures of the cache: shown at once
+    if well_made(known_alarms):  # the health figures of the cache: shown at once
         result.alarms = known_alarms
     if emit is not None:
         emit(Loaded(result))

@@ -46,6 +46,21 @@ class AlarmsDone:
     alarms: list[dict]
 
 
+def well_made(alarms: object) -> bool:
+    """Whether ``alarms`` is a list of alarms as the health figures hold them (``Alarm.to_json``:
+    id, title, evidence, todo): a scan cache's copy may be damaged, or written by someone
+    else, and is then not told nor shown."""
+    return isinstance(alarms, list) and all(
+        isinstance(a, dict)
+        and isinstance(a.get("id"), str)
+        and isinstance(a.get("title"), str)
+        and isinstance(a.get("todo"), str)
+        and isinstance(a.get("evidence"), list)
+        and all(isinstance(e, str) for e in a["evidence"])
+        for a in alarms
+    )
+
+
 @dataclass(frozen=True)
 class HealthDone:
     """Event: the health figures, last of all."""

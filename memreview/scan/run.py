@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memreview.scan.collector import fewer_collections
-from memreview.scan.events import AlarmsDone, Counts, Emit
+from memreview.scan.events import AlarmsDone, Counts, Emit, well_made
 from memreview.workspace.cache import ScanCache, cache_enabled
 from memreview.workspace.root import check_workspace
 
@@ -76,6 +76,8 @@ def _scan(
         whole = _whole_key(sc, outside, today, (all_dormant, all_promotions))
         if whole is not None and shown.get("key") == whole:
             health = shown.get("health")  # nothing changed since: the figures of then
+            if health is not None and not well_made(health.get("alarms")):
+                health = None  # damaged: worked out again
             if emit is not None:
                 emit(Counts(dict(shown["counts"])))  # …and the counts shown then
         elif emit is not None:
@@ -266,7 +268,7 @@ def _emit_shown_alarms(shown: dict, emit: Emit) -> bool:
     Most weeks they are the same, and nothing on the screen moves. Whether it emitted."""
     health = shown.get("health") if shown else None
     alarms = health.get("alarms") if isinstance(health, dict) else None
-    if isinstance(alarms, list) and all(isinstance(a, dict) for a in alarms):
+    if well_made(alarms):
         emit(AlarmsDone(alarms))
         return True
     return False
