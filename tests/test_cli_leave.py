@@ -130,3 +130,23 @@ def test_the_app_keeps_its_collector(monkeypatch):
     assert cli.main(["demo"], one_shot=True) == 0
     assert opened == ["demo"]
     assert process.one_shot() is False
+
+
+def test_only_the_first_scan_of_a_command_is_frozen(tmp_path, monkeypatch):
+    """A command scanning a fleet freezes the first scan's objects only: the later ones are
+    the collector's, so no workspace's garbage in cycles is stranded but the first's."""
+    from memreview.scan import collector, scan_workspace
+
+    monkeypatch.setenv("MEMREVIEW_NO_CACHE", "1")
+    monkeypatch.setattr(process, "_ends_with_command", True)
+    monkeypatch.setattr(collector, "_frozen", False, raising=False)
+    ws = _tiny(tmp_path)
+    try:
+        first = scan_workspace(ws, cache=False)
+        after_first = gc.get_freeze_count()
+        assert after_first > 0
+        second = scan_workspace(ws, cache=False)  # both kept: frozen, it would add its own
+        assert gc.get_freeze_count() <= after_first
+        assert first.workspace is not second.workspace
+    finally:
+        gc.unfreeze()  # this test's process goes on

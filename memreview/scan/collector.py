@@ -16,7 +16,9 @@ The first collection after a scan still walks every object the scan made (0.18 s
 ``memreview.process``), once its scans are done their objects are moved out of the
 collector's reach instead (``gc.freeze``, which takes no time). They are freed as ever
 when nothing refers to them any more; only garbage in cycles, which the process's end
-frees, waits for it.
+frees, waits for it. That is done once, after the first scan: a command scanning a fleet
+would otherwise strand each workspace's garbage in cycles (about 28,000 objects a
+cold-cache scan of scale 0.1), where the collector frees the later ones as before.
 """
 
 from __future__ import annotations
@@ -33,13 +35,14 @@ SCAN_THRESHOLD = (0, 20, 100)  # a first threshold of 0: no automatic collection
 _lock = threading.Lock()
 _running = 0
 _saved: tuple[int, ...] = ()
+_frozen = False  # this process froze a scan's objects (see the module)
 
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
     """No automatic collection inside the block (scans in two threads at once: the
     thresholds are put back when both are done)."""
-    global _running, _saved
+    global _running, _saved, _frozen
     with _lock:
         if _running == 0:
             _saved = gc.get_threshold()
@@ -51,6 +54,7 @@ def fewer_collections() -> Iterator[None]:
         with _lock:
             _running -= 1
             if _running == 0:
-                if one_shot():
+                if one_shot() and not _frozen:
                     gc.freeze()
+                    _frozen = True
                 gc.set_threshold(*_saved)

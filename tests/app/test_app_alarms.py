@@ -98,7 +98,7 @@ async def test_the_banner_is_there_before_the_last_queue_so_nothing_moves_later(
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(500):
                 banners = app.screen.query("#alarms")
-                if banners and banners.first().display:
+                if banners and banners.first().display and "⚠ ALARM" in screen_text(app):
                     break
                 await pilot.pause(0.02)
             screen = app.screen
