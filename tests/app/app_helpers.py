@@ -95,3 +95,38 @@ def review(app):
     from memreview.app.screens.review import ReviewScreen
 
     return next(s for s in app.screen_stack if isinstance(s, ReviewScreen))
+
+
+async def until(pilot, done, what: str = "the app never got there") -> None:
+    """Wait (up to 10 s) until ``done()`` holds."""
+    for _ in range(1000):
+        if done():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(what)
+
+
+def gated_toy(gate, slow: bool = False):
+    """The toy queue (tests/toy_queue.py) with a detector that waits for ``gate``: a queue
+    still being computed for as long as a test needs (``slow``: computed in the scan's
+    thread for slow queues, beside the others)."""
+    from dataclasses import replace
+
+    from toy_queue import TOY, toys
+
+    def held_toys(workspace, today):
+        gate.wait(30)
+        return toys(workspace, today)
+
+    return replace(TOY, detect=held_toys, slow=slow)
+
+
+def use_units(monkeypatch, units) -> None:
+    """The registry's table made ``units`` for the test, with the review screen's keys."""
+    from memreview.app.keys import review_bindings
+    from memreview.app.screens.review import ReviewScreen
+    from memreview.decisions import registry
+
+    monkeypatch.setattr(registry, "UNITS", tuple(units))
+    monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())
+    monkeypatch.setattr(ReviewScreen, "_merged_bindings", ReviewScreen._merge_bindings())

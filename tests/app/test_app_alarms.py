@@ -74,35 +74,23 @@ async def test_the_banner_is_there_before_the_last_queue_so_nothing_moves_later(
     still computed, not when the last one comes in (it would push the list the owner is
     reading down a few lines)."""
     import threading
-    from dataclasses import replace
 
-    from toy_queue import TOY, toys
+    from app_helpers import gated_toy, until, use_units
 
-    from memreview.app.keys import review_bindings
-    from memreview.app.screens.review import ReviewScreen
     from memreview.decisions import registry
 
     gate = threading.Event()
-
-    def slow_toys(workspace, today):
-        gate.wait(30)
-        return toys(workspace, today)
-
-    unit = replace(TOY, detect=slow_toys, slow=True)
-    monkeypatch.setattr(registry, "UNITS", (*registry.UNITS, unit))
-    monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())
-    monkeypatch.setattr(ReviewScreen, "_merged_bindings", ReviewScreen._merge_bindings())
+    use_units(monkeypatch, (*registry.UNITS, gated_toy(gate, slow=True)))
     _seen(ws, {"memory:memory/2026-11-01.md:3:3": "a promotion reviewed then deleted"})
     app = make()
     try:
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(500):
-                banners = app.screen.query("#alarms")
-                if banners and banners.first().display and "⚠ ALARM" in screen_text(app):
-                    break
-                await pilot.pause(0.02)
+            await until(
+                pilot,
+                lambda: "⚠ ALARM" in screen_text(app) and app.screen.query_one("#alarms").display,
+                "no banner while a queue was computed",
+            )
             screen = app.screen
-            assert screen.query_one("#alarms").display, "no banner while a queue was computed"
             assert "toy" in screen.result.pending  # the slow queue is still being computed
             text = screen_text(app)
             assert "⚠ ALARM" in text and "promotion(s) you reviewed on 2026-11-22 are gone" in text

@@ -5,13 +5,10 @@ the loading pane stays until there is one, and a queue still being computed neve
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 
-from app_helpers import SIZE, loaded, review, screen_text
-from toy_queue import TOY, TOY_ANCHOR, toys
+from app_helpers import SIZE, gated_toy, loaded, review, screen_text, until, use_units
+from toy_queue import TOY_ANCHOR
 
-from memreview.app.keys import review_bindings
-from memreview.app.screens.review import ReviewScreen
 from memreview.decisions import registry
 
 NOT_YET = ("0 of 0", "Nothing to review here")
@@ -20,24 +17,8 @@ NOT_YET = ("0 of 0", "Nothing to review here")
 def _gated_toy_first(monkeypatch, ws, gate: threading.Event, others: int) -> None:
     """A queue first in the table whose detector waits for ``gate`` (a slow one: computed
     beside the others, as the archived queue is); then ``others`` of the shipped queues."""
-
-    def slow_toys(workspace, today):
-        gate.wait(30)
-        return toys(workspace, today)
-
-    unit = replace(TOY, detect=slow_toys, slow=True)
-    monkeypatch.setattr(registry, "UNITS", (unit, *registry.UNITS[:others]))
-    monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())
-    monkeypatch.setattr(ReviewScreen, "_merged_bindings", ReviewScreen._merge_bindings())
+    use_units(monkeypatch, (gated_toy(gate, slow=True), *registry.UNITS[:others]))
     (ws / "memory" / "toy.md").write_text("# Toys\n\n" + TOY_ANCHOR, encoding="utf-8")
-
-
-async def _until(pilot, done) -> None:
-    for _ in range(1000):
-        if done():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app never got there")
 
 
 async def test_the_queue_ready_first_is_shown_first_when_the_first_one_is_slow(
@@ -49,7 +30,7 @@ async def test_the_queue_ready_first_is_shown_first_when_the_first_one_is_slow(
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = review(app)
-            await _until(
+            await until(
                 pilot,
                 lambda: screen.result is not None and "contradictions" not in screen.result.pending,
             )
@@ -79,7 +60,7 @@ async def test_the_loading_pane_stays_until_a_queue_with_items_is_ready(make, ws
     try:
         async with app.run_test(size=SIZE) as pilot:
             screen = review(app)
-            await _until(pilot, lambda: screen.result is not None)
+            await until(pilot, lambda: screen.result is not None)
             await pilot.pause()
             text = screen_text(app)
             assert screen.result.pending == {"toy"}
@@ -103,7 +84,7 @@ async def test_a_workspace_with_every_queue_empty_shows_the_first_queue_once_com
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         screen = review(app)
-        await _until(pilot, lambda: screen.result is not None)
+        await until(pilot, lambda: screen.result is not None)
         gate.set()
         await loaded(app, pilot)
         text = screen_text(app)

@@ -7,38 +7,21 @@ import threading
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
-from app_helpers import SIZE, loaded, review, screen_text
-from toy_queue import TOY, TOY_ANCHOR, toys
+from app_helpers import SIZE, gated_toy, loaded, review, screen_text, until, use_units
+from toy_queue import TOY_ANCHOR
 
-from memreview.app.keys import review_bindings
 from memreview.app.screens.review import ReviewScreen
 from memreview.decisions import registry
 
 
 def _slow_toy(monkeypatch, ws, gate: threading.Event) -> None:
     """A queue (the ninth) whose detector waits for ``gate``: a deliberately slow queue."""
-
-    def slow_toys(workspace, today):
-        gate.wait(30)
-        return toys(workspace, today)
-
-    unit = replace(TOY, detect=slow_toys)
-    monkeypatch.setattr(registry, "UNITS", (*registry.UNITS[:8], unit))
-    monkeypatch.setattr(ReviewScreen, "BINDINGS", review_bindings())
-    monkeypatch.setattr(ReviewScreen, "_merged_bindings", ReviewScreen._merge_bindings())
+    use_units(monkeypatch, (*registry.UNITS[:8], gated_toy(gate)))
     (ws / "memory" / "toy.md").write_text("# Toys\n\n" + TOY_ANCHOR, encoding="utf-8")
 
 
-async def _until(pilot, done) -> None:
-    for _ in range(1000):
-        if done():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app never got there")
-
-
 async def _first_queue_computed(pilot, screen) -> None:
-    await _until(
+    await until(
         pilot, lambda: screen.result is not None and "contradictions" not in screen.result.pending
     )
 
@@ -112,8 +95,8 @@ async def test_a_reload_shows_dots_for_the_counts_not_known_yet_not_the_old_ones
             nav = screen.query_one(QueueNav)
             rows = [str(nav.row(q).render()) for q in ("contradictions", "toy")]
             assert all("…" in row for row in rows), rows  # at once, before any reading
-            await _until(pilot, lambda: screen.result is not old)
-            await _until(pilot, lambda: "contradictions" not in screen.result.pending)
+            await until(pilot, lambda: screen.result is not old)
+            await until(pilot, lambda: "contradictions" not in screen.result.pending)
             await pilot.pause()
             text = screen_text(app)
             assert "Contradictions 1" in text and " 9 Toy …" in text
@@ -139,7 +122,7 @@ async def test_the_top_bar_counts_every_warning_once_the_scan_is_over(make, ws):
     app = make()
     async with app.run_test(size=SIZE) as pilot:
         screen = review(app)
-        await _until(pilot, lambda: screen.result is not None and screen.result.health)
+        await until(pilot, lambda: screen.result is not None and screen.result.health)
         await pilot.pause()
         assert f"{at_once} warnings (h)" in screen_text(app).splitlines()[0]
 
@@ -155,7 +138,7 @@ async def test_the_health_view_lists_the_sources_not_found_in_the_queues_order(m
     app = make(root=root)
     async with app.run_test(size=(120, 60)) as pilot:
         screen = review(app)
-        await _until(pilot, lambda: screen.result is not None and screen.result.health)
+        await until(pilot, lambda: screen.result is not None and screen.result.health)
         await pilot.press("h")
         await pilot.pause()
         missing = screen.result.missing
@@ -193,7 +176,7 @@ async def test_the_health_view_says_its_figures_are_computed_until_they_are(make
         await pilot.pause()
         assert "computing the health figures" in screen_text(app)
         gate.set()
-        await _until(pilot, lambda: bool(screen.result.health))
+        await until(pilot, lambda: bool(screen.result.health))
         await pilot.pause()
         text = screen_text(app)
         assert "computing the health figures" not in text
@@ -244,7 +227,7 @@ async def test_a_queue_computed_later_adds_its_also_in_line_to_the_item_shown(
     app = make(root=sample, backend=None)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             screen = review(app)
             await _first_queue_computed(pilot, screen)
             for _ in range(10):
