@@ -236,3 +236,39 @@ def test_the_first_frame_comes_before_the_review_screen_and_the_scan_are_importe
 
 def test_the_queue_list_of_the_first_frame_is_the_shipped_table():
     assert tuple((u.name, u.title) for u in registry.SHIPPED) == SHIPPED_NAMES
+
+
+def test_letting_pinyin_go_while_another_thread_imports(tmp_path):
+    """A thread importing while a scan lets pypinyin go (the app's main thread opening a
+    screen, the archived queue's thread) changes sys.modules: letting go must not end in
+    "dictionary changed size during iteration", which took the skills queue down with it.
+    Threads switch as often as they can here, so that the two meet."""
+    code = """
+        import json, sys, threading, types
+        from memreview.queues import skills
+        sys.setswitchinterval(1e-6)
+        stop = []
+        def churn():
+            k = 0
+            while not stop:  # modules come and go, as imports do
+                name = f"_churn_{k % 50}"
+                if k % 100 < 50:
+                    sys.modules[name] = types.ModuleType(name)
+                else:
+                    sys.modules.pop(name, None)
+                k += 1
+        thread = threading.Thread(target=churn)
+        thread.start()
+        failed = []
+        try:
+            for _ in range(2000):
+                try:
+                    skills._unload_pinyin()
+                except RuntimeError as exc:
+                    failed.append(str(exc))
+        finally:
+            stop.append(True)
+            thread.join()
+        print(json.dumps(failed[:1]))
+    """
+    assert imported(code) == []

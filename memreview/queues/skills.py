@@ -130,8 +130,11 @@ def _unload_pinyin() -> None:
     automatic collections are off). pypinyin is used nowhere but here, under the same lock,
     and nothing keeps one of its functions: emptied, the modules are never run again."""
     with _PINYIN:
-        names = [m for m in sys.modules if m == "pypinyin" or m.startswith("pypinyin.")]
-        modules = [sys.modules.pop(name) for name in names]
+        # the names copied first, in one step (``list`` of a dict runs no Python code): a
+        # thread importing meanwhile (the app's screens, a queue's own modules) would end
+        # an iteration over sys.modules itself with "dictionary changed size"
+        names = [m for m in list(sys.modules) if m == "pypinyin" or m.startswith("pypinyin.")]
+        modules = [m for m in (sys.modules.pop(name, None) for name in names) if m is not None]
         for module in modules:
             origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
             if origin.endswith(".py"):  # a compiled module's globals are left as they are
