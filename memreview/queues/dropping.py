@@ -92,13 +92,18 @@ def _openclaw(ws: Workspace, today: date, gates: Gates) -> list[dict]:
     over = max(0, len(store) - cap + 10)
     evicted_next = {e.key for e in by_age[:over]} if len(store) >= cap - 10 else set()
     out = []
+    logs = None  # the logs by name, made for the first item (``logs_by_name``)
     for e in rows:
         age = (today - e.last_recalled).days if e.last_recalled else None
         days_left = MAX_AGE_DAYS - age if age is not None else 0
         evicts = e.key in evicted_next
         if not evicts and days_left > NEAR_DAYS:
             continue
-        out.append(_store_item(e, age, 0 if evicts else days_left, evicts, gates, ws))
+        if logs is None:
+            from memreview.queues.promotions.detect import logs_by_name
+
+            logs = logs_by_name(ws)
+        out.append(_store_item(e, age, 0 if evicts else days_left, evicts, gates, ws, logs))
     return out
 
 
@@ -115,10 +120,12 @@ def _failing(e: StoreEntry, age: int | None, gates: Gates) -> list[str]:
     return fails
 
 
-def _store_item(e: StoreEntry, age, days_left: int, evicts: bool, gates: Gates, ws) -> dict:
+def _store_item(
+    e: StoreEntry, age, days_left: int, evicts: bool, gates: Gates, ws, logs: dict
+) -> dict:
     from memreview.queues.promotions.detect import context_lines, source_lines
 
-    lines = source_lines(ws, e.path)  # each log split once per scan, as promotions read it
+    lines = source_lines(ws, e.path, logs)  # each log split once per scan, as promotions do
     gone = lines is None or e.end > len(lines)
     shown = [] if gone else [[n, mask_secrets(t)] for n, t in context_lines(lines, e.start, e.end)]
     secret = bool(find_secrets(e.snippet))
@@ -165,6 +172,7 @@ def _light(ws: Workspace, today: date) -> list[dict]:
     promoted = _promoted_keys(ws)
     known = {" ".join(e.snippet.split()) for e in (getattr(ws, "short_term", None) or {}).values()}
     out = []
+    logs = None  # the logs by name, made for the first log with a managed block
     for log in ws.daily_logs:
         if "openclaw:dreaming:light" not in log.text:
             continue
@@ -172,9 +180,10 @@ def _light(ws: Workspace, today: date) -> list[dict]:
         days_left = MAX_AGE_DAYS - age
         if days_left > NEAR_DAYS:
             continue
-        from memreview.queues.promotions.detect import source_lines
+        from memreview.queues.promotions.detect import logs_by_name, source_lines
 
-        for line, text, fields in _staged(source_lines(ws, log.rel) or []):
+        logs = logs_by_name(ws) if logs is None else logs
+        for line, text, fields in _staged(source_lines(ws, log.rel, logs) or []):
             key = f"memory:{log.rel}:{line}:{line}"
             if key in promoted or " ".join(text.split()) in known:
                 continue

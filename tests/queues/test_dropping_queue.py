@@ -350,3 +350,41 @@ def test_a_staged_light_sleep_candidate_in_an_old_log_is_shown_and_promoted_with
         in text
     )
     assert scan_workspace(root, today=TODAY, cache=False).queues["dropping"] == []
+
+
+class _Walks(list):
+    """A list of daily logs that counts the walks through it."""
+
+    walks = 0
+
+    def __iter__(self):
+        type(self).walks += 1
+        return super().__iter__()
+
+
+def test_many_store_entries_find_their_sources_without_a_walk_through_the_logs_each(tmp_path):
+    """A store of thousands of entries citing hundreds of logs: each entry's source is found
+    without walking every log (entries × logs); the lines shown are the same."""
+    from memreview.queues.dropping import dropping
+    from memreview.workspace.loader import load_workspace
+
+    days = [f"2026-10-{d:02d}" for d in range(1, 21)]
+    rows = [
+        _row(f"memory/{days[n % 20]}.md", 1 + n // 20, f"lesson {n}", "2026-11-06T03:00:00Z")
+        for n in range(60)
+    ]
+    root = _openclaw_ws(tmp_path / "ws", rows)
+    for day in days:
+        text = "".join(f"- lesson line {k} of {day}\n" for k in range(1, 8))
+        (root / "memory" / f"{day}.md").write_bytes(text.encode("utf-8"))
+    ws = load_workspace(root)
+    ws.settle()
+    ws.daily_logs = _Walks(ws.daily_logs)
+    _Walks.walks = 0
+    items = dropping(ws, TODAY)
+    assert len(items) == 60
+    assert _Walks.walks <= 4  # not one per entry
+    for it in items:
+        path = it["key"].split(":")[1]
+        assert it["source"]["missing"] is False
+        assert all(text.endswith(path[7:17]) for _n, text in it["source"]["lines"])

@@ -239,3 +239,39 @@ def test_split_tail_and_stripped_body():
     )
     assert stripped_body(body) == "Galxe bounties expire within 48 hours"
     assert stripped_body("Ports <!-- openclaw:dreaming:light:start --> x") == "Ports x"
+
+
+class _Walks(list):
+    """A list of daily logs that counts the walks through it."""
+
+    walks = 0
+
+    def __iter__(self):
+        type(self).walks += 1
+        return super().__iter__()
+
+
+def test_the_sources_of_many_promotions_are_found_without_a_walk_through_the_logs_each(tmp_path):
+    """A year of dreaming is thousands of promotions citing hundreds of logs: finding each
+    source must not walk every log (promotions × logs); the sources found are the same."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    days = [f"2026-10-{d:02d}" for d in range(1, 31)]
+    for day in days:
+        log = "".join(f"- line {k} of {day}\n" for k in range(1, 12))
+        (root / "memory" / f"{day}.md").write_bytes(log.encode("utf-8"))
+    bullets = [
+        _bullet(f"Fact number {n} worth keeping", 1 + n % 10, src=f"memory/{days[n % 30]}.md")
+        for n in range(90)
+    ]
+    (root / "MEMORY.md").write_bytes((HEAD + "".join(bullets)).encode("utf-8"))
+    ws = load_workspace(root)
+    ws.daily_logs = _Walks(ws.daily_logs)
+    _Walks.walks = 0
+    items = promotions(ws, TODAY)
+    assert len(items) == 90
+    assert _Walks.walks <= 3  # not one per promotion
+    for it in items:
+        n = int(it["text"].split()[2])
+        assert it["source"]["lines"][0][1].endswith(f" of {days[n % 30]}")
+        assert "dangling-source" not in {f["flag"] for f in it["flags"]}

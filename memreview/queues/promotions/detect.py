@@ -52,16 +52,30 @@ class _Context:
     archived_forms: dict[str, str]
     # comparison form -> the curated entry (outside promotion sections) where it stands
     standing: dict[str, Entry | None] = field(default_factory=dict)
+    logs: dict[str, DailyLog] = field(default_factory=dict)  # ``logs_by_name``
 
 
-def source_lines(ws: Workspace, path: str) -> list[str] | None:
-    """The lines of a workspace file that a promotion names as its source (None: missing)."""
+def logs_by_name(ws: Workspace) -> dict[str, DailyLog]:
+    """The daily logs by their path (the first of a name, as a walk through them finds it):
+    a caller asking ``source_lines`` once per promotion or store entry makes it once."""
+    out: dict[str, DailyLog] = {}
+    for log in ws.daily_logs:
+        out.setdefault(log.rel, log)
+    return out
+
+
+def source_lines(
+    ws: Workspace, path: str, logs: dict[str, DailyLog] | None = None
+) -> list[str] | None:
+    """The lines of a workspace file that a promotion names as its source (None: missing);
+    ``logs``: ``logs_by_name(ws)``, when the caller asks for many (a year of dreaming is
+    thousands of promotions, a year of logs hundreds: without it, each walks the logs)."""
     mf = ws.files.get(path) or ws.archive_files.get(path)
     if mf is not None:
         return _file_lines(mf)
-    for log in ws.daily_logs:
-        if log.rel == path:
-            return _log_lines(log)
+    log = (logs_by_name(ws) if logs is None else logs).get(path)
+    if log is not None:
+        return _log_lines(log)
     tf = ws.other_files.get(path)
     if tf is not None:
         return [ln.text for ln in tf.lines]
@@ -268,7 +282,7 @@ def _flag_list(value: str) -> bool:
 def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list[dict]:
     ws = ctx.ws
     flags: list[tuple[str, str]] = []
-    lines = source_lines(ws, p.source[0]) if p.source else None
+    lines = source_lines(ws, p.source[0], ctx.logs) if p.source else None
     why = flag_command(p, _source_headings(lines, p.source[1]) if p.source else ())
     if why:
         flags.append(("command", why))
@@ -325,12 +339,12 @@ def context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
     return [[k, lines[k - 1]] for k in range(lo, hi + 1)]
 
 
-def _item(p: Promoted, flags: list[dict], ws: Workspace) -> dict:
+def _item(p: Promoted, flags: list[dict], ws: Workspace, logs: dict[str, DailyLog]) -> dict:
     e = p.entry
     source = None
     if p.source:
         path, a, b = p.source
-        lines = source_lines(ws, path)
+        lines = source_lines(ws, path, logs)
         source = {
             "file": path,
             "start": a,
@@ -381,7 +395,7 @@ def promotions(ws: Workspace, today: date) -> list[dict]:
     if not found:
         return []
     keys, forms = _archived(ws)
-    ctx = _Context(ws, today, keys, forms)
+    ctx = _Context(ws, today, keys, forms, logs=logs_by_name(ws))
     promo_forms = [comparison_form(p.entry.norm) for p in found]
     ctx.standing = _standing(ws, set(promo_forms), frozenset(id(p.entry) for p in found))
     form_of = {id(p): f for p, f in zip(found, promo_forms, strict=True)}
@@ -395,7 +409,7 @@ def promotions(ws: Workspace, today: date) -> list[dict]:
         flags = _flags(ctx, p, form, seen_forms, seen_keys)
         seen_forms.setdefault(form, p)
         seen_keys.setdefault(p.key, f"{p.entry.file}:{p.entry.line}")
-        items.append(_item(p, flags, ws))
+        items.append(_item(p, flags, ws, ctx.logs))
     items.sort(
         key=lambda it: (
             not it["flags"],
