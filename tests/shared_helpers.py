@@ -84,3 +84,14 @@ def write_openclaw_state_db(path: Path, workspace_dir, entries, other_rows=()) -
         )
     con.commit()
     con.close()
+
+
+class CountsWalks(list):
+    """A list that counts the walks through it (``walks``, on the class): a queue must not
+    walk the daily logs once per promotion or store entry."""
+
+    walks = 0
+
+    def __iter__(self):
+        type(self).walks += 1
+        return super().__iter__()

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import date
 from pathlib import Path
 
-from shared_helpers import write_dreams_db
+from shared_helpers import CountsWalks, write_dreams_db
 
 from memreview.decisions import apply
 from memreview.scan import scan_workspace
@@ -352,16 +352,6 @@ def test_a_staged_light_sleep_candidate_in_an_old_log_is_shown_and_promoted_with
     assert scan_workspace(root, today=TODAY, cache=False).queues["dropping"] == []
 
 
-class _Walks(list):
-    """A list of daily logs that counts the walks through it."""
-
-    walks = 0
-
-    def __iter__(self):
-        type(self).walks += 1
-        return super().__iter__()
-
-
 def test_many_store_entries_find_their_sources_without_a_walk_through_the_logs_each(tmp_path):
     """A store of thousands of entries citing hundreds of logs: each entry's source is found
     without walking every log (entries × logs); the lines shown are the same."""
@@ -379,11 +369,11 @@ def test_many_store_entries_find_their_sources_without_a_walk_through_the_logs_e
         (root / "memory" / f"{day}.md").write_bytes(text.encode("utf-8"))
     ws = load_workspace(root)
     ws.settle()
-    ws.daily_logs = _Walks(ws.daily_logs)
-    _Walks.walks = 0
+    ws.daily_logs = CountsWalks(ws.daily_logs)
+    CountsWalks.walks = 0
     items = dropping(ws, TODAY)
     assert len(items) == 60
-    assert _Walks.walks <= 4  # not one per entry
+    assert CountsWalks.walks <= 4  # not one per entry
     for it in items:
         path = it["key"].split(":")[1]
         assert it["source"]["missing"] is False

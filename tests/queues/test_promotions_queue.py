@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from shared_helpers import CountsWalks
 
 from memreview.queues.promotions import promotions, split_tail, stripped_body
 from memreview.workspace.loader import load_workspace
@@ -241,16 +242,6 @@ def test_split_tail_and_stripped_body():
     assert stripped_body("Ports <!-- openclaw:dreaming:light:start --> x") == "Ports x"
 
 
-class _Walks(list):
-    """A list of daily logs that counts the walks through it."""
-
-    walks = 0
-
-    def __iter__(self):
-        type(self).walks += 1
-        return super().__iter__()
-
-
 def test_the_sources_of_many_promotions_are_found_without_a_walk_through_the_logs_each(tmp_path):
     """A year of dreaming is thousands of promotions citing hundreds of logs: finding each
     source must not walk every log (promotions × logs); the sources found are the same."""
@@ -266,11 +257,11 @@ def test_the_sources_of_many_promotions_are_found_without_a_walk_through_the_log
     ]
     (root / "MEMORY.md").write_bytes((HEAD + "".join(bullets)).encode("utf-8"))
     ws = load_workspace(root)
-    ws.daily_logs = _Walks(ws.daily_logs)
-    _Walks.walks = 0
+    ws.daily_logs = CountsWalks(ws.daily_logs)
+    CountsWalks.walks = 0
     items = promotions(ws, TODAY)
     assert len(items) == 90
-    assert _Walks.walks <= 3  # not one per promotion
+    assert CountsWalks.walks <= 3  # not one per promotion
     for it in items:
         n = int(it["text"].split()[2])
         assert it["source"]["lines"][0][1].endswith(f" of {days[n % 30]}")
