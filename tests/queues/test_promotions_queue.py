@@ -266,3 +266,65 @@ def test_the_sources_of_many_promotions_are_found_without_a_walk_through_the_log
         n = int(it["text"].split()[2])
         assert it["source"]["lines"][0][1].endswith(f" of {days[n % 30]}")
         assert "dangling-source" not in {f["flag"] for f in it["flags"]}
+
+
+def _section(day: str, *bullets: str) -> str:
+    return f"\n## Promoted From Short-Term Memory ({day})\n\n" + "".join(bullets)
+
+
+def test_the_copy_kept_when_its_later_duplicate_is_archived_has_not_come_back(tmp_path):
+    """The owner archives the later of two promotions of one text (flagged duplicate) and
+    keeps the first: the first did not come back, and "archive every flagged item" must
+    not take it too. A copy promoted after the archive did come back, with the day."""
+    from memreview.decisions import apply
+    from memreview.scan import scan_workspace
+
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    log = "".join(f"- daily line {k}\n" for k in range(1, 40))
+    (root / "memory" / "2026-11-27.md").write_bytes(log.encode("utf-8"))
+    text = "主人喜欢早上 7 点前收到日报摘要，不要超过一屏"
+    memory = (
+        "# MEMORY.md\n"
+        + _section("2026-05-01", _bullet(text, 3))
+        + _section("2026-05-09", _bullet(text, 5))
+    )
+    (root / "MEMORY.md").write_bytes(memory.encode("utf-8"))
+    result = scan_workspace(root, today=TODAY, cache=False)
+    [later] = [it for it in result.queues["promotions"] if it["promoted"] == "2026-05-09"]
+    assert {f["flag"] for f in later["flags"]} == {"duplicate"}
+    out = apply(result, [{"queue": "promotions", "item": later["id"], "action": "archive"}])
+    assert not out.conflicts and not out.failures
+    [kept] = scan_workspace(root, today=TODAY, cache=False).queues["promotions"]
+    assert kept["promoted"] == "2026-05-01"
+    assert kept["flags"] == []
+    # the pipeline promotes the text again after the archive: that copy came back
+    more = _section("2026-12-05", _bullet(text, 7))
+    (root / "MEMORY.md").write_bytes((root / "MEMORY.md").read_bytes() + more.encode("utf-8"))
+    items = scan_workspace(root, today=date(2026, 12, 6), cache=False).queues["promotions"]
+    by_day = {it["promoted"]: {f["flag"]: f["reason"] for f in it["flags"]} for it in items}
+    assert "came-back" not in by_day["2026-05-01"]
+    assert by_day["2026-12-05"]["came-back"] == (
+        f"the same text was archived in an earlier review on {TODAY.isoformat()}"
+    )
+
+
+def test_each_archived_text_has_the_day_it_was_archived(tmp_path):
+    """Two texts archived on two days: each promotion that came back names its own day,
+    not the last day the archive file mentions."""
+    archive = (
+        "# Rejected promotions\n\n"
+        "Rejected: 2026-11-10 (promoted 2026-11-09; source memory/2026-11-08.md:3-3; flags: none)\n"
+        "- The cat sits on the keyboard [score=0.8 recalls=3 avg=0.7 source=memory/2026-11-08.md:3-3]\n"
+        "\nRejected: 2026-11-20 (promoted 2026-11-19; source memory/2026-11-18.md:4-4; flags: none)\n"
+        "- The dog sleeps under the desk [score=0.8 recalls=3 avg=0.7 source=memory/2026-11-18.md:4-4]\n"
+    )
+    memory = (
+        HEAD
+        + _bullet("The cat sits on the keyboard", 9)
+        + _bullet("The dog sleeps under the desk", 11)
+    )
+    items = _scan(tmp_path, memory, {"memory/archive/rejected-promotions.md": archive})
+    reasons = {it["text"]: {f["flag"]: f["reason"] for f in it["flags"]} for it in items}
+    assert reasons["The cat sits on the keyboard"]["came-back"].endswith("on 2026-11-10")
+    assert reasons["The dog sleeps under the desk"]["came-back"].endswith("on 2026-11-20")

@@ -49,7 +49,7 @@ class _Context:
     ws: Workspace
     today: date
     archived_keys: set[str]
-    archived_forms: dict[str, str]
+    archived_forms: dict[str, list[date | None]]  # each archive of a text: when (None: unknown)
     # comparison form -> the curated entry (outside promotion sections) where it stands
     standing: dict[str, Entry | None] = field(default_factory=dict)
     logs: dict[str, DailyLog] = field(default_factory=dict)  # ``logs_by_name``
@@ -84,6 +84,8 @@ def source_lines(
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _DATE_HEADING = re.compile(r"^#{1,6}\s+(\d{4}-\d{2}-\d{2})")
+# the line an archived promotion is filed under (``decisions.units.promotions.archive_note``)
+_REJECTED_ON = re.compile(r"^Rejected:\s*(\d{4}-\d{2}-\d{2})\b")
 
 
 class _Lines(list):
@@ -184,30 +186,48 @@ def _recalled_since(ws: Workspace, p: Promoted) -> int | None:
     return sum(1 for k in hits if usage.recalls[k].day >= p.day)
 
 
-def _archived(ws: Workspace) -> tuple[set[str], dict[str, str]]:
-    """Marker keys and comparison forms of the entries archived in earlier reviews."""
+def _archived(ws: Workspace) -> tuple[set[str], dict[str, list[date | None]]]:
+    """Marker keys of the entries archived in earlier reviews, and their comparison forms
+    with the day each was archived: the ``Rejected:`` line it is filed under, else the
+    date heading above it (None when neither says)."""
     keys: set[str] = set()
-    forms: dict[str, str] = {}
+    forms: dict[str, list[date | None]] = {}
     for v in ws.verdicts or []:  # in file order: a restore takes an archive back
         if v.relation == "promotion" and v.verdict == "archived":
             keys.add(v.proposal)
         elif v.relation == "promotion" and v.verdict == "restored":
             keys.discard(v.proposal)
     mf = ws.archive_files.get(REJECTED_FILE)
-    day = ""
-    if mf is not None:
-        for text in mf.source.texts:
-            m = MARKER_KEY_RE.search(text)
-            if m:
-                keys.add(m.group(1))
-            dm = _DATE_HEADING.match(text)
-            if dm:
-                day = dm.group(1)
-        for e in mf.entries:
-            if e.kind in ("bullet", "promoted"):
-                text, _tail = split_tail(e.first_line)
-                forms.setdefault(comparison_form(_norm(strip_bullet(text))), day)
+    if mf is None:
+        return keys, forms
+    day_at: list[date | None] = []  # by line: the day in effect there
+    day = None
+    for text in mf.source.texts:
+        m = MARKER_KEY_RE.search(text)
+        if m:
+            keys.add(m.group(1))
+        dm = _REJECTED_ON.match(text) or _DATE_HEADING.match(text)
+        if dm:
+            day = parse_date(dm.group(1))
+        day_at.append(day)
+    for e in mf.entries:
+        if e.kind in ("bullet", "promoted"):
+            text, _tail = split_tail(e.first_line)
+            on = day_at[e.line - 1] if 0 < e.line <= len(day_at) else None
+            forms.setdefault(comparison_form(_norm(strip_bullet(text))), []).append(on)
     return keys, forms
+
+
+def _came_back(p: Promoted, archived: list[date | None]) -> date | None | bool:
+    """Whether ``p`` came back after an archive of its text: promoted after the day one of
+    them was archived (or either day unknown). A copy that stood in memory before the
+    archive did not come back: the owner archived another copy of it and kept this one.
+    The earliest such day (None: unknown), or False."""
+    after = [on for on in archived if on is None or p.day is None or p.day > on]
+    if not after:
+        return False
+    known = [on for on in after if on is not None]
+    return min(known) if known else None
 
 
 def _norm(text: str) -> str:
@@ -297,15 +317,18 @@ def _flags(ctx: _Context, p: Promoted, form: str, seen_forms, seen_keys) -> list
     if p.key in ctx.archived_keys:
         flags.append(("came-back", _("its key was archived in an earlier review")))
     elif form in ctx.archived_forms:
-        when = ctx.archived_forms[form]
-        flags.append(
-            (
-                "came-back",
-                _("the same text was archived in an earlier review on {day}").format(day=when)
-                if when
-                else _("the same text was archived in an earlier review"),
+        when = _came_back(p, ctx.archived_forms[form])
+        if when is not False:
+            flags.append(
+                (
+                    "came-back",
+                    _("the same text was archived in an earlier review on {day}").format(
+                        day=when.isoformat()
+                    )
+                    if isinstance(when, date)
+                    else _("the same text was archived in an earlier review"),
+                )
             )
-        )
     # a workspace without a single daily log (MEMORY.md copied alone) can't tell a deleted
     # source from one that was never copied: its sources are not judged
     if p.source and ws.daily_logs:
