@@ -20,6 +20,7 @@ from rich.cells import cell_len, chop_cells
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Lines, Text
 
 # never at the start of a line: they close what comes before
@@ -36,6 +37,7 @@ WIDE = (
 _TOKEN = re.compile(f"[{OPENING}]*(?:[^\\s{WIDE}]+|[{WIDE}])[{CLOSING}]*\\s*|\\s+")
 _INDENT = re.compile(r"\s*(?:[⚠•▲✗✓·] )?")
 # a unified diff's line: its +, - or space, then the line's own indent
+GOES_ON = "↵"  # ends a diff's row when its line goes on in the next row
 DIFF_INDENT = re.compile(r"[ +\-]?\s*(?:[⚠•▲✗✓·] )?")
 
 
@@ -138,7 +140,9 @@ class Indented:
     text, past the leading spaces and a leading mark (``⚠ ``, ``• ``), not at the margin.
     A line opening with one of ``repeat`` (a diff's ``+`` and ``-``) opens each of its
     continuations with it too: a removed line's second half must not read as a line kept.
-    ``str()`` is the plain text (what tests read)."""
+    With ``repeat``, a row that a line goes on from ends in ``↵``: one line of the file
+    that wraps into three rows must not read as three lines. ``str()`` is the plain text
+    (what tests read)."""
 
     def __init__(self, text: Text, indent: re.Pattern[str] = _INDENT, repeat: str = "") -> None:
         self.text = text
@@ -157,8 +161,12 @@ class Indented:
             then = Text(" " * indent)
             if self.repeat and prefix.plain[:1] and prefix.plain[:1] in self.repeat:
                 then = prefix[:1] + Text(" " * (indent - 1))
-            for k, piece in enumerate(body.wrap(console, max(1, options.max_width - indent))):
+            room = max(1, options.max_width - indent - (1 if self.repeat else 0))
+            pieces = body.wrap(console, room)
+            for k, piece in enumerate(pieces):
                 if indent:  # (an empty prefix is no segment at all)
                     yield from (prefix if k == 0 else then).render(console)
                 yield from piece.render(console)
+                if self.repeat and k < len(pieces) - 1:
+                    yield Segment(GOES_ON, Style(dim=True))
                 yield Segment.line()

@@ -170,3 +170,24 @@ def test_the_diff_shows_memory_files_before_memreviews_own_list_of_hidden_items(
     shown = diff_text(diffs, lambda _name: "").plain
     heads = [line for line in shown.splitlines() if line.startswith("── ")]
     assert heads == ["── MEMORY.md", "── memory/notes.md", "── .memreview/state.yaml"]
+
+
+def test_a_diff_row_that_a_line_goes_on_from_ends_in_a_return_mark():
+    """One line of the file that wraps into three rows must not read as three lines: each
+    row it goes on from ends in ↵, its last row and a line that fits do not."""
+    from memreview.app.wrap import DIFF_INDENT, GOES_ON
+
+    line = "+<!-- openclaw-memory-promotion:memory:memory/2026-11-02-reflection-prep.md:8:8 -->"
+    diff = Text(" kept\n" + line + "\n-short")
+    out = Console(width=40, record=True)
+    out.print(Indented(diff, DIFF_INDENT, "+-"))
+    shown = out.export_text().splitlines()
+    rows = [x for x in shown if x.startswith("+")]
+    assert len(rows) >= 3
+    assert all(x.rstrip().endswith(GOES_ON) for x in rows[:-1])
+    assert not rows[-1].rstrip().endswith(GOES_ON)
+    assert "".join(x.rstrip().rstrip(GOES_ON)[1:] for x in rows).replace(" ", "") == line[
+        1:
+    ].replace(" ", "")
+    assert shown[0] == " kept" and shown[-1] == "-short"
+    assert all(cell_len(x) <= 40 for x in shown)
