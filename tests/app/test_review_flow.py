@@ -465,3 +465,21 @@ async def test_a_filter_never_says_a_queue_is_done_while_items_it_hides_are_unde
         note = list(app._notifications)[-1].message
         assert "done" not in note.split(";")[0]
         assert note.startswith("every item the filter shows is decided; 4 more of Demotion")
+
+
+async def test_u_on_an_undecided_item_says_which_decision_of_another_queue_it_unstaged(make):
+    """``u`` where nothing is staged unstages the decision staged last, in whatever queue:
+    the note names its queue and item, or the owner can't tell what went."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        screen = review(app)
+        await pilot.press("1")
+        title = screen.items.current["title"]
+        await pilot.press("a", "7", "end", "u")
+        note = list(app._notifications)[-1].message
+        assert note.startswith("unstaged the decision staged last: ")
+        assert f"— Contradictions: {title[:40]}" in note
+        assert "contradictions" not in screen.session.pending_queues()
+        await pilot.press("a", "u")  # its own decision: said as before
+        assert list(app._notifications)[-1].message.startswith("unstaged: ")

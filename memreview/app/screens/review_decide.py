@@ -8,13 +8,14 @@ from rich.cells import cell_len
 
 from memreview.app.backend import make_decision
 from memreview.app.editor import editor_target, run_editor
-from memreview.app.keys import act_for, decision_label
+from memreview.app.keys import act_for, decision_label, queue_title
 from memreview.app.messages import UndoDone
 from memreview.app.screens.review_base import ReviewBase
 from memreview.app.widgets.panels import PendingBar
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line, visible
 from memreview.i18n import _
+from memreview.workspace.cells import cut_cells
 
 
 class ReviewDecisions(ReviewBase):
@@ -173,10 +174,21 @@ class ReviewDecisions(ReviewBase):
         d = self.session.unstage(item["id"] if item is not None else None)
         if d is None:
             return
-        self.notify(
-            _("unstaged: {decision}").format(decision=decision_label(d)[0]), markup=False, timeout=2
-        )
+        what = decision_label(d)[0]
+        if item is not None and d.item == item["id"]:
+            message = _("unstaged: {decision}").format(decision=what)
+        else:  # another item's: say which, or the owner can't tell what went
+            message = _("unstaged the decision staged last: {decision} — {queue}: {title}").format(
+                decision=what, queue=queue_title(d.queue), title=self._title_of(d.queue, d.item)
+            )
+        self.notify(message, markup=False, timeout=4)
         self.app.key_done()
+
+    def _title_of(self, queue: str, item_id: str) -> str:
+        """An item's title as one line, cut to 60 columns (its id when it is not shown)."""
+        found = self.result.all_queues.get(queue, []) if self.result is not None else []
+        title = next((str(it.get("title", "")) for it in found if it.get("id") == item_id), "")
+        return cut_cells(one_line(title or item_id), 60)
 
     # -- editor ------------------------------------------------------------------------------
     def action_open_editor(self) -> None:
