@@ -314,3 +314,64 @@ def test_well_made_alarms_are_lists_of_what_an_alarm_gives():
     assert well_made([]) and well_made([good])
     for bad in (None, "x", [1], [{**good, "evidence": "e"}], [{**good, "id": None}], (good,)):
         assert not well_made(bad)
+
+
+ITEM_WHILE_QUEUES_COME_IN = """
+import json, sys, threading
+from datetime import date
+from pathlib import Path
+from memreview.scan import scan_workspace
+full = scan_workspace(Path(sys.argv[1]), today=date(2026, 12, 1), cache=False)
+shown = full.copy()
+late = [n for n in full.all_queues if full.all_queues[n]][-2:]
+target = full.all_queues[late[0]][-1]["id"]
+sys.setswitchinterval(1e-6)  # the threads switch as often as they can
+stop = []
+def app_thread():  # each queue coming in, as the app's thread adds it
+    while not stop:
+        for name in late:
+            for table in ("queues", "hidden", "all_queues", "past_limit"):
+                getattr(shown, table).pop(name, None)
+        for name in late:
+            shown.add_queue(name, full.all_queues[name])
+thread = threading.Thread(target=app_thread)
+thread.start()
+failed = []
+try:
+    for _ in range(20000):
+        try:
+            shown.item(target)
+        except RuntimeError as exc:
+            failed.append(str(exc))
+finally:
+    stop.append(True)
+    thread.join()
+print(json.dumps(failed[:1]))
+"""
+
+
+def test_an_item_is_found_while_the_app_adds_the_queues_coming_in(tmp_path):
+    """The evidence preview finds its item (``ScanResult.item``) in a worker thread while
+    the app's thread adds each queue as the scan computes it: "dictionary changed size
+    during iteration" showed as a failed preview, kept until the next reload."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from memreview.shipped import shipped_dir
+
+    root = Path(__file__).resolve().parents[1]
+    ws = tmp_path / "ws"
+    shutil.copytree(shipped_dir("sample_workspace"), ws)
+    proc = subprocess.run(
+        [sys.executable, "-c", ITEM_WHILE_QUEUES_COME_IN, str(ws)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), "MEMREVIEW_NO_CACHE": "1"},
+        timeout=120,
+        check=True,
+    )
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []

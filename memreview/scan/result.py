@@ -98,7 +98,9 @@ class ScanResult:
     def item(self, item_id: str) -> tuple[str, dict] | None:
         """(queue, item) for an id, hidden items included; an id of the form an item had
         before its queue's prefix changed (a secret's ``s-…``) finds the item too."""
-        for name, items in self.all_queues.items():
+        # the table copied in one step: the evidence preview asks from a worker thread
+        # while the app's thread adds each queue as it comes in
+        for name, items in list(self.all_queues.items()):
             for it in items:
                 if it["id"] == item_id:
                     return name, it
