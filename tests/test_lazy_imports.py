@@ -244,31 +244,17 @@ def test_letting_pinyin_go_while_another_thread_imports(tmp_path):
     "dictionary changed size during iteration", which took the skills queue down with it.
     Threads switch as often as they can here, so that the two meet."""
     code = """
-        import json, sys, threading, types
+        import json, sys, types
+        from churning import while_churning
         from memreview.queues import skills
-        sys.setswitchinterval(1e-6)
-        stop = []
-        def churn():
-            k = 0
-            while not stop:  # modules come and go, as imports do
-                name = f"_churn_{k % 50}"
-                if k % 100 < 50:
-                    sys.modules[name] = types.ModuleType(name)
-                else:
-                    sys.modules.pop(name, None)
-                k += 1
-        thread = threading.Thread(target=churn)
-        thread.start()
-        failed = []
-        try:
-            for _ in range(2000):
-                try:
-                    skills._unload_pinyin()
-                except RuntimeError as exc:
-                    failed.append(str(exc))
-        finally:
-            stop.append(True)
-            thread.join()
-        print(json.dumps(failed[:1]))
+        step = [0]
+        def churn():  # modules come and go, as imports do
+            name = f"_churn_{step[0] % 50}"
+            if step[0] % 100 < 50:
+                sys.modules[name] = types.ModuleType(name)
+            else:
+                sys.modules.pop(name, None)
+            step[0] += 1
+        print(json.dumps(while_churning(churn, skills._unload_pinyin, 2000)[:1]))
     """
-    assert imported(code) == []
+    assert imported(code, env={"PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}) == []

@@ -317,36 +317,22 @@ def test_well_made_alarms_are_lists_of_what_an_alarm_gives():
 
 
 ITEM_WHILE_QUEUES_COME_IN = """
-import json, sys, threading
+import json, sys
 from datetime import date
 from pathlib import Path
+from churning import while_churning
 from memreview.scan import scan_workspace
 full = scan_workspace(Path(sys.argv[1]), today=date(2026, 12, 1), cache=False)
 shown = full.copy()
 late = [n for n in full.all_queues if full.all_queues[n]][-2:]
 target = full.all_queues[late[0]][-1]["id"]
-sys.setswitchinterval(1e-6)  # the threads switch as often as they can
-stop = []
-def app_thread():  # each queue coming in, as the app's thread adds it
-    while not stop:
-        for name in late:
-            for table in ("queues", "hidden", "all_queues", "past_limit"):
-                getattr(shown, table).pop(name, None)
-        for name in late:
-            shown.add_queue(name, full.all_queues[name])
-thread = threading.Thread(target=app_thread)
-thread.start()
-failed = []
-try:
-    for _ in range(20000):
-        try:
-            shown.item(target)
-        except RuntimeError as exc:
-            failed.append(str(exc))
-finally:
-    stop.append(True)
-    thread.join()
-print(json.dumps(failed[:1]))
+def churn():  # each queue coming in, as the app's thread adds it
+    for name in late:
+        for table in ("queues", "hidden", "all_queues", "past_limit"):
+            getattr(shown, table).pop(name, None)
+    for name in late:
+        shown.add_queue(name, full.all_queues[name])
+print(json.dumps(while_churning(churn, lambda: shown.item(target), 20000)[:1]))
 """
 
 
@@ -370,7 +356,11 @@ def test_an_item_is_found_while_the_app_adds_the_queues_coming_in(tmp_path):
         capture_output=True,
         text=True,
         cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root), "MEMREVIEW_NO_CACHE": "1"},
+        env={
+            **os.environ,
+            "PYTHONPATH": f"{root}{os.pathsep}{root / 'tests'}",
+            "MEMREVIEW_NO_CACHE": "1",
+        },
         timeout=120,
         check=True,
     )
