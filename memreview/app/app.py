@@ -224,6 +224,18 @@ class MemReviewApp(App):
 
         help_text(help_markdown(self.key_for), text_width(self.size.width))
         ready_rescan(workspace)
+        self.call_from_thread(self._freeze_made_ready)
+
+    def _freeze_made_ready(self) -> None:
+        """The parsed files ``ready_rescan`` unpickled (the model of an open from the scan
+        cache) out of the collector's reach too, as the scan's were (``set_aside``); not
+        while a rescan runs: its own end does it."""
+        from memreview.scan.collector import set_aside
+
+        review_screen = _review_screen()
+        review = next((s for s in self.screen_stack if isinstance(s, review_screen)), None)
+        if review is not None and not review.scanning:
+            set_aside()
 
     def _remember_theme(self, theme) -> None:
         if theme.name == self._saved_theme:

@@ -80,6 +80,10 @@ class HealthReady(Message):
     health: dict
 
 
+class ScanOver(Message):
+    """The scan's worker is done: the scan cache saved, nothing more made by it."""
+
+
 @dataclass
 class LoadFailed(Message):
     """The scan raised; ``reason`` is one line for the user."""

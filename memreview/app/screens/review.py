@@ -34,6 +34,7 @@ from memreview.app.messages import (
     LoadFailed,
     QueueCounts,
     QueueReady,
+    ScanOver,
     SessionChanged,
     WorkspaceLoaded,
 )
@@ -57,6 +58,7 @@ from memreview.app.widgets.panels import (
 from memreview.decisions.unit import MEMBER, MERGE, Act
 from memreview.display import one_line
 from memreview.i18n import _, ngettext
+from memreview.scan.collector import set_aside
 
 ScanFunction = Callable[..., object]
 
@@ -174,10 +176,15 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
             message.reason, title=_("Could not load the workspace"), severity="error", markup=False
         )
 
-    def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
+    def on_scan_over(self, message: ScanOver) -> None:
         # The model of a large workspace is millions of objects that live until the next
-        # reload; keeping them out of the cyclic collector's scans avoids long pauses.
-        gc.freeze()
+        # reload: kept out of the cyclic collector's scans, which would pause the app each
+        # time they walk it (the last model's garbage collected first). Once the scan's
+        # thread is done: garbage it made after a collection would be frozen with the rest.
+        if not self.scanning:
+            set_aside()
+
+    def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         self.session.loaded(message.result)
         for note in getattr(self.result, "notes", ()):
             self.notify(note, title=_("Scan cache"), severity="warning", markup=False)

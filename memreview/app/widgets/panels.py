@@ -30,6 +30,7 @@ from memreview.app.messages import (
     QueueChosen,
     QueueCounts,
     QueueReady,
+    ScanOver,
     WorkspaceLoaded,
 )
 from memreview.app.widgets import theme_colour
@@ -318,6 +319,8 @@ class LoadingPane(Vertical):
             return
         if not worker.is_cancelled and not posted[0]:  # a scan that tells nothing on the way
             self.post_message(WorkspaceLoaded(result))
+        if not worker.is_cancelled:
+            self.post_message(ScanOver())
 
     def on_load_progress(self, message: LoadProgress) -> None:
         message.stop()
