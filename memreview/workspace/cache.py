@@ -43,6 +43,7 @@ import hashlib
 import logging
 import os
 import pickle
+import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping
@@ -310,6 +311,10 @@ def _strings(value: Any) -> Iterable[str]:
             stack.extend(v)
 
 
+# held while a scan saves the shards it shares with the other scans of its workspace
+_SAVING = threading.Lock()
+
+
 def forget_live() -> None:
     """Drop the parsed files kept in this process (the next scan reads the cache's files)."""
     _LIVE.clear()
@@ -550,7 +555,14 @@ class ScanCache(CacheDir):
         that changed only. A file parsed now is kept unless it holds a credential: memory
         files and daily logs (kinds ``md:…``, ``daily:…``) named in ``secret_files`` when it
         is given (the secrets queue's finding: it searched each of them whole, and a log is
-        not searched twice), any file whose texts the secret finder flags otherwise."""
+        not searched twice), any file whose texts the secret finder flags otherwise.
+
+        One scan's save at a time in a process: the shards are shared with every scan of
+        the workspace here (the app may run a second scan before the first is over)."""
+        with _SAVING:
+            self._save_files(secret_files)
+
+    def _save_files(self, secret_files: set[str] | None) -> None:
         for slot, (entry, texts) in self._new.items():
             if slot[0].startswith(SEARCHED_KINDS) and secret_files is not None:
                 secret = slot[1] in secret_files

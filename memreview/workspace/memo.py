@@ -109,8 +109,9 @@ class ByObject:
         return hit[1] if hit is not None and hit[0]() is obj else None
 
     def pop(self, obj: Any) -> None:
-        if self.get(obj) is not None:
-            del self._values[id(obj)]
+        hit = self._values.get(id(obj))
+        if hit is not None and hit[0]() is obj:
+            self._values.pop(id(obj), None)  # (another scan may have cleared the table)
 
     def clear(self) -> None:
         self._values.clear()

@@ -749,3 +749,75 @@ def test_a_daily_log_is_searched_for_credentials_once_by_the_secrets_queue(ws, m
     assert logs, "the sample has daily logs"
     assert not [t for t in logs if t in asked]
     assert "secrets" in result.all_queues
+
+
+def test_two_scans_of_one_workspace_save_one_at_a_time(tmp_path, monkeypatch, use_scan_cache):
+    """The app can run a second scan before the first is over (a reload during a scan, an
+    undo from the recovery dialog): both save the parsed files into the shards they share
+    in the process, which ended in a KeyError or "dictionary changed size during iteration"
+    when the saves met. The second waits until the first has saved."""
+    import threading
+
+    from memreview.shipped import shipped_dir
+    from memreview.workspace import cachefile
+
+    ws = tmp_path / "ws"
+    shutil.copytree(shipped_dir("sample_workspace"), ws)
+    monkeypatch.setenv("MEMREVIEW_CACHE_DIR", str(tmp_path / "c"))
+    past = time.time() - 3600
+    for p in ws.rglob("*"):
+        os.utime(p, (past, past))
+    scan_workspace(ws, today=TODAY)
+    log = next((ws / "memory").glob("20*.md"))
+    log.rename(log.with_name("renamed.md"))  # its old place in the shards goes
+    release, writes = threading.Event(), []
+    real = cachefile.CacheDir._write
+
+    def write(self, name, doc):
+        writes.append(threading.current_thread().name)
+        if threading.current_thread().name == "first":
+            release.wait(10)  # the first scan's save held at its first write
+        return real(self, name, doc)
+
+    monkeypatch.setattr(cachefile.CacheDir, "_write", write)
+    first = threading.Thread(
+        name="first", target=scan_workspace, args=(ws,), kwargs={"today": TODAY}
+    )
+    second = threading.Thread(
+        name="second", target=scan_workspace, args=(ws,), kwargs={"today": TODAY}
+    )
+    first.start()
+    for _ in range(1000):
+        if writes:
+            break
+        time.sleep(0.01)
+    second.start()
+    second.join(0.8)
+    during = [w for w in writes if w == "second"]
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert writes and during == []
+    assert "second" in writes  # it saved, after
+
+
+def test_a_value_kept_by_object_is_let_go_though_another_scan_cleared_the_table():
+    """``ByObject.pop`` after another scan cleared the table (``forget_before`` at its
+    start), between the look and the deletion: nothing to let go, no KeyError."""
+    from memreview.workspace.memo import ByObject
+
+    class Parsed:
+        pass
+
+    kept, obj = ByObject(), Parsed()
+    kept.set(obj, "its parse before")
+    looked = kept.get
+
+    def get_then_cleared(o):
+        found = looked(o)
+        kept.clear()  # another scan, in another thread, meanwhile
+        return found
+
+    kept.get = get_then_cleared
+    kept.pop(obj)
+    assert looked(obj) is None
