@@ -93,11 +93,13 @@ class LoadFailed(Message):
 
 @dataclass
 class PreviewReady(Message):
-    """A worker computed what the decision named by ``key`` would write."""
+    """A worker computed what the decision named by ``key`` would write, on the workspace
+    as it was when the previews were last forgotten ``generation`` times."""
 
     key: tuple
     heading: str
     result: PreviewResult
+    generation: int = 0
 
 
 @dataclass

@@ -30,3 +30,19 @@ def test_a_preview_used_again_outlives_newer_ones():
     _ready(evidence, ("item", "new"))
     assert evidence._preview_cache.get(("item", 0)) is not None
     assert evidence._preview_cache.get(("item", 1)) is None
+
+
+def test_a_preview_computed_before_a_reload_is_neither_kept_nor_shown():
+    """A preview's worker that started before a reload (the workspace written, or changed
+    by the editor key) posts a diff of the workspace as it was: it must not be taken for the
+    item's preview after the reload."""
+    evidence = Evidence()
+    key = ("item", 1, "keep")
+    before = evidence._generation
+    evidence.forget_previews()  # the reload
+    evidence.on_preview_ready(PreviewReady(key, "heading", (None, "the old diff"), before))
+    assert evidence._preview_cache.get(key) is None
+    evidence.on_preview_ready(
+        PreviewReady(key, "heading", (None, "the diff now"), evidence._generation)
+    )
+    assert evidence._preview_cache.get(key) == ("heading", (None, "the diff now"))

@@ -103,6 +103,7 @@ class Evidence(Widget, can_focus=False):
             PREVIEW_CACHE_SIZE
         )
         self._preview_timer: Timer | None = None
+        self._generation = 0  # how many times the previews were forgotten (a reload)
 
     def style_of(self, name: str) -> Style:
         return self.get_component_rich_style(f"evidence--{name}")
@@ -167,19 +168,24 @@ class Evidence(Widget, can_focus=False):
         if cached is not None:
             heading, (diffs, note) = cached
             return self._preview_text(heading, diffs, note)
-        self._preview_timer = self.set_timer(PREVIEW_DELAY, lambda: self._compute(request))
+        generation = self._generation
+        self._preview_timer = self.set_timer(
+            PREVIEW_DELAY, lambda: self._compute(request, generation)
+        )
         return self._preview_text(request.heading, None, "…")
 
     @work(thread=True, exclusive=True, group="preview")
-    def _compute(self, request: PreviewRequest) -> None:
+    def _compute(self, request: PreviewRequest, generation: int = 0) -> None:
         try:
             result = request.compute()
         except Exception as exc:  # a preview that fails is shown as such
             result = (None, _("✗ preview failed: {error}").format(error=exc))
-        self.post_message(PreviewReady(request.key, request.heading, result))
+        self.post_message(PreviewReady(request.key, request.heading, result, generation))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         message.stop()
+        if message.generation != self._generation:
+            return  # computed on the workspace before a reload: its diff may be wrong now
         self._preview_cache.set(message.key, (message.heading, message.result))
         if message.key == self._preview_key:
             diffs, note = message.result
@@ -187,8 +193,10 @@ class Evidence(Widget, can_focus=False):
             self._render_strips()
 
     def forget_previews(self) -> None:
-        """The workspace changed: every cached preview may be wrong."""
+        """The workspace changed: every cached preview may be wrong, and so may those
+        being computed (they are dropped when they come in)."""
         self._preview_cache.clear()
+        self._generation += 1
 
     def _preview_text(self, heading: str, diffs: dict[str, str] | None, note: str) -> Text:
         st = self.style_of
