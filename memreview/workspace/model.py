@@ -238,10 +238,13 @@ class LoadsLater:
             if name in self.__dict__:  # another thread loaded it meanwhile
                 return self.__dict__[name]
             raise AttributeError(name)
-        state = load()
-        for key, value in state.items():
-            self.__dict__.setdefault(key, value)
-        self.__dict__.pop("_lazy", None)
+        with _LATER:  # one thread unpickles it (the rescan's, or ``ready_rescan``'s)
+            load = self.__dict__.get("_lazy")
+            if load is not None:
+                state = load()
+                for key, value in state.items():
+                    self.__dict__.setdefault(key, value)
+                self.__dict__.pop("_lazy", None)
         if name not in self.__dict__:
             raise AttributeError(name)
         return self.__dict__[name]

@@ -821,3 +821,35 @@ def test_a_value_kept_by_object_is_let_go_though_another_scan_cleared_the_table(
     kept.get = get_then_cleared
     kept.pop(obj)
     assert looked(obj) is None
+
+
+def test_a_file_handed_out_unread_is_unpickled_once_when_two_threads_ask_at_once():
+    """The rescan after a write and ``ready_rescan`` (in a thread of its own) take the
+    very same files the cache handed out unread: one unpickles each, the other waits for
+    it (both did, each file's fields then coming from two unpicklings)."""
+    import threading
+
+    from memreview.workspace.model import LoadsLater
+
+    class Parsed(LoadsLater):
+        pass
+
+    loads = []
+
+    def unpickle():
+        loads.append(threading.current_thread().name)
+        time.sleep(0.2)  # long enough for the other thread to ask meanwhile
+        return {"rel": "MEMORY.md", "entries": ["one"]}
+
+    parsed = Parsed()
+    parsed.__dict__["_lazy"] = unpickle
+    seen = []
+    threads = [
+        threading.Thread(target=lambda: seen.append(parsed.entries), name=f"t{k}") for k in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(loads) == 1, loads
+    assert seen == [["one"], ["one"]] and seen[0] is seen[1]
