@@ -59,3 +59,20 @@ async def test_clearing_a_filter_keeps_the_item_it_found_in_view(make):
         text = screen_text(app)
         assert "Contradictions   151 of 200" in text
         assert "▌· anchor-a-150 ⟷" in text  # the row with the cursor is on the screen
+
+
+async def test_the_cursor_stays_in_view_when_the_terminal_gets_smaller(make):
+    """On the last item of a long queue, a smaller terminal: the rows above it filled the
+    list and the cursor's row was below it, unseen until a key moved it."""
+    app = make(scan=big_scan(400))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("end")
+        items = app.screen.query_one(ItemList)
+        assert items.cursor == 399
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        top = round(items.scroll_y)
+        assert top <= items.cursor < top + items.size.height, (top, items.size.height)
+        assert "▌· anchor-a-399 ⟷" in screen_text(app)

@@ -127,6 +127,10 @@ class ItemList(ScrollView, can_focus=True):
         # new height, the cursor is brought into view again (a filter cleared on item 86)
         self.call_after_refresh(self.keep_cursor_in_view)
 
+    def on_resize(self, _event: events.Resize) -> None:
+        # a smaller terminal: the rows above the cursor may now fill the list
+        self.call_after_refresh(self.keep_cursor_in_view)
+
     def keep_cursor_in_view(self) -> None:
         """Scroll so that the cursor's row shows (centred when it was out of view)."""
         top, page = round(self.scroll_y), self._page()
