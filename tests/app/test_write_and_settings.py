@@ -30,6 +30,21 @@ async def test_write_shows_the_diff_and_escape_writes_nothing(make, backend):
         assert len(backend.store["pending"]) == 2
 
 
+async def test_the_write_reviews_keys_show_whole_on_a_narrow_screen(make, backend):
+    """The line saying what would change and which keys write or go back was cut at the
+    screen's edge ("…hidden items would change.  y: write   escape:" at 80 columns); it
+    goes on in a second line."""
+    app = make()
+    async with app.run_test(size=(40, 24)) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "a", "r", "w")
+        await loaded(app, pilot)
+        assert isinstance(app.screen, ApplyScreen)
+        lines = [ln.strip() for ln in screen_text(app).splitlines()]
+        at = next(k for k, ln in enumerate(lines) if ln.startswith("1 file would change."))
+        assert "escape: back" in " ".join(lines[at : at + 2]), lines[at : at + 2]
+
+
 async def test_y_on_the_result_screen_says_it_is_written_already(make, backend):
     app = make()
     async with app.run_test(size=SIZE) as pilot:
