@@ -225,6 +225,27 @@ def test_evidence_lists_the_shared_substance_rarest_first_and_the_differing_word
     assert ["spogo", ""] in ev["differs"] and ["", "spotify"] in ev["differs"]
 
 
+def test_shared_chinese_is_listed_as_the_runs_of_text_it_makes_not_character_pairs():
+    """``中文日志会乱码`` shared whole is one run, not 中文, 文日, 日志, 志会, 会乱, 乱码;
+    pairs that meet only by a character, from two places, stay apart."""
+    a = _entry("- Windows 上跑脚本前先 set PYTHONUTF8=1，否则中文日志会乱码；文件名用中文")
+    b = _entry("- 在 Windows 上跑脚本之前先 set PYTHONUTF8=1，不然中文日志会乱码", line=2)
+    shared = evidence(a, b)["shared"]
+    assert "中文日志会乱码" in shared
+    assert not {"文日", "日志", "志会", "会乱"} & set(shared)
+    assert "上跑脚本" in shared
+    assert "pythonutf8" in shared
+
+
+def test_the_evidence_of_a_group_lists_what_every_member_shares():
+    a = _entry("- 中文日志会乱码，要先 set PYTHONUTF8=1")
+    b = _entry("- 中文日志会乱码：先 set PYTHONUTF8=1", line=2)
+    c = _entry("- 中文日志会乱：先设 PYTHONUTF8=1", line=3)
+    shared = evidence(a, b, also=[set(entry_substance(c))])["shared"]
+    assert "中文日志会乱" in shared and "中文日志会乱码" not in shared
+    assert "set" not in shared
+
+
 # -- in the queue -------------------------------------------------------------------------
 
 

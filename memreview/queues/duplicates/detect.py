@@ -332,8 +332,5 @@ def _attach_evidence(item: dict, subst: _Substance) -> None:
     members = [subst.at.get((r["file"], r["line"])) for r in refs]
     if any(m is None for m in members):
         return
-    ev = evidence(members[0], members[1], subst.weights)
-    if len(members) > 2:
-        held = [set(entry_substance(m)) for m in members[2:]]
-        ev["shared"] = [t for t in ev["shared"] if all(Token(t, "") in h for h in held)]
-    item["evidence"] = ev
+    held = [set(entry_substance(m)) for m in members[2:]]
+    item["evidence"] = evidence(members[0], members[1], subst.weights, also=held)

@@ -495,17 +495,46 @@ def kind_of(ta, la, tb, lb, sc: float) -> str:
     return "paraphrase"
 
 
-def evidence(a: Entry, b: Entry, w: Weights | None = None) -> dict:
-    """Why two entries are one fact, for the owner: the substance tokens they share, rarest
-    first, and the spans where their words differ (``[a_text, b_text]``; ``""`` for none)."""
+def evidence(a: Entry, b: Entry, w: Weights | None = None, also=()) -> dict:
+    """Why two entries are one fact, for the owner: the substance they share (and every set
+    of tokens in ``also`` holds: the group's other members), rarest first, and the spans
+    where their words differ (``[a_text, b_text]``; ``""`` for none). Chinese is shared
+    by character pairs: pairs that follow each other in ``a`` are one run of text
+    (``中文日志会乱``, not ``中文, 文日, 日志, 志会, 会乱``)."""
     ta, tb = entry_substance(a), entry_substance(b)
     common = set(tb)
-    shared = [t for t in ta if t in common]
+    for held in also:
+        common &= held
+    pieces = _runs(ta, common)
     if w is not None:
-        shared.sort(key=lambda t: (w.df.get(t, 0), -len(t.text)))
+        pieces.sort(key=lambda p: (min(w.df.get(t, 0) for t in p[1]), -len(p[0])))
     else:
-        shared.sort(key=lambda t: (t.kind in ("word", "cjk"), -len(t.text)))
-    return {"shared": [t.text for t in shared], "differs": differs(a.norm, b.norm)}
+        pieces.sort(key=lambda p: (p[1][0].kind in ("word", "cjk"), -len(p[0])))
+    return {"shared": [text for text, _toks in pieces], "differs": differs(a.norm, b.norm)}
+
+
+def _runs(tokens: tuple[Token, ...], common: set) -> list[tuple[str, list[Token]]]:
+    """The tokens of ``tokens`` in ``common``, in their order, as (text, tokens): a CJK
+    character pair right after another it overlaps (its first character the other's last)
+    joins it, one run of text."""
+    out: list[tuple[str, list[Token]]] = []
+    last = -2  # the place of the last token taken
+    for k, t in enumerate(tokens):
+        if t not in common:
+            continue
+        if (
+            out
+            and k == last + 1
+            and t.kind == "cjk"
+            and len(t) == 2
+            and out[-1][1][-1].kind == "cjk"
+            and out[-1][0][-1] == t[0]
+        ):
+            out[-1] = (out[-1][0] + t[1], [*out[-1][1], t])
+        else:
+            out.append((t.text, [t]))
+        last = k
+    return out
 
 
 def differs(a_norm: str, b_norm: str, limit: int = 8) -> list[list[str]]:
