@@ -365,3 +365,22 @@ def test_an_item_is_found_while_the_app_adds_the_queues_coming_in(tmp_path):
         check=True,
     )
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
+
+
+def test_a_detectors_view_notes_each_part_once_and_keeps_it(make_ws):
+    """A detector asks for the same parts once per item (``ws.files`` for each of thousands
+    of promotions): the view notes a part the first time, then hands it out as a plain
+    attribute; the groups of files the queue read are the same."""
+    from memreview.scan.computing import _Reading
+
+    ws = make_ws({"MEMORY.md": "# M\n\n- one fact\n", "memory/2026-11-01.md": "- a log\n"})
+    view = _Reading(ws)
+    asked = []
+    real = view.asked
+    object.__setattr__(view, "asked", lambda name: asked.append(name) or real(name))
+    for _ in range(1000):
+        assert view.files is ws.files
+        assert view.daily_logs is ws.daily_logs
+    assert view.main_memory() == "MEMORY.md"
+    assert asked.count("files") == 1 and asked.count("daily_logs") == 1
+    assert view.groups() == ["daily", "md"]

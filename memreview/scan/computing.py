@@ -69,6 +69,14 @@ class _Reading(WorkspaceView):
     def asked(self, name: str) -> None:
         self.parts.add(name)
 
+    def __getattr__(self, name: str) -> Any:
+        # noted once, then kept on the view: a detector asks for the same parts once per
+        # item (``ws.files`` for each of thousands of promotions), and a plain attribute
+        # costs nothing to read again (a detector changes no part of the workspace)
+        value = super().__getattr__(name)
+        object.__setattr__(self, name, value)
+        return value
+
     def groups(self) -> list[str]:
         out: set[str] = set()
         for part in self.parts:
