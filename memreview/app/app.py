@@ -230,12 +230,10 @@ class MemReviewApp(App):
         """The parsed files ``ready_rescan`` unpickled (the model of an open from the scan
         cache) out of the collector's reach too, as the scan's were (``set_aside``); not
         while a rescan runs: its own end does it."""
-        from memreview.scan.collector import set_aside
-
         review_screen = _review_screen()
         review = next((s for s in self.screen_stack if isinstance(s, review_screen)), None)
-        if review is not None and not review.scanning:
-            set_aside()
+        if review is not None:
+            review.set_aside_soon()
 
     def _remember_theme(self, theme) -> None:
         if theme.name == self._saved_theme:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 
-from app_helpers import loaded, review
+from app_helpers import loaded, review, until
 
 SIZE = (120, 36)
 
@@ -22,6 +22,7 @@ async def test_reloads_pile_up_no_garbage_out_of_the_collectors_reach(make):
             screen.reload()
             await loaded(app, pilot)
             assert not screen.scanning and screen.result is not None
+            await until(pilot, lambda: screen.set_aside_for == screen.scans_over)
         gc.collect()  # the garbage the collector can reach
         gc.unfreeze()  # …then what was frozen, back in its reach
         frozen_garbage = gc.collect()

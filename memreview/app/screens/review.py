@@ -61,6 +61,7 @@ from memreview.i18n import _, ngettext
 from memreview.scan.collector import set_aside
 
 ScanFunction = Callable[..., object]
+SET_ASIDE_AFTER = 0.3  # seconds from the scan's end on the screen to its model set aside
 
 
 ALSO_SHOWN = 5  # other items on the same anchors named in the evidence (all staged ones too)
@@ -91,6 +92,8 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         # that has items is the one shown (``_show_when_ready``)
         self.first_shown = False
         self._done_note = None  # the "<queue> done" toast shown, while it is still true
+        self.scans_over = 0  # scans whose thread is done
+        self.set_aside_for = 0  # the last of them whose model was set aside (``set_aside``)
 
     def _tell_changed(self, change: Change) -> None:
         self.post_message(SessionChanged(change))
@@ -180,9 +183,22 @@ class ReviewScreen(ReviewKeys, ReviewDecisions, ReviewQueues):
         # The model of a large workspace is millions of objects that live until the next
         # reload: kept out of the cyclic collector's scans, which would pause the app each
         # time they walk it (the last model's garbage collected first). Once the scan's
-        # thread is done: garbage it made after a collection would be frozen with the rest.
-        if not self.scanning:
-            set_aside()
+        # thread is done (garbage it made after a collection would be frozen with the
+        # rest), and once the screen shows what it found: the collection takes a moment
+        # (0.15 s at scale 1), which the last counts or the first items must not wait for.
+        self.scans_over += 1
+        self.set_aside_soon()
+
+    def set_aside_soon(self) -> None:
+        """``set_aside`` a moment after the screen's next refresh, unless a scan started."""
+        over = self.scans_over
+
+        def set_aside_now() -> None:
+            if over == self.scans_over and not self.scanning:  # no scan since
+                set_aside()
+                self.set_aside_for = over
+
+        self.call_after_refresh(lambda: self.set_timer(SET_ASIDE_AFTER, set_aside_now))
 
     def on_workspace_loaded(self, message: WorkspaceLoaded) -> None:
         self.session.loaded(message.result)
