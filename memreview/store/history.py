@@ -272,6 +272,15 @@ def undo_batch(
     if batch_id is None:
         pick = [b for b in records if b.kind in UNDOABLE_KINDS and not b.undone_by]
         if not pick:
+            undone = [b for b in records if b.kind in UNDOABLE_KINDS and b.undone_by]
+            if undone:  # `log` lists them: say why none is taken back
+                return UndoResult(
+                    False,
+                    _(
+                        "nothing to undo: every batch in the journal is undone already "
+                        "(the last, {batch}, by {by}); `memreview log` lists them"
+                    ).format(batch=undone[-1].batch_id, by=undone[-1].undone_by),
+                )
             return UndoResult(False, _("nothing to undo: the journal has no applied batch"))
         batch_id = pick[-1].batch_id
     index = next((i for i, b in enumerate(records) if b.batch_id == batch_id), None)

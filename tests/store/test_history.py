@@ -88,3 +88,19 @@ def test_undo_without_an_id_takes_the_last_batch_not_undone(ws: Path) -> None:
     result = undo_batch(ws)
     assert result.ok and result.undone_batch == second
     assert b"- A\n- beta\n" in (ws / "MEMORY.md").read_bytes()
+
+
+def test_undo_with_every_batch_undone_says_so_and_names_the_last(ws: Path) -> None:
+    """``log`` still lists an undone batch: "the journal has no applied batch" read as if
+    the log were wrong. With none written, that is what it says."""
+    nothing = undo_batch(ws)
+    assert not nothing.ok and nothing.message == "nothing to undo: the journal has no applied batch"
+    first = _apply(ws, replace_line("MEMORY.md", "- beta", "- B"))
+    assert undo_batch(ws).ok
+    undo_id = batch_history(ws)[0].batch_id
+    again = undo_batch(ws)
+    assert not again.ok
+    assert again.message == (
+        "nothing to undo: every batch in the journal is undone already "
+        f"(the last, {first}, by {undo_id}); `memreview log` lists them"
+    )
