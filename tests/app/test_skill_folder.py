@@ -18,6 +18,8 @@ async def test_m_in_skills_names_the_folder_and_refuses_a_path_trick(make, backe
         assert isinstance(editor, MergeEditor)
         area = editor.query_one("#merge-text")
         assert area.text == "deploy-checklist"
+        await pilot.press("-", "v", "2")  # typed after the name suggested, not before it
+        assert area.text == "deploy-checklist-v2"
         area.text = "../outside"
         await pilot.press("ctrl+s")
         assert app.screen is editor

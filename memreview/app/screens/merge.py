@@ -52,12 +52,15 @@ class MergeEditor(ModalScreen[str | None]):
         check=None,
         detail: str | None = None,
         hint: str | None = None,
+        at_end: bool = False,
     ) -> None:
         """``check(text)`` says why a text can't be staged (None when it can); ``detail``
-        and ``hint`` replace the merge's explanation and key hint (a skill's folder name)."""
+        and ``hint`` replace the merge's explanation and key hint (a skill's folder name);
+        ``at_end``: the cursor after the text (a name one adds to), not before it."""
         super().__init__(classes="dialog-screen")
         self.heading = title
         self.text = text
+        self.at_end = at_end
         self.check = check
         self.detail = detail or _(
             "The whole entry as it should read (keep its '- ' or pipes). "
@@ -74,7 +77,10 @@ class MergeEditor(ModalScreen[str | None]):
             yield Label(self.hint, classes="dialog-hint", markup=False)
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        area = self.query_one(TextArea)
+        area.focus()
+        if self.at_end:
+            area.move_cursor(area.document.end)
 
     def action_stage(self) -> None:
         text = self.query_one(TextArea).text

@@ -165,6 +165,7 @@ class ReviewDecisions(ReviewBase):
                 "theme)."
             ),
             hint=_("ctrl+s stage create-skill into this folder   escape cancel"),
+            at_end=True,  # typing adds to the name suggested, not before it
         )
         self.app.push_screen(editor, done)
 
