@@ -277,6 +277,23 @@ async def test_filter_narrows_the_list_and_escape_clears_it(make):
         assert items.count == 5
 
 
+async def test_a_filter_kept_with_enter_stays_when_the_queue_is_drawn_anew_after_a_write(make):
+    """The owner filters, keeps it (enter), decides and writes: the rescan draws the queue
+    anew, still filtered; another queue shows unfiltered."""
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        await pilot.press("7", "slash", *"port", "enter")
+        items = app.screen.query_one(ItemList)
+        assert items.count == 2
+        review(app).reload()  # as after a write
+        await loaded(app, pilot)
+        assert items.filter_text == "port" and items.count == 2
+        assert "Demotion   1 of 2" in screen_text(app)
+        await pilot.press("1")
+        assert items.filter_text == "" and not app.screen.pane.filtering
+
+
 async def test_merge_editor_is_prefilled_and_stages_the_edited_text(make, backend):
     app = make()
     async with app.run_test(size=SIZE) as pilot:

@@ -73,15 +73,18 @@ class ItemsPane(Vertical):
         return bool(self.filter_box.display)
 
     def show_queue(self, queue: str, items: list[dict], empty_text: str) -> None:
-        """Show the items of ``queue``, unfiltered, the cursor on the item it was on when
-        the queue last showed (at the same place in the list when that item is gone)."""
+        """Show the items of ``queue``, the cursor on the item it was on when the queue last
+        showed (at the same place in the list when that item is gone): unfiltered, unless
+        it is the queue shown already (drawn anew after a write) with a filter kept."""
         current = self.items.current
         if current is not None and self._queue is not None:
             self._cursor_ids[self._queue] = current["id"]
+        kept = self.items.filter_text if queue == self._queue and self.filtering else ""
         self._queue = queue
-        self.hide_filter()
+        if not kept:
+            self.hide_filter()
         self.items.empty_text = empty_text
-        self.items.set_items(items, keep_id=self._cursor_ids.get(queue))
+        self.items.set_items(items, keep_id=self._cursor_ids.get(queue), filter_text=kept)
         self.items.focus()
 
     def show_header(self, title: str, pending: bool = False) -> None:
