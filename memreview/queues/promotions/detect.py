@@ -52,7 +52,7 @@ class _Context:
     archived_forms: dict[str, list[date | None]]  # each archive of a text: when (None: unknown)
     # comparison form -> the curated entry (outside promotion sections) where it stands
     standing: dict[str, Entry | None] = field(default_factory=dict)
-    logs: dict[str, DailyLog] = field(default_factory=dict)  # ``logs_by_name``
+    logs: dict[str, DailyLog] | None = None  # ``logs_by_name`` (None: made at each ask)
 
 
 def logs_by_name(ws: Workspace) -> dict[str, DailyLog]:
@@ -362,7 +362,7 @@ def context_lines(lines: list[str] | None, a: int, b: int) -> list[list]:
     return [[k, lines[k - 1]] for k in range(lo, hi + 1)]
 
 
-def _item(p: Promoted, flags: list[dict], ws: Workspace, logs: dict[str, DailyLog]) -> dict:
+def _item(p: Promoted, flags: list[dict], ws: Workspace, logs: dict[str, DailyLog] | None) -> dict:
     e = p.entry
     source = None
     if p.source:
