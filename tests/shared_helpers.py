@@ -95,3 +95,10 @@ class CountsWalks(list):
     def __iter__(self):
         type(self).walks += 1
         return super().__iter__()
+
+
+def walks_of(detect, ws, today) -> tuple[list[dict], int]:
+    """``detect(ws, today)``'s items and how many times it walked the daily logs."""
+    ws.daily_logs = CountsWalks(ws.daily_logs)
+    CountsWalks.walks = 0
+    return detect(ws, today), CountsWalks.walks

@@ -9,7 +9,7 @@ import sqlite3
 from datetime import date
 from pathlib import Path
 
-from shared_helpers import CountsWalks, write_dreams_db
+from shared_helpers import walks_of, write_dreams_db
 
 from memreview.decisions import apply
 from memreview.scan import scan_workspace
@@ -369,11 +369,9 @@ def test_many_store_entries_find_their_sources_without_a_walk_through_the_logs_e
         (root / "memory" / f"{day}.md").write_bytes(text.encode("utf-8"))
     ws = load_workspace(root)
     ws.settle()
-    ws.daily_logs = CountsWalks(ws.daily_logs)
-    CountsWalks.walks = 0
-    items = dropping(ws, TODAY)
+    items, walks = walks_of(dropping, ws, TODAY)
     assert len(items) == 60
-    assert CountsWalks.walks <= 4  # not one per entry
+    assert walks <= 4  # not one per entry
     for it in items:
         path = it["key"].split(":")[1]
         assert it["source"]["missing"] is False

@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from shared_helpers import CountsWalks
+from shared_helpers import walks_of
 
 from memreview.queues.promotions import promotions, split_tail, stripped_body
 from memreview.workspace.loader import load_workspace
@@ -257,11 +257,9 @@ def test_the_sources_of_many_promotions_are_found_without_a_walk_through_the_log
     ]
     (root / "MEMORY.md").write_bytes((HEAD + "".join(bullets)).encode("utf-8"))
     ws = load_workspace(root)
-    ws.daily_logs = CountsWalks(ws.daily_logs)
-    CountsWalks.walks = 0
-    items = promotions(ws, TODAY)
+    items, walks = walks_of(promotions, ws, TODAY)
     assert len(items) == 90
-    assert CountsWalks.walks <= 3  # not one per promotion
+    assert walks <= 3  # not one per promotion
     for it in items:
         n = int(it["text"].split()[2])
         assert it["source"]["lines"][0][1].endswith(f" of {days[n % 30]}")
