@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+import types
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -106,15 +107,55 @@ _EXTRA_PROVIDERS = (
 @cache
 def _provider_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     """(kind, regex) for every provider pattern; detect-secrets is imported on first use."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
     wanted = set(_PLUGINS)
     out: list[tuple[str, re.Pattern[str]]] = []
-    for kind, cls in get_mapping_from_secret_type_to_class().items():
+    for kind, cls in _plugin_table().items():
         if cls.__name__ in wanted:
             out.extend((kind, rx) for rx in cls().denylist)
     out.extend((kind, re.compile(rx)) for kind, rx in _EXTRA_PROVIDERS)
     return tuple(out)
+
+
+def _plugin_table() -> dict:
+    """detect-secrets' plugin classes by secret type, imported without ``requests``
+    when no one has loaded it: the plugins import it (86 of the 118 ms their import takes)
+    only to verify a key over the network, which memreview never asks of them. Only their
+    patterns are read here (see ``_NoNetwork``); anything else their import touches of it
+    makes the import start again with the real module."""
+    import sys
+
+    if "requests" not in sys.modules:
+        sys.modules["requests"] = _NoNetwork("requests")
+        try:
+            from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+            return dict(get_mapping_from_secret_type_to_class())  # the plugins imported now
+        except Exception:  # a version that needs more of it at import: the real module
+            for name in [n for n in sys.modules if n.split(".")[0] == "detect_secrets"]:
+                del sys.modules[name]
+        finally:
+            if isinstance(sys.modules.get("requests"), _NoNetwork):
+                del sys.modules["requests"]  # whoever imports it next gets the real one
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    return dict(get_mapping_from_secret_type_to_class())
+
+
+class _NoNetwork(types.ModuleType):
+    """What detect-secrets' plugins see of ``requests`` when memreview imports them: the
+    names their modules read as they are defined (an annotation's ``Response``, the
+    exception their key checks catch), and an error for anything else: no request can be
+    made through it."""
+
+    class Response:
+        pass
+
+    class exceptions:  # noqa: N801 (the module's name in requests)
+        class RequestException(Exception):
+            pass
+
+    def __getattr__(self, name: str):
+        raise AttributeError(f"requests.{name} is not loaded in memreview")
 
 
 _PEM = re.compile(

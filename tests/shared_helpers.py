@@ -7,7 +7,12 @@ the hostile tests' worker processes.
 from __future__ import annotations
 
 import io
+import json
+import os
 import sqlite3
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 from rich.console import Console
@@ -102,3 +107,20 @@ def walks_of(detect, ws, today) -> tuple[list[dict], int]:
     ws.daily_logs = CountsWalks(ws.daily_logs)
     CountsWalks.walks = 0
     return detect(ws, today), CountsWalks.walks
+
+
+def fresh_interpreter(code: str, env: dict | None = None) -> dict:
+    """Run ``code`` in a fresh interpreter (memreview from this checkout); it prints a JSON
+    object on its last line, which is returned."""
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root), **(env or {})},
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
+
+from shared_helpers import fresh_interpreter
 
 from memreview.decisions import registry
 from memreview.decisions.queue_list import SHIPPED_NAMES
@@ -29,19 +28,7 @@ HEAVY = (
 )
 
 
-def imported(code: str, env: dict | None = None) -> dict:
-    """Run ``code`` in a fresh interpreter; it prints a JSON object on its last line."""
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+imported = fresh_interpreter  # (code, env): the JSON object it prints last
 
 
 COMMAND = """
