@@ -6,7 +6,8 @@ For each scale it generates a workspace with ``memreview.synth`` (cached under b
 then, each in a fresh process:
 - start-up: ``memreview --version`` wall time;
 - ``memreview scan --json --no-cache`` wall time (the whole command, interpreter start
-  included: a cold scan);
+  included: a cold scan; it may compute some queues in a forked second process,
+  memreview.scan.apart), and the most memory its processes held at once (``cmd MB``);
 - in-process: load, queues, time per queue, peak memory, and the floor — merely reading,
   decoding and splitting the same files — with the ratio scan / floor;
 - the app launched in a terminal (bench/first_frame.py, tmux), cold: time to its first frame
@@ -77,6 +78,40 @@ def scan_command_seconds(ws: Path, runs: int = 3) -> tuple[float, float]:
     """The cold ``scan --json`` command (no scan cache), best of ``runs``: wall, CPU."""
     args = [sys.executable, "-m", "memreview", "scan", str(ws), "--json", "--no-cache"]
     return best_run(args, runs)
+
+
+def command_memory_mb(ws: Path) -> float | None:
+    """The cold ``scan --json`` command's memory: the most its processes held at once (it
+    may fork a second one, memreview.scan.apart), as the sum of their proportional set
+    sizes (a page two processes share counts half in each), sampled every 20 ms from /proc;
+    None where /proc doesn't tell."""
+    if not Path("/proc/self/smaps_rollup").exists():
+        return None
+    args = [sys.executable, "-m", "memreview", "scan", str(ws), "--json", "--no-cache"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+    most = 0
+    while proc.poll() is None:
+        pids = [proc.pid, *_children(proc.pid)]
+        most = max(most, sum(_pss_kb(pid) for pid in pids))
+        time.sleep(0.02)
+    return round(most / 1024, 1)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def best_wall(args: list[str], runs: int = 3, env: dict | None = None) -> float:
@@ -288,6 +323,7 @@ def measure_row(ws: Path, scale: float, no_app: bool) -> dict:
         "per_queue_s": {k: round(v, 3) for k, v in inproc["per_queue_s"].items()},
         "counts": inproc["counts"],
     }
+    row["scan_cmd_mb"] = command_memory_mb(ws)
     version = best_run([sys.executable, "-m", "memreview", "--version"])
     row["startup_s"], row["startup_cpu_s"] = map(_r, version)
     if not no_app:
@@ -330,7 +366,7 @@ def print_table(rows: list[dict]) -> None:
     nan = float("nan")
     head = (
         f"{'scale':>6} {'entries':>8} {'scan cmd':>9} {'in-proc':>8} {'floor':>7} "
-        f"{'ratio':>6} {'peak MB':>8} {'frame':>6} {'items':>6} {'counts':>6} "
+        f"{'ratio':>6} {'peak MB':>8} {'cmd MB':>7} {'frame':>6} {'items':>6} {'counts':>6} "
         f"{'P items':>8} {'P counts':>8} {'key 10k':>8} {'key 100':>8}"
     )
     print("cold (no scan cache; the app in a terminal: first frame, first items, every count;")
@@ -342,6 +378,7 @@ def print_table(rows: list[dict]) -> None:
         print(
             f"{r['scale']:>6g} {r['entries']:>8} {r['scan_cmd_s']:>8.2f}s {r['scan_s']:>7.2f}s "
             f"{r['floor_s']:>6.2f}s {r['ratio']:>5.1f}x {r['peak_rss_mb']:>8.0f} "
+            f"{r.get('scan_cmd_mb') or nan:>7.0f} "
             f"{_s(app.get('first_frame_s')):>6} {_s(app.get('screen_items_s')):>6} "
             f"{_s(app.get('screen_counts_s')):>6} "
             f"{_s(app.get('first_items_s')):>8} {_s(app.get('first_screen_s')):>8} "

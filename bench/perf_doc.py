@@ -39,6 +39,12 @@ TARGETS = (
         "ms",
     ),
     ("peak memory", lambda r: r.get("peak_rss_mb"), 400.0, "MB"),
+    (
+        "peak memory of the `scan --json` command, both processes",
+        lambda r: r.get("scan_cmd_mb"),
+        400.0,
+        "MB",
+    ),
     ("warm open: every count", lambda r: (r.get("warm") or {}).get("counts_s"), 0.5, "s"),
     (
         "warm open: every queue's items (CPU)",
@@ -121,6 +127,7 @@ def render(results: dict) -> str:
             "floor",
             "ratio",
             "peak MB",
+            "command MB",
             "app: first frame",
             "app: first items",
             "app: every count",
@@ -138,6 +145,7 @@ def render(results: dict) -> str:
                 _s(r.get("floor_s")),
                 f"{r.get('ratio', 0):.0f}×",
                 f"{r.get('peak_rss_mb', 0):.0f}",
+                f"{r['scan_cmd_mb']:.0f}" if r.get("scan_cmd_mb") else "—",
                 _s((r.get("app") or {}).get("first_frame_s")),
                 _s((r.get("app") or {}).get("screen_items_s")),
                 _s((r.get("app") or {}).get("screen_counts_s")),

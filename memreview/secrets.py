@@ -155,7 +155,7 @@ class _NoNetwork(types.ModuleType):
             pass
 
     def __getattr__(self, name: str):
-        raise AttributeError(f"requests.{name} is not loaded in memreview")
+        raise AttributeError(name)  # (what a module lacking it raises)
 
 
 _PEM = re.compile(

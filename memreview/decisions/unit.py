@@ -209,6 +209,8 @@ class QueueUnit:
     - ``limit(config)`` caps the items shown (unless every item is asked for);
     - ``editor_file(config)`` the file ``o`` opens for an item without a ref;
     - ``slow``: computed in a thread beside the other queues;
+    - ``apart``: computed in a second process beside the others when a command that ends
+      with its scan may fork (``memreview.scan.apart``);
     - ``verbs``: keys of this queue's own, besides the shared :data:`VERBS`;
     - ``health(workspace, items, today)``: figures of the queue's own in the scan's health,
       under its name (from every item, hidden ones too); ``health_view(figures)``: the
@@ -235,6 +237,7 @@ class QueueUnit:
     limit: Callable[[Config], int] | None = None
     editor_file: Callable[[Config], str] | None = None
     slow: bool = False
+    apart: bool = False
     verbs: tuple[Verb, ...] = ()
     health: Callable[[Workspace, list[dict[str, Any]], date], dict[str, Any]] | None = None
     health_view: Callable[[dict[str, Any]], tuple[int, list[str]] | None] | None = None

@@ -15,6 +15,7 @@ from memreview.decisions.unit import IMPORTING
 from memreview.health import health as compute_health
 from memreview.i18n import _
 from memreview.judge_card import report_card
+from memreview.scan.apart import fork_apart
 from memreview.scan.events import AlarmsDone, Emit, HealthDone, Loaded, QueueDone, well_made
 from memreview.scan.result import ScanResult, fill_missing, new_result, sorted_pending
 from memreview.workspace.model import LoadsLater, Workspace, WorkspaceView
@@ -130,15 +131,39 @@ def _detect_all(
         fill_missing(result)
     for unit in units:  # imported here, not in two threads at once (see ImportedOnUse)
         _resolve(unit)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
-        slow = {u.name: pool.submit(u.detect, views[u.name], today) for u in units if u.slow}
-        for k, unit in enumerate(units):
-            if not unit.slow and unit is not first:
-                yield unit.name, detect(k, unit)
-            for name in [n for n, f in slow.items() if f.done()]:  # each as soon as it is in
-                yield finished(name, slow.pop(name))
-        for name, future in slow.items():
-            yield finished(name, future)
+    # a command that ends with its scan computes some queues in a second process, forked
+    # before any thread starts (see memreview.scan.apart)
+    rest = [u for u in units if u is not first]
+    apart = fork_apart(
+        ws, today, [u for u in rest if _apart(u)], [u for u in rest if not _apart(u)], views, reads
+    )
+    away = set(apart.names) if apart is not None else set()
+    try:
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
+            slow = {
+                u.name: pool.submit(u.detect, views[u.name], today)
+                for u in units
+                if u.slow and u.name not in away
+            }
+            for k, unit in enumerate(units):
+                if not unit.slow and unit is not first and unit.name not in away:
+                    yield unit.name, detect(k, unit)
+                for name in [n for n, f in slow.items() if f.done()]:  # each as soon as it is in
+                    yield finished(name, slow.pop(name))
+                if apart is not None:
+                    yield from apart.ready()
+            for name, future in slow.items():
+                yield finished(name, future)
+        if apart is not None:
+            yield from apart.rest(lambda unit: detect(units.index(unit), unit))
+    finally:
+        if apart is not None:
+            apart.close()  # (the scan stopped before the child was done: it ends too)
+
+
+def _apart(unit) -> bool:
+    """Whether ``unit`` may be computed in a second process (a test's own unit may not say)."""
+    return bool(getattr(unit, "apart", False))
 
 
 def _settle(ws: Workspace) -> None:

@@ -83,9 +83,24 @@ def kept_with_file(fn: F) -> F:
         if not isinstance(store, dict):
             store = obj.__dict__["_kept"] = {}
         store[name] = (digest, value)
+        if _written is not None:
+            _written.append((obj, name))
         return value
 
     return kept  # type: ignore[return-value]
+
+
+# (object, name) of each value ``kept_with_file`` stored since ``note_kept`` (None: not noted)
+_written: list[tuple[Any, str]] | None = None
+
+
+def note_kept() -> list[tuple[Any, str]]:
+    """From now on, each value ``kept_with_file`` stores is noted in the list returned, as
+    (object, the function's name): what a process forked to compute some queues sends back
+    (``memreview.scan.apart``)."""
+    global _written
+    _written = []
+    return _written
 
 
 class ByObject:

@@ -228,4 +228,5 @@ UNIT = QueueUnit(
     note=note,
     check=check,
     deletes=True,
+    apart=True,
 )

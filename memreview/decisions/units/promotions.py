@@ -289,4 +289,5 @@ UNIT = QueueUnit(
     health=promotion_health,
     health_view=health_view,
     unhide="all_promotions",
+    apart=True,
 )

@@ -1,0 +1,317 @@
+"""Some queues computed in a second process beside the others, for a command that ends with
+its scan (``memreview scan``, ``report``, ``apply``…) on a workspace large enough to pay.
+
+A queue is Python working on a model the scan already holds in memory, and one process runs
+one queue at a time whatever the cores (the archived queue's thread overlaps the others only
+through numpy and rapidfuzz). The process forks once the workspace is read and every
+detector imported: the child computes the queues marked ``apart`` (duplicates, promotions,
+demotion, dropping: about 1.6 s of a cold scan at scale 1) while the parent computes the
+rest, and sends each queue's items down a pipe as it is done. Both hold the same model
+(the child's pages are the parent's until it writes them), so the results are what one
+process would have made.
+
+What the child leaves besides its items is sent back with them, so that the scan cache
+stores what one process would have stored: the values kept with each parsed file
+(``memo.kept_with_file``), the cache's per-file records and text memos, and the notes and
+warnings the queues gave.
+
+Never in a process with another thread (the app, or a test's): a fork copies only the
+thread that calls it, and a lock another one held would never be let go in the child.
+Nothing is run: the child is this program, and ends with ``os._exit`` once its queues are
+sent (no cleanup of the parent's runs in it, no buffer of the parent's is written twice).
+It writes nothing but the pipe. When it fails or dies, the parent computes what it did not
+send, as it would have without it. ``$MEMREVIEW_NO_FORK`` keeps every queue in one process.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import struct
+import threading
+from collections.abc import Callable, Iterator
+from datetime import date
+from typing import Any
+
+from memreview.process import one_shot
+from memreview.workspace.memo import note_kept
+from memreview.workspace.model import Workspace
+
+# below this many memory files and daily logs a fork costs more than it saves
+MIN_FILES = 60
+
+_HEADER = struct.Struct("<Q")  # each message: its length, then the pickle
+
+
+def may_fork(ws: Any, apart: list[Any], others: list[Any]) -> bool:
+    """Whether the scan forks: queues on both sides, a command that ends with its scan, no
+    other thread, two cores, a large workspace, and ``$MEMREVIEW_NO_FORK`` not set."""
+    if not apart or not others or not hasattr(os, "fork"):
+        return False
+    if os.environ.get("MEMREVIEW_NO_FORK") or not one_shot():
+        return False
+    if threading.active_count() != 1:
+        return False
+    if not isinstance(ws, Workspace) or len(ws.files) + len(ws.daily_logs) < MIN_FILES:
+        return False
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return cores >= 2 and memory_to_spare()
+
+
+def memory_to_spare() -> bool:
+    """Whether the machine (and this process's control group, when it has a limit) has
+    twice this process's resident memory available: the child may come to copy every page
+    it reads (about 70 MB more in all at scale 1, with pages shared). Never where /proc
+    doesn't tell."""
+    try:
+        rss = _field("/proc/self/status", "VmRSS:") * 1024
+        available = _field("/proc/meminfo", "MemAvailable:") * 1024
+    except (OSError, ValueError):
+        return False
+    limit = _group_left()
+    if limit is not None:
+        available = min(available, limit)
+    return available >= 2 * rss
+
+
+def _field(path: str, name: str) -> int:
+    """The number after ``name`` on its line of ``path`` (kB in /proc)."""
+    with open(path, encoding="ascii", errors="replace") as f:
+        for line in f:
+            if line.startswith(name):
+                return int(line.split()[1])
+    raise ValueError(name)
+
+
+def _group_left() -> int | None:
+    """Bytes this process's control group may still take (cgroup v2, or v1's memory
+    controller), or None: no limit, or none that can be read."""
+    try:
+        with open("/proc/self/cgroup", encoding="ascii", errors="replace") as f:
+            lines = [line.rstrip("\n").split(":", 2) for line in f]
+    except OSError:
+        return None
+    for number, controllers, path in (x for x in lines if len(x) == 3):
+        if number == "0" and not controllers:  # v2
+            where, most, now = "", "memory.max", "memory.current"
+        elif "memory" in controllers.split(","):  # v1
+            where, most, now = "memory", "memory.limit_in_bytes", "memory.usage_in_bytes"
+        else:
+            continue
+        base = os.path.join("/sys/fs/cgroup", where, path.lstrip("/"))
+        try:
+            with open(os.path.join(base, most), encoding="ascii") as f:
+                limit = f.read().strip()
+            if limit == "max" or int(limit) >= 1 << 60:
+                continue  # no limit here
+            with open(os.path.join(base, now), encoding="ascii") as f:
+                return int(limit) - int(f.read().strip())
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _holders(ws: Workspace) -> list[Any]:
+    """The parsed files a queue keeps values with (``memo.kept_with_file``), in an order the
+    child and the parent share (the child's model is the parent's, forked)."""
+    return [*ws.files.values(), *ws.archive_files.values(), *ws.daily_logs]
+
+
+class Apart:
+    """The child computing the queues ``units`` (see the module), from the parent's side."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        today: date,
+        units: list[Any],
+        views: dict[str, Any],
+        reads: dict[str, list[str]] | None,
+    ):
+        self.ws = ws
+        self.names = [u.name for u in units]
+        self.reads = reads
+        self._units = {u.name: u for u in units}
+        self._got: dict[str, list[dict]] = {}
+        self._yielded: set[str] = set()
+        self._buffer = bytearray()
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(read_end)
+            _child(write_end, ws, today, units, views, reads is not None)
+        os.close(write_end)
+        self.pid: int | None = pid
+        self._fd: int | None = read_end
+        self._poll = select.poll()  # (not select.select: no limit on the descriptor's number)
+        self._poll.register(read_end, select.POLLIN)
+
+    def ready(self) -> Iterator[tuple[str, list[dict]]]:
+        """The queues the child has sent so far, without waiting."""
+        while self._fd is not None and self._poll.poll(0):
+            if not self._read():
+                break
+        yield from self._take()
+
+    def rest(self, detect: Callable[[Any], list[dict]]) -> Iterator[tuple[str, list[dict]]]:
+        """Every queue still to come: the child's, waited for, then the ones it did not send
+        (it failed or died), computed here by ``detect(unit)``."""
+        while self._fd is not None and self._read():
+            pass
+        self.close(kill=False)
+        yield from self._take()
+        for name in self.names:
+            if name not in self._yielded:
+                self._yielded.add(name)
+                yield name, detect(self._units[name])
+
+    def close(self, kill: bool = True) -> None:
+        """The pipe closed and the child ended: killed (``kill``: the scan stopped before
+        it was done), else waited for (it sent everything)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            try:
+                if kill:
+                    os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ChildProcessError, ProcessLookupError):  # ended and reaped already
+                pass
+
+    def _take(self) -> Iterator[tuple[str, list[dict]]]:
+        for name in [n for n in self.names if n in self._got and n not in self._yielded]:
+            self._yielded.add(name)
+            yield name, self._got.pop(name)
+
+    def _read(self) -> bool:
+        """Read what the pipe holds and take in each whole message; False at its end."""
+        assert self._fd is not None
+        chunk = os.read(self._fd, 1 << 20)
+        if not chunk:
+            return False
+        self._buffer += chunk
+        while len(self._buffer) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._buffer)
+            if len(self._buffer) < _HEADER.size + size:
+                break
+            message = pickle.loads(self._buffer[_HEADER.size : _HEADER.size + size])
+            del self._buffer[: _HEADER.size + size]
+            self._take_in(message)
+        return True
+
+    def _take_in(self, message: tuple) -> None:
+        if message[0] == "queue":
+            _kind, name, items, groups = message
+            self._got[name] = items
+            if self.reads is not None and groups is not None:
+                self.reads[name] = groups
+        elif message[0] == "left":
+            self._merge(message[1])
+
+    def _merge(self, left: dict[str, Any]) -> None:
+        """What the child left besides its items, taken in (see the module)."""
+        holders = _holders(self.ws)
+        for k, values in left["kept"].items():
+            h = holders[k].loaded()  # (a file the cache handed out unread: its values first)
+            store = h.__dict__.get("_kept")
+            if not isinstance(store, dict):
+                store = h.__dict__["_kept"] = {}
+            store.update(values)
+        per_file = self.ws.per_file
+        if per_file is not None:
+            for queue, records in left["records"].items():
+                per_file._new.setdefault(queue, {}).update(records)
+            for name, used in left["memos"].items():
+                per_file.memo(name).used.update(used)
+            notes = per_file.sc.problems
+            notes.extend(p for p in left["notes"] if p not in notes)
+        self.ws.warnings.extend(left["warnings"])
+
+
+# -- the child's side ----------------------------------------------------------------------
+
+
+def _child(
+    fd: int, ws: Workspace, today: date, units: list[Any], views: dict[str, Any], reading: bool
+) -> None:
+    """Compute ``units`` and send each one's items, then what the scan cache keeps of the
+    work, and end. Any failure ends the child at once: the parent computes the rest."""
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # ^C ends it with the parent
+        written = note_kept()
+        per_file = ws.per_file
+        records = {q: set(r) for q, r in per_file._new.items()} if per_file is not None else {}
+        notes = len(per_file.sc.problems) if per_file is not None else 0
+        warnings = len(ws.warnings)
+        for u in units:
+            items = u.detect(views[u.name], today)
+            groups = views[u.name].groups() if reading else None
+            _send(fd, ("queue", u.name, items, groups))
+        _send(fd, ("left", _left(ws, written, records, notes, warnings)))
+        code = 0
+    except BaseException:  # noqa: BLE001, S110 (whatever it was, the parent computes it again)
+        pass
+    finally:
+        try:
+            os.close(fd)
+        finally:
+            os._exit(code)
+
+
+def _send(fd: int, message: tuple) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _left(
+    ws: Workspace,
+    written: list[tuple[Any, str]],
+    records: dict[str, set[str]],
+    notes: int,
+    warnings: int,
+) -> dict[str, Any]:
+    """What the child's queues left besides their items (see the module): the values kept
+    with the files since the fork, the per-file records and memo values, the notes and
+    warnings given since."""
+    at = {id(h): k for k, h in enumerate(_holders(ws))}
+    kept: dict[int, dict[str, Any]] = {}
+    for obj, name in written:
+        k = at.get(id(obj))
+        store = obj.__dict__.get("_kept")
+        if k is not None and isinstance(store, dict) and name in store:
+            kept.setdefault(k, {})[name] = store[name]
+    left: dict[str, Any] = {"kept": kept, "records": {}, "memos": {}, "notes": []}
+    per_file = ws.per_file
+    if per_file is not None:
+        left["records"] = {
+            q: {rel: rec for rel, rec in r.items() if rel not in records.get(q, ())}
+            for q, r in per_file._new.items()
+        }
+        left["memos"] = {name: dict(m.used) for name, m in per_file._memos.items()}
+        left["notes"] = per_file.sc.problems[notes:]
+    left["warnings"] = ws.warnings[warnings:]
+    return left
+
+
+def fork_apart(
+    ws: Workspace,
+    today: date,
+    apart: list[Any],
+    others: list[Any],
+    views: dict[str, Any],
+    reads: dict[str, list[str]] | None,
+) -> Apart | None:
+    """The child computing ``apart`` when the scan may fork (``may_fork``), else None."""
+    if not may_fork(ws, apart, others):
+        return None
+    return Apart(ws, today, apart, views, reads)

@@ -1,0 +1,236 @@
+"""A command that ends with its scan computes some queues in a forked process
+(memreview.scan.apart): what it prints and what it leaves in the scan cache are what one
+process makes, whatever becomes of the child; it never forks beside another thread.
+
+Each scan runs in a fresh interpreter, as the command does (a test's process has threads).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import textwrap
+from pathlib import Path
+
+import pytest
+from shared_helpers import fresh_interpreter
+
+from memreview.scan import apart
+from memreview.synth import generate
+
+TODAY = "2026-12-07"
+
+# the command in a fresh interpreter: the fork's size and memory checks passed, forks
+# counted; {patch} is run first, {cache} is the cache's folder (None: no cache)
+COMMAND = """
+import contextlib, io, json, os, sys, threading
+from memreview.process import ends_with_its_command
+import memreview.scan.apart as apart
+ends_with_its_command({one_shot})
+apart.MIN_FILES = 1
+apart.memory_to_spare = lambda: True
+forks = []
+real_fork = os.fork
+def fork():
+    pid = real_fork()
+    if pid:
+        forks.append(pid)
+    return pid
+os.fork = fork
+{patch}
+if {cache!r} is None:
+    os.environ["MEMREVIEW_NO_CACHE"] = "1"
+else:
+    os.environ.pop("MEMREVIEW_NO_CACHE", None)
+    os.environ["MEMREVIEW_CACHE_DIR"] = {cache!r}
+out, failed, code = io.StringIO(), None, None
+from memreview.cli import main
+try:
+    with contextlib.redirect_stdout(out):
+        code = main(["scan", {ws!r}, "--json", "--today", "{today}"])
+except SystemExit as exc:
+    code = exc.code
+except Exception as exc:
+    failed = type(exc).__name__
+try:
+    os.waitpid(-1, os.WNOHANG)
+    children_left = True
+except ChildProcessError:
+    children_left = False
+print(json.dumps({{"forks": len(forks), "out": out.getvalue(), "failed": failed,
+                   "code": code, "children_left": children_left}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("apart") / "ws"
+    generate(out, 0.01, seed=4)
+    return out
+
+
+def scan(ws: Path, patch: str = "", cache: Path | None = None, **env) -> dict:
+    one_shot = env.pop("one_shot", True)
+    code = COMMAND.format(
+        ws=str(ws),
+        today=TODAY,
+        patch=textwrap.dedent(patch),
+        cache=str(cache) if cache else None,
+        one_shot=one_shot,
+    )
+    return fresh_interpreter(code, env)
+
+
+@pytest.fixture(scope="module")
+def one_process(ws) -> dict:
+    got = scan(ws, MEMREVIEW_NO_FORK="1")
+    assert got["forks"] == 0 and got["failed"] is None
+    return got
+
+
+def test_a_forked_scan_prints_what_one_process_prints(ws, one_process):
+    got = scan(ws)
+    assert got["forks"] == 1
+    assert got["out"] == one_process["out"]  # printed once: the child writes no buffer
+    counts = json.loads(got["out"])["counts"]
+    assert counts["duplicates"] > 0 and counts["promotions"] > 0  # the child's queues
+    assert got["children_left"] is False
+
+
+def _cache(folder: Path) -> dict[str, object]:
+    """Every file of a scan cache (a header, then the document), as plain data."""
+    out = {}
+    for path in sorted(folder.rglob("*.pickle")):
+        stream = io.BytesIO(path.read_bytes())
+        head, doc = pickle.load(stream), pickle.load(stream)
+        out[path.name] = (head, _plain(doc))
+    return out
+
+
+def _plain(value: object) -> object:
+    """``value`` with each object made of its type's name and every attribute it holds
+    (what a parsed file keeps besides its fields too), a parsed file a shard keeps
+    (``cache.Packed``) unpickled; dicts compare whatever their order."""
+    if type(value).__name__ == "Packed":
+        blob = value.blob  # type: ignore[attr-defined]
+        return ("Packed", _plain(pickle.loads(blob)), _plain(value.eager))  # type: ignore[attr-defined]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, str | bytes | int | float | bool | type(None) | set | frozenset):
+        return value
+    fields = dict(getattr(value, "__dict__", {}))
+    for name in getattr(type(value), "__slots__", ()):
+        fields[name] = getattr(value, name, None)
+    return (type(value).__name__, _plain(fields))
+
+
+def test_a_forked_scan_leaves_the_cache_one_process_leaves(ws, tmp_path, one_process):
+    forked, single = tmp_path / "forked", tmp_path / "single"
+    # every file stored, however new (the workspace was just written)
+    stored = "import memreview.workspace.cache as c; c.RACY_SECONDS = -1"
+    got = scan(ws, patch=stored, cache=forked)
+    plain = scan(ws, patch=stored, cache=single, MEMREVIEW_NO_FORK="1")
+    assert (got["forks"], plain["forks"]) == (1, 0)
+    assert got["out"] == plain["out"] == one_process["out"]
+    left, right = _cache(forked), _cache(single)
+    assert left.keys() == right.keys(), (sorted(left), sorted(right))
+    assert any(k.startswith("files-") for k in left), sorted(left)
+    # the parsed files hold what the child's queues kept with them (duplicates' forms)
+    assert left == right
+    again = scan(ws, patch=stored, cache=forked)
+    assert again["out"] == one_process["out"]
+
+
+# the child ends after sending its first queue (killed, as by the kernel's OOM killer), or
+# before sending anything (an error): the parent computes what it did not send
+DIES_AFTER_ONE = """
+real_send = apart._send
+def send(fd, message):
+    real_send(fd, message)
+    if message[0] == "queue":
+        os.kill(os.getpid(), 9)
+apart._send = send
+"""
+FAILS_AT_ONCE = """
+def send(fd, message):
+    raise OSError("no room left on the pipe")
+apart._send = send
+"""
+
+
+@pytest.mark.parametrize("patch", [DIES_AFTER_ONE, FAILS_AT_ONCE], ids=["killed", "fails"])
+def test_what_the_child_does_not_send_the_parent_computes(ws, one_process, patch):
+    got = scan(ws, patch=patch)
+    assert got["forks"] == 1
+    assert got["failed"] is None
+    assert got["out"] == one_process["out"]
+    assert got["children_left"] is False
+
+
+def test_a_scan_that_fails_in_the_parent_ends_the_child(ws):
+    # a queue the parent computes fails: the scan stops, and the child is killed and reaped
+    patch = """
+import dataclasses
+from memreview.decisions import registry
+def boom(ws, today):
+    raise RuntimeError("a detector failed")
+registry.UNITS = tuple(
+    dataclasses.replace(u, detect=boom) if u.name == "secrets" else u for u in registry.UNITS
+)
+"""
+    got = scan(ws, patch=patch)
+    assert got["forks"] == 1
+    assert got["code"] not in (None, 0) and got["out"] == ""  # the command failed…
+    assert got["children_left"] is False  # …and the child is gone
+
+
+THREAD = """
+stop = threading.Event()
+threading.Thread(target=stop.wait, daemon=True).start()
+"""
+
+
+@pytest.mark.parametrize(
+    ("patch", "env"),
+    [(THREAD, {}), ("", {"one_shot": False}), ("", {"MEMREVIEW_NO_FORK": "1"})],
+    ids=["another-thread", "process-goes-on", "asked-not-to"],
+)
+def test_no_fork_beside_a_thread_in_a_lasting_process_or_when_asked(ws, one_process, patch, env):
+    got = scan(ws, patch=patch, **env)
+    assert got["forks"] == 0
+    assert got["out"] == one_process["out"]
+
+
+def test_a_small_workspace_is_scanned_in_one_process(ws, one_process):
+    got = scan(ws, patch="apart.MIN_FILES = 10_000")
+    assert got["forks"] == 0
+    assert got["out"] == one_process["out"]
+
+
+@pytest.mark.parametrize(
+    ("rss", "available", "group_left", "spare"),
+    [
+        (300_000, 700_000, None, True),
+        (300_000, 500_000, None, False),  # the child could copy every page it reads
+        (300_000, 700_000, 400 * 1024 * 1024, False),  # the control group's limit is near
+        (300_000, 700_000, 900 * 1024 * 1024, True),
+    ],
+)
+def test_a_fork_needs_twice_the_process_in_free_memory(
+    monkeypatch, rss, available, group_left, spare
+):
+    fields = {"VmRSS:": rss, "MemAvailable:": available}  # kB, as /proc gives them
+    monkeypatch.setattr(apart, "_field", lambda _path, name: fields[name])
+    monkeypatch.setattr(apart, "_group_left", lambda: group_left)
+    assert apart.memory_to_spare() is spare
+
+
+def test_no_fork_where_proc_does_not_tell(monkeypatch):
+    def unreadable(_path, _name):
+        raise OSError("no /proc here")
+
+    monkeypatch.setattr(apart, "_field", unreadable)
+    assert apart.memory_to_spare() is False
