@@ -234,3 +234,72 @@ def test_no_fork_where_proc_does_not_tell(monkeypatch):
 
     monkeypatch.setattr(apart, "_field", unreadable)
     assert apart.memory_to_spare() is False
+
+
+# the child's queue takes long; the fork's pid is printed as soon as it is made
+SLOW_CHILD = """
+import os, sys, time, dataclasses
+from memreview.process import ends_with_its_command
+import memreview.scan.apart as apart
+from memreview.decisions import registry
+ends_with_its_command()
+apart.MIN_FILES = 1
+apart.memory_to_spare = lambda: True
+os.environ["MEMREVIEW_NO_CACHE"] = "1"
+real_fork = os.fork
+def fork():
+    pid = real_fork()
+    if pid:
+        print(pid, flush=True)
+    return pid
+os.fork = fork
+def slow(ws, today):
+    time.sleep(60)
+    return []
+registry.UNITS = tuple(
+    dataclasses.replace(u, detect=slow) if u.name == "duplicates" else u for u in registry.UNITS
+)
+from memreview.cli import main
+main(["scan", sys.argv[1], "--json", "--today", "2026-12-07"])
+"""
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` is gone (or ended, not yet reaped by whoever took it)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    return "\nState:\tZ" in status
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_child_ends_when_its_parent_is_killed(ws, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[1]
+    script = tmp_path / "slow_child.py"
+    script.write_text(SLOW_CHILD, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(ws)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        child = int(proc.stdout.readline())
+        assert not _ended(child)
+        proc.send_signal(signal.SIGKILL)  # no clean-up of the parent's runs
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while not _ended(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _ended(child)
+    finally:
+        proc.kill()
+        proc.wait()

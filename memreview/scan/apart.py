@@ -141,10 +141,11 @@ class Apart:
         self._yielded: set[str] = set()
         self._buffer = bytearray()
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read_end)
-            _child(write_end, ws, today, units, views, reads is not None)
+            _child(write_end, ws, today, units, views, reads is not None, parent)
         os.close(write_end)
         self.pid: int | None = pid
         self._fd: int | None = read_end
@@ -239,13 +240,20 @@ class Apart:
 
 
 def _child(
-    fd: int, ws: Workspace, today: date, units: list[Any], views: dict[str, Any], reading: bool
+    fd: int,
+    ws: Workspace,
+    today: date,
+    units: list[Any],
+    views: dict[str, Any],
+    reading: bool,
+    parent: int,
 ) -> None:
     """Compute ``units`` and send each one's items, then what the scan cache keeps of the
     work, and end. Any failure ends the child at once: the parent computes the rest."""
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # ^C ends it with the parent
+        _end_with(parent)
         written = note_kept()
         per_file = ws.per_file
         records = {q: set(r) for q, r in per_file._new.items()} if per_file is not None else {}
@@ -264,6 +272,23 @@ def _child(
             os.close(fd)
         finally:
             os._exit(code)
+
+
+def _end_with(parent: int) -> None:
+    """Have the kernel end this child when its parent ends (Linux's ``PR_SET_PDEATHSIG``,
+    through the C library: no program is run), and end now if it has already: a parent
+    stopped by a signal leaves no child at work behind it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: it ends at its next write to the pipe
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _send(fd: int, message: tuple) -> None:
