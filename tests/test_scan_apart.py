@@ -161,7 +161,19 @@ apart._send = send
 """
 
 
-@pytest.mark.parametrize("patch", [DIES_AFTER_ONE, FAILS_AT_ONCE], ids=["killed", "fails"])
+# the child stops (SIGSTOP) before sending: the parent waits a while, then kills it
+STOPS = """
+import signal
+apart.WAIT_AT_LEAST, apart.WAIT_TIMES = 0.5, 1
+def send(fd, message):
+    os.kill(os.getpid(), signal.SIGSTOP)
+apart._send = send
+"""
+
+
+@pytest.mark.parametrize(
+    "patch", [DIES_AFTER_ONE, FAILS_AT_ONCE, STOPS], ids=["killed", "fails", "stopped"]
+)
 def test_what_the_child_does_not_send_the_parent_computes(ws, one_process, patch):
     got = scan(ws, patch=patch)
     assert got["forks"] == 1
@@ -303,3 +315,67 @@ def test_a_child_ends_when_its_parent_is_killed(ws, tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_ctrl_c_during_the_fork_stops_the_command(ws):
+    # ^C delivered while the interpreter runs its after-fork handlers: held back until the
+    # fork is done, then it stops the command as anywhere else (never dropped, rc 0)
+    patch = """
+import signal
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT))
+"""
+    got = scan(ws, patch=patch)
+    assert got["forks"] == 1
+    assert (got["code"], got["out"]) == (130, "")
+    assert got["children_left"] is False
+
+
+def _groups(tmp_path, monkeypatch, self_line: str, files: dict[str, str]) -> None:
+    """A /proc/self/cgroup of one line and control group files under a folder of the test's."""
+    (tmp_path / "self").write_text(self_line + "\n")
+    for rel, text in files.items():
+        (tmp_path / "fs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "fs" / rel).write_text(text + "\n")
+    monkeypatch.setattr(apart, "SELF_CGROUP", str(tmp_path / "self"))
+    monkeypatch.setattr(apart, "CGROUPS", str(tmp_path / "fs"))
+
+
+def test_a_limit_above_the_process_group_counts_v2(tmp_path, monkeypatch):
+    _groups(
+        tmp_path,
+        monkeypatch,
+        "0::/user.slice/job",
+        {
+            "user.slice/job/memory.max": "max",  # none on the process's own group…
+            "user.slice/job/memory.current": "100",
+            "user.slice/memory.max": "1000",  # …but the slice above has one
+            "user.slice/memory.current": "700",
+        },
+    )
+    assert apart._group_left() == 300
+
+
+def test_a_limit_above_the_process_group_counts_v1(tmp_path, monkeypatch):
+    _groups(
+        tmp_path,
+        monkeypatch,
+        "4:memory:/docker/abc",
+        {
+            "memory/docker/abc/memory.stat": "cache 5\nhierarchical_memory_limit 5000\nrss 7",
+            "memory/docker/abc/memory.usage_in_bytes": "1200",
+        },
+    )
+    assert apart._group_left() == 3800
+
+
+def test_no_limit_anywhere_is_none(tmp_path, monkeypatch):
+    _groups(
+        tmp_path,
+        monkeypatch,
+        "4:memory:/x",
+        {
+            "memory/x/memory.stat": f"hierarchical_memory_limit {2**63 - 4096}",
+            "memory/x/memory.usage_in_bytes": "1200",
+        },
+    )
+    assert apart._group_left() is None

@@ -15,12 +15,16 @@ stores what one process would have stored: the values kept with each parsed file
 (``memo.kept_with_file``), the cache's per-file records and text memos, and the notes and
 warnings the queues gave.
 
-Never in a process with another thread (the app, or a test's): a fork copies only the
-thread that calls it, and a lock another one held would never be let go in the child.
+Never in a process with another Python thread (the app, or a test's): a fork copies only
+the thread that calls it, and a lock another one held would never be let go in the child.
+(numpy's OpenBLAS keeps native threads of its own, and readies them for a fork with its own
+fork handlers.) A ^C is held back while the process forks, and comes right after.
 Nothing is run: the child is this program, and ends with ``os._exit`` once its queues are
 sent (no cleanup of the parent's runs in it, no buffer of the parent's is written twice).
-It writes nothing but the pipe. When it fails or dies, the parent computes what it did not
-send, as it would have without it. ``$MEMREVIEW_NO_FORK`` keeps every queue in one process.
+It writes nothing but the pipe. When it fails or dies, or is still at work long after the
+parent's own part (``WAIT_TIMES`` as long, ``WAIT_AT_LEAST`` seconds at least: stopped, or
+stuck), the parent computes what it did not send, as it would have without it; the kernel
+ends it with its parent. ``$MEMREVIEW_NO_FORK`` keeps every queue in one process.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import select
 import signal
 import struct
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
@@ -41,6 +46,12 @@ from memreview.workspace.model import Workspace
 
 # below this many memory files and daily logs a fork costs more than it saves
 MIN_FILES = 60
+# once its own part is done, the parent waits for the child this many times as long as that
+# part took, and at least this many seconds; then it computes the child's queues itself
+WAIT_TIMES = 4
+WAIT_AT_LEAST = 30.0
+SELF_CGROUP = "/proc/self/cgroup"  # this process's control groups
+CGROUPS = "/sys/fs/cgroup"  # where they are mounted
 
 _HEADER = struct.Struct("<Q")  # each message: its length, then the pickle
 
@@ -89,31 +100,44 @@ def _field(path: str, name: str) -> int:
 
 
 def _group_left() -> int | None:
-    """Bytes this process's control group may still take (cgroup v2, or v1's memory
-    controller), or None: no limit, or none that can be read."""
+    """Bytes this process's control group may still take, the limits of the groups above
+    it counted (cgroup v2: each one's ``memory.max``; v1: ``hierarchical_memory_limit``),
+    or None: no limit, or none that can be read."""
     try:
-        with open("/proc/self/cgroup", encoding="ascii", errors="replace") as f:
+        with open(SELF_CGROUP, encoding="ascii", errors="replace") as f:
             lines = [line.rstrip("\n").split(":", 2) for line in f]
     except OSError:
         return None
+    left: list[int] = []
     for number, controllers, path in (x for x in lines if len(x) == 3):
-        if number == "0" and not controllers:  # v2
-            where, most, now = "", "memory.max", "memory.current"
-        elif "memory" in controllers.split(","):  # v1
-            where, most, now = "memory", "memory.limit_in_bytes", "memory.usage_in_bytes"
-        else:
-            continue
-        base = os.path.join("/sys/fs/cgroup", where, path.lstrip("/"))
-        try:
-            with open(os.path.join(base, most), encoding="ascii") as f:
-                limit = f.read().strip()
-            if limit == "max" or int(limit) >= 1 << 60:
-                continue  # no limit here
-            with open(os.path.join(base, now), encoding="ascii") as f:
-                return int(limit) - int(f.read().strip())
-        except (OSError, ValueError):
-            continue
-    return None
+        if number == "0" and not controllers:  # v2: every group from this one up
+            parts = [p for p in path.split("/") if p]
+            for k in range(len(parts), -1, -1):
+                base = os.path.join(CGROUPS, *parts[:k])
+                most = _number(os.path.join(base, "memory.max"))
+                now = _number(os.path.join(base, "memory.current"))
+                if most is not None and now is not None:
+                    left.append(most - now)
+        elif "memory" in controllers.split(","):  # v1: the limit with the ones above it
+            base = os.path.join(CGROUPS, "memory", path.lstrip("/"))
+            most = _number(os.path.join(base, "memory.stat"), "hierarchical_memory_limit")
+            now = _number(os.path.join(base, "memory.usage_in_bytes"))
+            if most is not None and most < 1 << 60 and now is not None:  # (2**63: none)
+                left.append(most - now)
+    return min(left) if left else None
+
+
+def _number(path: str, key: str | None = None) -> int | None:
+    """The number a control group's file holds (``key``: the one on its line), or None:
+    ``max``, or no such file or line, or not a number."""
+    try:
+        with open(path, encoding="ascii", errors="replace") as f:
+            text = f.read()
+        if key is not None:
+            text = next(line.split()[1] for line in text.splitlines() if line.startswith(key + " "))
+        return int(text.strip())
+    except (OSError, ValueError, StopIteration, IndexError):
+        return None
 
 
 def _holders(ws: Workspace) -> list[Any]:
@@ -142,15 +166,30 @@ class Apart:
         self._buffer = bytearray()
         read_end, write_end = os.pipe()
         parent = os.getpid()
-        pid = os.fork()
+        # ^C held back across the fork: a KeyboardInterrupt raised in the interpreter's own
+        # after-fork handlers would be printed and dropped; it comes once the fork is done
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pid = os.fork()
+        except BaseException:  # (no room for a process: the caller computes every queue)
+            os.close(read_end)
+            os.close(write_end)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise
         if pid == 0:  # the child: never returns
             os.close(read_end)
-            _child(write_end, ws, today, units, views, reads is not None, parent)
+            _child(write_end, ws, today, units, views, reads is not None, parent, held)
         os.close(write_end)
+        self.started = time.monotonic()
         self.pid: int | None = pid
         self._fd: int | None = read_end
         self._poll = select.poll()  # (not select.select: no limit on the descriptor's number)
         self._poll.register(read_end, select.POLLIN)
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a ^C held back comes now
+        except BaseException:
+            self.close()
+            raise
 
     def ready(self) -> Iterator[tuple[str, list[dict]]]:
         """The queues the child has sent so far, without waiting."""
@@ -161,10 +200,19 @@ class Apart:
 
     def rest(self, detect: Callable[[Any], list[dict]]) -> Iterator[tuple[str, list[dict]]]:
         """Every queue still to come: the child's, waited for, then the ones it did not send
-        (it failed or died), computed here by ``detect(unit)``."""
-        while self._fd is not None and self._read():
-            pass
-        self.close(kill=False)
+        (it failed, died, or was still at work long after the parent's own part: stopped,
+        or stuck), computed here by ``detect(unit)``."""
+        mine = time.monotonic() - self.started  # the parent's own part
+        deadline = time.monotonic() + max(WAIT_AT_LEAST, WAIT_TIMES * mine)
+        at_end = False
+        while self._fd is not None and not at_end:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._poll.poll(int(left * 1000) + 1):
+                if time.monotonic() >= deadline:
+                    break  # given up on: killed below
+                continue
+            at_end = not self._read()
+        self.close(kill=not at_end)
         yield from self._take()
         for name in self.names:
             if name not in self._yielded:
@@ -247,12 +295,14 @@ def _child(
     views: dict[str, Any],
     reading: bool,
     parent: int,
+    mask: set[signal.Signals],
 ) -> None:
     """Compute ``units`` and send each one's items, then what the scan cache keeps of the
     work, and end. Any failure ends the child at once: the parent computes the rest."""
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # ^C ends it with the parent
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _end_with(parent)
         written = note_kept()
         per_file = ws.per_file
@@ -342,4 +392,7 @@ def fork_apart(
     """The child computing ``apart`` when the scan may fork (``may_fork``), else None."""
     if not may_fork(ws, apart, others):
         return None
-    return Apart(ws, today, apart, views, reads)
+    try:
+        return Apart(ws, today, apart, views, reads)
+    except OSError:  # no process or pipe to be had (EAGAIN, ENOMEM, EMFILE): one process
+        return None
