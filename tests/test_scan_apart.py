@@ -355,27 +355,21 @@ def test_a_limit_above_the_process_group_counts_v2(tmp_path, monkeypatch):
     assert apart._group_left() == 300
 
 
-def test_a_limit_above_the_process_group_counts_v1(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    ("stat", "left"),
+    [
+        ("cache 5\nhierarchical_memory_limit 5000\nrss 7", 3800),  # the limit with those above
+        (f"hierarchical_memory_limit {2**63 - 4096}", None),  # no limit anywhere
+    ],
+)
+def test_a_limit_above_the_process_group_counts_v1(tmp_path, monkeypatch, stat, left):
     _groups(
         tmp_path,
         monkeypatch,
         "4:memory:/docker/abc",
         {
-            "memory/docker/abc/memory.stat": "cache 5\nhierarchical_memory_limit 5000\nrss 7",
+            "memory/docker/abc/memory.stat": stat,
             "memory/docker/abc/memory.usage_in_bytes": "1200",
         },
     )
-    assert apart._group_left() == 3800
-
-
-def test_no_limit_anywhere_is_none(tmp_path, monkeypatch):
-    _groups(
-        tmp_path,
-        monkeypatch,
-        "4:memory:/x",
-        {
-            "memory/x/memory.stat": f"hierarchical_memory_limit {2**63 - 4096}",
-            "memory/x/memory.usage_in_bytes": "1200",
-        },
-    )
-    assert apart._group_left() is None
+    assert apart._group_left() == left
