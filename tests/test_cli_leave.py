@@ -6,6 +6,7 @@ collector's reach."""
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -150,3 +151,29 @@ def test_only_the_first_scan_of_a_command_is_frozen(tmp_path, monkeypatch):
         assert first.workspace is not second.workspace
     finally:
         gc.unfreeze()  # this test's process goes on
+
+
+def test_a_stream_closed_before_the_start_is_the_null_device(tmp_path):
+    """``memreview scan … >&-`` (or ``2>&-``): nothing printed, the scan done, never an
+    error on the first line printed ('NoneType' object has no attribute 'write')."""
+    ws = _tiny(tmp_path)
+    for closed in (1, 2):
+        done = subprocess.run(
+            [sys.executable, "-m", "memreview", "scan", str(ws), "--today", "2026-12-07"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+            preexec_fn=lambda fd=closed: os.close(fd),  # noqa: PLW1509 (the child's own)
+        )
+        assert done.returncode == 0, (closed, done.stderr)
+        assert done.stderr == ""
+        assert ("workspace" in done.stdout) is (closed == 2)  # printed where it is open
+
+
+def test_the_report_takes_no_cache(tmp_path, capsys):
+    from memreview.cli import main
+
+    ws = _tiny(tmp_path)
+    assert main(["report", str(ws), "--no-cache", "--today", "2026-12-07"]) == 0
+    assert "# Weekly memory review" in capsys.readouterr().out

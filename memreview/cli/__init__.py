@@ -112,10 +112,20 @@ def run() -> NoReturn:
     leave(main(one_shot=True))
 
 
+def _streams_present() -> None:
+    """A standard stream closed before memreview started (``scan … >&-``) is the null
+    device: what it would have printed goes nowhere, as when the reader of a pipe has left,
+    instead of failing on the first line printed."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+
+
 def main(argv: list[str] | None = None, one_shot: bool = False) -> int:
     """The ``memreview`` command: a command of ``COMMANDS``, else the app. ``one_shot``:
     the process ends with it (``run``)."""
     argv = sys.argv[1:] if argv is None else argv
+    _streams_present()
     if without_lang(argv) == ["--version"]:  # nothing else to read: answered at once
         from memreview import __version__
 

@@ -170,7 +170,8 @@ def _run_report(args) -> int:
 
 
 def add_report_parser(subparsers) -> argparse.ArgumentParser:
-    """Add ``report PATH… [--today D] [--out FILE]`` to an argparse subparsers object."""
+    """Add ``report PATH… [--today D] [--out FILE] [--no-cache]`` to an argparse subparsers
+    object."""
     p = subparsers.add_parser("report", help=command_help("report"))
     add_paths(
         p,
@@ -181,6 +182,7 @@ def add_report_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("--today", type=parse_date_arg, help=_("review date (YYYY-MM-DD)"))
     p.add_argument("--out", type=Path, metavar="FILE", help=_("write the report to FILE"))
+    no_cache(p)
     p.set_defaults(func=_run_report)
     return p
 
