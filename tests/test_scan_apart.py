@@ -235,16 +235,13 @@ def test_a_fork_needs_twice_the_process_in_free_memory(
     monkeypatch, rss, available, group_left, spare
 ):
     fields = {"VmRSS:": rss, "MemAvailable:": available}  # kB, as /proc gives them
-    monkeypatch.setattr(apart, "_field", lambda _path, name: fields[name])
+    monkeypatch.setattr(apart, "_number", lambda _path, key=None: fields[key])
     monkeypatch.setattr(apart, "_group_left", lambda: group_left)
     assert apart.memory_to_spare() is spare
 
 
 def test_no_fork_where_proc_does_not_tell(monkeypatch):
-    def unreadable(_path, _name):
-        raise OSError("no /proc here")
-
-    monkeypatch.setattr(apart, "_field", unreadable)
+    monkeypatch.setattr(apart, "_number", lambda _path, key=None: None)  # no /proc here
     assert apart.memory_to_spare() is False
 
 

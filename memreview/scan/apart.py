@@ -79,24 +79,15 @@ def memory_to_spare() -> bool:
     twice this process's resident memory available: the child may come to copy every page
     it reads (about 70 MB more in all at scale 1, with pages shared). Never where /proc
     doesn't tell."""
-    try:
-        rss = _field("/proc/self/status", "VmRSS:") * 1024
-        available = _field("/proc/meminfo", "MemAvailable:") * 1024
-    except (OSError, ValueError):
+    rss = _number("/proc/self/status", "VmRSS:")  # kB
+    available = _number("/proc/meminfo", "MemAvailable:")
+    if rss is None or available is None:
         return False
+    rss, available = rss * 1024, available * 1024
     limit = _group_left()
     if limit is not None:
         available = min(available, limit)
     return available >= 2 * rss
-
-
-def _field(path: str, name: str) -> int:
-    """The number after ``name`` on its line of ``path`` (kB in /proc)."""
-    with open(path, encoding="ascii", errors="replace") as f:
-        for line in f:
-            if line.startswith(name):
-                return int(line.split()[1])
-    raise ValueError(name)
 
 
 def _group_left() -> int | None:
@@ -128,13 +119,14 @@ def _group_left() -> int | None:
 
 
 def _number(path: str, key: str | None = None) -> int | None:
-    """The number a control group's file holds (``key``: the one on its line), or None:
-    ``max``, or no such file or line, or not a number."""
+    """The number a file of /proc or of a control group holds (``key``: the one after it on
+    its line, as ``VmRSS:  1234 kB``), or None: ``max``, or no such file or line, or not a
+    number."""
     try:
         with open(path, encoding="ascii", errors="replace") as f:
             text = f.read()
         if key is not None:
-            text = next(line.split()[1] for line in text.splitlines() if line.startswith(key + " "))
+            text = next(x[1] for x in map(str.split, text.splitlines()) if x and x[0] == key)
         return int(text.strip())
     except (OSError, ValueError, StopIteration, IndexError):
         return None
