@@ -3,6 +3,7 @@
     python bench/first_frame.py                 # `memreview demo`: the sample, cold
     python bench/first_frame.py WORKSPACE       # `memreview WORKSPACE`, cold (fresh cache dir)
     python bench/first_frame.py WORKSPACE --warm --runs 5 --size 120x36
+    python bench/first_frame.py WORKSPACE --cache-from CACHE   # each run from a copy of CACHE
 
 Each run starts the command in a tmux session of its own (a fresh scan-cache directory unless
 ``--warm``: a cold open) and reads the screen with ``tmux capture-pane -p`` every few
@@ -60,6 +61,8 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 def launch_command(workspace: Path | None, cache_dir: Path) -> str:
     env = {"PYTHONPATH": str(ROOT), "MEMREVIEW_CACHE_DIR": str(cache_dir)}
+    if os.environ.get("MEMREVIEW_NO_FORK"):  # passed on: the app without its second process
+        env["MEMREVIEW_NO_FORK"] = os.environ["MEMREVIEW_NO_FORK"]
     args = [
         sys.executable,
         "-m",
@@ -142,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--size", default="120x36")
     ap.add_argument("--warm", action="store_true", help="keep one scan-cache directory")
+    ap.add_argument(
+        "--cache-from",
+        type=Path,
+        help="each run's scan cache a copy of this one (the Monday open: last week's cache)",
+    )
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -156,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for k in range(args.runs):
             cache = tmp / ("cache" if args.warm else f"cache-{k}")
+            if args.cache_from is not None:
+                shutil.rmtree(cache, ignore_errors=True)
+                shutil.copytree(args.cache_from, cache)
             ws = args.workspace.resolve() if args.workspace else None
             run = one_run(ws, size, cache, args.timeout, f"{keep}-{k}")
             runs.append(run)

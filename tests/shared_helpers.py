@@ -109,11 +109,11 @@ def walks_of(detect, ws, today) -> tuple[list[dict], int]:
     return detect(ws, today), CountsWalks.walks
 
 
-def fresh_interpreter(code: str, env: dict | None = None) -> dict:
-    """Run ``code`` in a fresh interpreter (memreview from this checkout); it prints a JSON
-    object on its last line, which is returned."""
+def fresh_process(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter (memreview from this checkout): what it wrote
+    (text), its exit code."""
     root = Path(__file__).resolve().parents[1]
-    proc = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
         text=True,
@@ -122,5 +122,11 @@ def fresh_interpreter(code: str, env: dict | None = None) -> dict:
         timeout=120,
         check=False,
     )
+
+
+def fresh_interpreter(code: str, env: dict | None = None) -> dict:
+    """Run ``code`` in a fresh interpreter (memreview from this checkout); it prints a JSON
+    object on its last line, which is returned."""
+    proc = fresh_process(code, env)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])

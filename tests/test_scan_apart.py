@@ -147,17 +147,17 @@ def test_a_forked_scan_leaves_the_cache_one_process_leaves(ws, tmp_path, one_pro
 # the child ends after sending its first queue (killed, as by the kernel's OOM killer), or
 # before sending anything (an error): the parent computes what it did not send
 DIES_AFTER_ONE = """
-real_send = apart._send
+real_send = apart.send
 def send(fd, message):
     real_send(fd, message)
     if message[0] == "queue":
         os.kill(os.getpid(), 9)
-apart._send = send
+apart.send = send
 """
 FAILS_AT_ONCE = """
 def send(fd, message):
     raise OSError("no room left on the pipe")
-apart._send = send
+apart.send = send
 """
 
 
@@ -167,7 +167,7 @@ import signal
 apart.WAIT_AT_LEAST, apart.WAIT_TIMES = 0.5, 1
 def send(fd, message):
     os.kill(os.getpid(), signal.SIGSTOP)
-apart._send = send
+apart.send = send
 """
 
 

@@ -37,14 +37,24 @@ def pick_agent(agents: list[tuple[str, Path]], where: str) -> Path | None:
 
 def run_app(root: Path, today: date | None, theme: str | None, throwaway: bool = False) -> int:
     """Run the app on ``root`` until it quits; its exit code."""
-    from memreview.app import make_app
+    from memreview.ahead import start_ahead
     from memreview.cli.language import choose_for_app
+    from memreview.forked import stop_ahead
     from memreview.workspace.root import check_workspace
 
     root = check_workspace(root)
-    choose_for_app(root)
-    app = make_app(root, today=today, theme=theme, throwaway=throwaway)
-    app.run()
+    # the second process computing some queues beside the app's scan (memreview.scan.ahead),
+    # forked before the app's first thread, and before Textual is imported: the fewer pages
+    # the two share, the fewer the app copies as it writes them
+    start_ahead(root, today)
+    try:
+        from memreview.app import make_app
+
+        choose_for_app(root)
+        app = make_app(root, today=today, theme=theme, throwaway=throwaway)
+        app.run()
+    finally:
+        stop_ahead()
     return int(app.return_code or 0)
 
 

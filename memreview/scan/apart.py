@@ -38,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import date
-from typing import Any
+from typing import Any, NoReturn
 
 from memreview.process import one_shot
 from memreview.workspace.memo import note_kept
@@ -74,11 +74,11 @@ def may_fork(ws: Any, apart: list[Any], others: list[Any]) -> bool:
     return cores >= 2 and memory_to_spare()
 
 
-def memory_to_spare() -> bool:
+def memory_to_spare(more: int = 0) -> bool:
     """Whether the machine (and this process's control group, when it has a limit) has
-    twice this process's resident memory available: the child may come to copy every page
-    it reads (about 70 MB more in all at scale 1, with pages shared). Never where /proc
-    doesn't tell."""
+    twice this process's resident memory available, and twice ``more`` bytes besides: the
+    child may come to copy every page it reads (about 70 MB more in all at scale 1, with
+    pages shared). Never where /proc doesn't tell."""
     rss = _number("/proc/self/status", "VmRSS:")  # kB
     available = _number("/proc/meminfo", "MemAvailable:")
     if rss is None or available is None:
@@ -87,7 +87,7 @@ def memory_to_spare() -> bool:
     limit = _group_left()
     if limit is not None:
         available = min(available, limit)
-    return available >= 2 * rss
+    return available >= 2 * (rss + more)
 
 
 def _group_left() -> int | None:
@@ -149,13 +149,7 @@ class Apart:
         views: dict[str, Any],
         reads: dict[str, list[str]] | None,
     ):
-        self.ws = ws
-        self.names = [u.name for u in units]
-        self.reads = reads
-        self._units = {u.name: u for u in units}
-        self._got: dict[str, list[dict]] = {}
-        self._yielded: set[str] = set()
-        self._buffer = bytearray()
+        self._setup(ws, units, reads)
         read_end, write_end = os.pipe()
         parent = os.getpid()
         # ^C held back across the fork: a KeyboardInterrupt raised in the interpreter's own
@@ -172,16 +166,29 @@ class Apart:
             os.close(read_end)
             _child(write_end, ws, today, units, views, reads is not None, parent, held)
         os.close(write_end)
-        self.started = time.monotonic()
-        self.pid: int | None = pid
-        self._fd: int | None = read_end
-        self._poll = select.poll()  # (not select.select: no limit on the descriptor's number)
-        self._poll.register(read_end, select.POLLIN)
+        self._attach(pid, read_end, time.monotonic())
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a ^C held back comes now
         except BaseException:
             self.close()
             raise
+
+    def _attach(self, pid: int, fd: int, started: float) -> None:
+        """Read from the child ``pid`` on ``fd``, the child started at ``started``."""
+        self.started = started
+        self.pid: int | None = pid
+        self._fd: int | None = fd
+        self._poll = select.poll()  # (not select.select: no limit on the descriptor's number)
+        self._poll.register(fd, select.POLLIN)
+
+    def _setup(self, ws: Workspace, units: list[Any], reads: dict[str, list[str]] | None) -> None:
+        self.ws = ws
+        self.names = [u.name for u in units]
+        self.reads = reads
+        self._units = {u.name: u for u in units}
+        self._got: dict[str, list[dict]] = {}
+        self._yielded: set[str] = set()
+        self._buffer = bytearray()
 
     def ready(self) -> Iterator[tuple[str, list[dict]]]:
         """The queues the child has sent so far, without waiting."""
@@ -226,6 +233,10 @@ class Apart:
             except (ChildProcessError, ProcessLookupError):  # ended and reaped already
                 pass
 
+    def _holders(self) -> dict[Any, Any]:
+        """The parsed files by the place the child's ``left`` names them by."""
+        return dict(enumerate(_holders(self.ws)))
+
     def _take(self) -> Iterator[tuple[str, list[dict]]]:
         for name in [n for n in self.names if n in self._got and n not in self._yielded]:
             self._yielded.add(name)
@@ -258,9 +269,12 @@ class Apart:
 
     def _merge(self, left: dict[str, Any]) -> None:
         """What the child left besides its items, taken in (see the module)."""
-        holders = _holders(self.ws)
+        holders = self._holders()
         for k, values in left["kept"].items():
-            h = holders[k].loaded()  # (a file the cache handed out unread: its values first)
+            h = holders.get(k)
+            if h is None:
+                continue
+            h = h.loaded()  # (a file the cache handed out unread: its values first)
             store = h.__dict__.get("_kept")
             if not isinstance(store, dict):
                 store = h.__dict__["_kept"] = {}
@@ -291,24 +305,33 @@ def _child(
 ) -> None:
     """Compute ``units`` and send each one's items, then what the scan cache keeps of the
     work, and end. Any failure ends the child at once: the parent computes the rest."""
-    code = 1
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # ^C ends it with the parent
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        _end_with(parent)
-        written = note_kept()
-        per_file = ws.per_file
-        records = {q: set(r) for q, r in per_file._new.items()} if per_file is not None else {}
-        notes = len(per_file.sc.problems) if per_file is not None else 0
-        warnings = len(ws.warnings)
+
+    def work() -> None:
+        since = noted(ws)
         done = []
         for u in units:  # all of them before any is sent: a message larger than the pipe
             # would wait for the parent to read it, and the parent reads between its queues
             items = u.detect(views[u.name], today)
             done.append(("queue", u.name, items, views[u.name].groups() if reading else None))
         for message in done:
-            _send(fd, message)
-        _send(fd, ("left", _left(ws, written, records, notes, warnings)))
+            send(fd, message)
+        send(fd, ("left", left_behind(ws, since)))
+
+    child_run(fd, parent, mask, work)
+
+
+def child_run(
+    fd: int, parent: int, mask: set[signal.Signals], work: Callable[[], None]
+) -> NoReturn:
+    """In a child just forked: ^C as by default, the signal mask put back, the child ended
+    with its ``parent``; then ``work()``, and the end (``os._exit``: nothing of the parent's
+    cleans up or writes twice), at once on any failure (the parent computes the rest)."""
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # ^C ends it with the parent
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        end_with(parent)
+        work()
         code = 0
     except BaseException:  # noqa: BLE001, S110 (whatever it was, the parent computes it again)
         pass
@@ -319,7 +342,7 @@ def _child(
             os._exit(code)
 
 
-def _end_with(parent: int) -> None:
+def end_with(parent: int) -> None:
     """Have the kernel end this child when its parent ends (Linux's ``PR_SET_PDEATHSIG``,
     through the C library: no program is run), and end now if it has already: a parent
     stopped by a signal leaves no child at work behind it."""
@@ -336,24 +359,34 @@ def _end_with(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _send(fd: int, message: tuple) -> None:
+def send(fd: int, message: tuple) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     view = memoryview(_HEADER.pack(len(data)) + data)
     while view:
         view = view[os.write(fd, view) :]
 
 
-def _left(
+def noted(ws: Workspace) -> tuple[list[tuple[Any, str]], dict[str, set[str]], int, int]:
+    """Where things stand before a child's queues run, for ``left_behind``: the values kept
+    with files from now on, the per-file records, notes and warnings so far."""
+    written = note_kept()
+    per_file = ws.per_file
+    records = {q: set(r) for q, r in per_file._new.items()} if per_file is not None else {}
+    notes = len(per_file.sc.problems) if per_file is not None else 0
+    return written, records, notes, len(ws.warnings)
+
+
+def left_behind(
     ws: Workspace,
-    written: list[tuple[Any, str]],
-    records: dict[str, set[str]],
-    notes: int,
-    warnings: int,
+    since: tuple[list[tuple[Any, str]], dict[str, set[str]], int, int],
+    place: dict[int, Any] | None = None,
 ) -> dict[str, Any]:
-    """What the child's queues left besides their items (see the module): the values kept
-    with the files since the fork, the per-file records and memo values, the notes and
-    warnings given since."""
-    at = {id(h): k for k, h in enumerate(_holders(ws))}
+    """What the child's queues left besides their items (see the module), ``since`` what
+    ``noted`` saw: the values kept with the files, the per-file records and memo values,
+    the notes and warnings given. ``place``: each parsed file's name for the parent, by the
+    file's ``id`` (by default its place in ``_holders``: the parent's model is the child's)."""
+    written, records, notes, warnings = since
+    at = place if place is not None else {id(h): k for k, h in enumerate(_holders(ws))}
     kept: dict[int, dict[str, Any]] = {}
     for obj, name in written:
         k = at.get(id(obj))

@@ -12,10 +12,12 @@ from memreview.decisions import registry
 from memreview.decisions.reviewed import workspace_alarms
 from memreview.decisions.state import State
 from memreview.decisions.unit import IMPORTING
+from memreview.forked import stop_ahead
 from memreview.health import health as compute_health
 from memreview.i18n import _
 from memreview.judge_card import report_card
-from memreview.scan.apart import fork_apart
+from memreview.scan.ahead import by_place, take_ahead
+from memreview.scan.apart import fork_apart, left_behind, noted
 from memreview.scan.events import AlarmsDone, Emit, HealthDone, Loaded, QueueDone, well_made
 from memreview.scan.result import ScanResult, fill_missing, new_result, sorted_pending
 from memreview.workspace.model import LoadsLater, Workspace, WorkspaceView
@@ -92,11 +94,13 @@ def _detect_all(
     report: Callable[[str, float], None],
     reads: dict[str, list[str]] | None = None,
     result: ScanResult | None = None,
+    key: Callable[[list[str]], Any] | None = None,
 ) -> Iterator[tuple[str, list[dict]]]:
     """(name, items) of the queues ``names``, each as soon as it is computed: the slow ones
     (archived: mostly numpy and rapidfuzz work, which lets go of the GIL) in a thread of
     their own while the others are computed in order (both cores). ``reads``: filled with
-    the groups of input files each queue read."""
+    the groups of input files each queue read; ``key``: the scan cache's key of a list of
+    such groups (for the app's second process: ``memreview.scan.ahead``)."""
     by_name = {u.name: u for u in registry.units()}
     units = [by_name[n] for n in names if n in by_name]  # in the order asked
     views = {u.name: (ws if reads is None else _Reading(ws)) for u in units}
@@ -131,12 +135,7 @@ def _detect_all(
         fill_missing(result)
     for unit in units:  # imported here, not in two threads at once (see ImportedOnUse)
         _resolve(unit)
-    # a command that ends with its scan computes some queues in a second process, forked
-    # before any thread starts (see memreview.scan.apart)
-    rest = [u for u in units if u is not first]
-    apart = fork_apart(
-        ws, today, [u for u in rest if _apart(u)], [u for u in rest if not _apart(u)], views, reads
-    )
+    apart = _second_process(ws, today, [u for u in units if u is not first], views, reads, key)
     away = set(apart.names) if apart is not None else set()
     try:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memreview-queue") as pool:
@@ -159,6 +158,16 @@ def _detect_all(
     finally:
         if apart is not None:
             apart.close()  # (the scan stopped before the child was done: it ends too)
+
+
+def _second_process(ws: Workspace, today: date, rest: list, views, reads, key):
+    """The second process computing the queues marked ``apart`` among ``rest``, if any: a
+    command that ends with its scan forks it now, before any thread starts
+    (:mod:`memreview.scan.apart`); the app's first scan takes the one the app forked before
+    its first thread (:mod:`memreview.scan.ahead`)."""
+    away = [u for u in rest if _apart(u)]
+    apart = fork_apart(ws, today, away, [u for u in rest if not _apart(u)], views, reads)
+    return apart if apart is not None else take_ahead(ws, today, away, reads, key)
 
 
 def _apart(unit) -> bool:
@@ -245,6 +254,7 @@ def compute(
     health: dict | None = None,
     first: str | None = None,
     alarms_told: bool = False,
+    key: Callable[[list[str]], Any] | None = None,
 ) -> ScanResult:
     """Every queue and the health figures of a loaded workspace; decisions in ``state``
     hide items (``all_dormant`` lifts the dormant queue's limit, ``all_promotions`` shows
@@ -254,7 +264,8 @@ def compute(
     computed here read; ``health``: the health figures known (the cache's, when no input
     changed), not computed again; ``first``: the queue computed first when it is to be;
     ``alarms_told``: ``emit`` was given the alarms the last scan showed (their own come with
-    the health figures then, not after the first queue)."""
+    the health figures then, not after the first queue); ``key``: the scan cache's key of a
+    list of groups of input files (see ``_detect_all``)."""
     report = progress or (lambda stage, frac: None)
     result = new_result(ws, today, state, all_dormant, all_promotions)
     result.notes = list(notes or ())
@@ -270,7 +281,7 @@ def compute(
     if first in pending:  # the queue the owner looks at, before the others
         pending.remove(first)
         pending.insert(0, first)
-    for name, items in _detect_all(ws, today, pending, report, reads, result):
+    for name, items in _detect_all(ws, today, pending, report, reads, result, key):
         result.add_queue(name, items)
         if emit is not None:
             emit(QueueDone(name, items))
@@ -284,6 +295,7 @@ def compute(
             result.alarms = _alarms(ws, today)
             if emit is not None:
                 emit(AlarmsDone(result.alarms))
+    stop_ahead()  # the app's second process, when this scan needed none of its queues
     report(_("health"), 0.99)  # every part of the workspace read by now (``_detect_all``)
     result.health = health = _health(ws, today, result) if health is None else health
     result.in_order()
@@ -291,3 +303,23 @@ def compute(
         emit(HealthDone(health))
     report(_("done"), 1.0)
     return result
+
+
+def ahead_messages(
+    ws: Workspace, day: date, units: list[Any], key: Callable[[list[str]], Any]
+) -> list[tuple]:
+    """The child's messages: each of ``units``'s items with the groups of files it read and
+    their key (``key(groups)``), then what the queues left besides (``apart.left_behind``)."""
+    _settle(ws)
+    for u in units:
+        _resolve(u)
+    since = noted(ws)
+    out: list[tuple] = []
+    for u in units:
+        view = _Reading(ws)
+        items = u.detect(view, day)
+        groups = view.groups()
+        out.append(("queue", u.name, items, groups, key(groups)))
+    place = {id(f): k for k, f in by_place(ws).items()}
+    out.append(("left", left_behind(ws, since, place)))
+    return out

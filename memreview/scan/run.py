@@ -65,8 +65,7 @@ def _scan(
 ) -> ScanResult:
     root = check_workspace(Path(root))
     sc = ScanCache(root) if (cache_enabled() if cache is None else cache) else None
-    whole = outside = None
-    health = None
+    whole = outside = health = None
     alarms_told = False
     if sc is not None:
         shown = sc.shown()
@@ -114,6 +113,7 @@ def _scan(
         health=health,
         first=first,
         alarms_told=alarms_told,
+        key=(lambda groups: sc.queue_key(digests, groups)) if sc is not None else None,
     )
     result.safe = frozenset(stored) | ({"health"} if health is not None else set())
     if sc is not None:
@@ -133,6 +133,28 @@ def _scan(
         result.notes += [p for p in sc.problems if p not in result.notes]  # found since
         sc.problems = result.notes  # …and those found when a file from the cache is first used
     return result
+
+
+def ahead_messages(root: Path, today: date | None) -> list[tuple]:
+    """What the app's second process sends (``memreview.scan.ahead``): the workspace at
+    ``root`` read as ``scan_workspace`` reads it, and the queues marked ``apart`` that the
+    scan cache does not hold computed, each with its key; nothing is written."""
+    from memreview.decisions import registry
+    from memreview.scan.computing import ahead_messages as messages
+    from memreview.workspace.loader import load_workspace, review_date
+
+    root = check_workspace(Path(root))
+    sc = ScanCache(root)
+    with fewer_collections():
+        ws = load_workspace(root, cache=sc, defer=True)
+        ws.per_file = sc.per_file()
+        day = review_date(ws, today)
+        digests = _digests(sc, ws.config, day, _outside(ws))
+        stored = sc.queues(digests)
+        units = [u for u in registry.units() if getattr(u, "apart", False) and u.name not in stored]
+        if not units:
+            return []
+        return messages(ws, day, units, lambda groups: sc.queue_key(digests, groups))
 
 
 def _whole_key(
