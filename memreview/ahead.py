@@ -34,6 +34,7 @@ from datetime import date
 from pathlib import Path
 
 from memreview import forked
+from memreview.process import cores
 
 # the files counted to know whether the workspace is large enough (a bound on the walk)
 COUNT_AT_MOST = 20_000
@@ -47,24 +48,13 @@ def start_ahead(root: Path, today: date | None) -> bool:
     for it."""
     if not _may_fork():
         return False
-    read_end, write_end = os.pipe()
-    parent = os.getpid()
-    # ^C held back across the fork (see memreview.scan.apart.Apart)
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        pid = os.fork()
-    except OSError:  # no process to be had: the app computes every queue
-        os.close(read_end)
-        os.close(write_end)
+        pid, fd = forked.fork_child(
+            lambda out, parent, mask: _child(out, root, today, parent, mask)
+        )
+    except OSError:  # no process or pipe to be had: the app computes every queue
         return False
-    finally:
-        if os.getpid() == parent:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    if pid == 0:  # the child: never returns
-        os.close(read_end)
-        _child(write_end, str(root), today, parent, held)
-    os.close(write_end)
-    forked.keep(forked.Started(os.path.realpath(root), today, pid, read_end, time.monotonic()))
+    forked.keep(forked.Started(os.path.realpath(root), pid, fd, time.monotonic()))
     return True
 
 
@@ -76,17 +66,13 @@ def _may_fork() -> bool:
         return False
     if os.environ.get("MEMREVIEW_NO_CACHE") or threading.active_count() != 1:
         return False
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return cores >= 2
+    return cores() >= 2
 
 
 # -- the child's side ----------------------------------------------------------------------
 
 
-def _child(fd: int, root: str, today: date | None, parent: int, mask: set[signal.Signals]) -> None:
+def _child(fd: int, root: Path, today: date | None, parent: int, mask: set[signal.Signals]) -> None:
     """Compute the queues (``scan.run.ahead_messages``), send them, and end; any failure
     ends the child at once (the app computes them)."""
     try:

@@ -1,6 +1,8 @@
-"""The child the app forked before its first thread (``memreview.ahead``), kept here until
-the app's first scan of its workspace takes it (``memreview.scan.ahead``), or the app's end
-ends it. Imports nothing of memreview: the launcher and the scan both reach it.
+"""Forking a child that sends to its parent down a pipe (``fork_child``: the scan's second
+process, ``memreview.scan.apart``, and the app's, ``memreview.ahead``), and the child the
+app forked before its first thread, kept here until the app's first scan of its workspace
+takes it (``memreview.scan.ahead``) or the app's end ends it. Imports nothing of memreview:
+the launcher and the scan both reach it.
 """
 
 from __future__ import annotations
@@ -8,20 +10,50 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 
 @dataclass
 class Started:
-    """The child forked ahead: its workspace, review date, process and pipe's read end."""
+    """The child forked ahead: its workspace, process and pipe's read end."""
 
     root: str
-    today: date | None
     pid: int
     fd: int
     started: float  # time.monotonic() at the fork
+
+
+def fork_child(child: Callable[[int, int, set[signal.Signals]], None]) -> tuple[int, int]:
+    """Fork, and in the child run ``child(write_end, parent_pid, mask)``, which never returns
+    (it ends with ``os._exit``); in the parent, the child's pid and the pipe's read end
+    (OSError: no process or pipe to be had). ^C is held back across the fork: a
+    KeyboardInterrupt raised in the interpreter's own after-fork handlers would be printed and
+    dropped. It comes once the fork is done, and then the child is ended first."""
+    read_end, write_end = os.pipe()
+    parent = os.getpid()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pid = os.fork()
+    except BaseException:
+        os.close(read_end)
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    if pid == 0:  # the child
+        os.close(read_end)
+        try:
+            child(write_end, parent, held)
+        finally:
+            os._exit(1)
+    os.close(write_end)
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a ^C held back comes now
+    except BaseException:
+        end(Started("", pid, read_end, 0.0))
+        raise
+    return pid, read_end
 
 
 _lock = threading.Lock()

@@ -261,3 +261,24 @@ def test_the_workspace_is_counted_without_following_links(tmp_path):
     (outside / "b.md").write_text("y" * 1000)
     (tmp_path / "memory" / "elsewhere").symlink_to(outside)
     assert ahead._memory_files(tmp_path) == (4, 3 * 9 + 9)
+
+
+def test_a_queue_not_asked_for_is_checked_too_before_what_the_child_left():
+    # the app's cache held duplicates; the child, reading other files, computed it: its key
+    # differs, so what its detector kept with those files is not taken in
+    from memreview.scan.ahead import Ahead
+
+    class Unit:
+        name = "promotions"
+
+    merged = []
+    got = Ahead.__new__(Ahead)
+    got._setup(None, [Unit()], {})
+    got._key = lambda groups: "key of the app's files"
+    got._refused = False
+    got._merge = merged.append
+    got._take_in(("queue", "duplicates", [{"id": "x"}], ["memory"], "key of other files"))
+    got._take_in(("queue", "promotions", [], ["memory"], "key of the app's files"))
+    got._take_in(("left", {"kept": {}}))
+    assert got._got == {"promotions": []}
+    assert merged == []

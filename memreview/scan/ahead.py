@@ -61,10 +61,12 @@ class Ahead(apart.Apart):
     def _take_in(self, message: tuple) -> None:
         if message[0] == "queue":
             _kind, name, items, groups, theirs = message
-            if name not in self._units:
-                return
+            # checked even when not asked for (the cache held it here): what its detector
+            # kept with the files it read comes with the rest of ``left``
             if theirs is None or self._key(groups) != theirs:
                 self._refused = True  # other files than this scan's: computed here
+                return
+            if name not in self._units:
                 return
             self._got[name] = items
             if self.reads is not None:

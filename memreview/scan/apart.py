@@ -40,7 +40,8 @@ from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any, NoReturn
 
-from memreview.process import one_shot
+from memreview.forked import fork_child
+from memreview.process import cores, one_shot
 from memreview.workspace.memo import note_kept
 from memreview.workspace.model import Workspace
 
@@ -67,11 +68,7 @@ def may_fork(ws: Any, apart: list[Any], others: list[Any]) -> bool:
         return False
     if not isinstance(ws, Workspace) or len(ws.files) + len(ws.daily_logs) < MIN_FILES:
         return False
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return cores >= 2 and memory_to_spare()
+    return cores() >= 2 and memory_to_spare()
 
 
 def memory_to_spare(more: int = 0) -> bool:
@@ -150,28 +147,11 @@ class Apart:
         reads: dict[str, list[str]] | None,
     ):
         self._setup(ws, units, reads)
-        read_end, write_end = os.pipe()
-        parent = os.getpid()
-        # ^C held back across the fork: a KeyboardInterrupt raised in the interpreter's own
-        # after-fork handlers would be printed and dropped; it comes once the fork is done
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            pid = os.fork()
-        except BaseException:  # (no room for a process: the caller computes every queue)
-            os.close(read_end)
-            os.close(write_end)
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            raise
-        if pid == 0:  # the child: never returns
-            os.close(read_end)
-            _child(write_end, ws, today, units, views, reads is not None, parent, held)
-        os.close(write_end)
-        self._attach(pid, read_end, time.monotonic())
-        try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a ^C held back comes now
-        except BaseException:
-            self.close()
-            raise
+        reading = reads is not None
+        pid, fd = fork_child(
+            lambda out, parent, mask: _child(out, ws, today, units, views, reading, parent, mask)
+        )
+        self._attach(pid, fd, time.monotonic())
 
     def _attach(self, pid: int, fd: int, started: float) -> None:
         """Read from the child ``pid`` on ``fd``, the child started at ``started``."""

@@ -306,10 +306,14 @@ def compute(
 
 
 def ahead_messages(
-    ws: Workspace, day: date, units: list[Any], key: Callable[[list[str]], Any]
+    ws: Workspace, day: date, stored: set[str], key: Callable[[list[str]], Any]
 ) -> list[tuple]:
-    """The child's messages: each of ``units``'s items with the groups of files it read and
-    their key (``key(groups)``), then what the queues left besides (``apart.left_behind``)."""
+    """The child's messages: the items of each queue marked ``apart`` and not ``stored`` (in
+    the scan cache) with the groups of files it read and their key (``key(groups)``), then
+    what the queues left besides (``apart.left_behind``)."""
+    units = [u for u in registry.units() if _apart(u) and u.name not in stored]
+    if not units:
+        return []
     _settle(ws)
     for u in units:
         _resolve(u)

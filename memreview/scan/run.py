@@ -83,21 +83,11 @@ def _scan(
             _emit_cached_counts(sc, root, today, emit, (all_dormant, all_promotions))
             alarms_told = _emit_shown_alarms(shown, emit)
     # what computing the queues needs, once the counts known are out
-    from memreview.decisions import registry
     from memreview.decisions.state import load_state
     from memreview.scan.computing import compute
-    from memreview.workspace.loader import load_workspace, review_date
 
-    # what the first queue does not need is read after it (see ``load_workspace``'s defer)
-    ws = load_workspace(root, progress=progress, cache=sc, defer=True)
-    if sc is not None:
-        ws.per_file = sc.per_file()
-    day = review_date(ws, today)
+    ws, day, digests, stored = _read(root, sc, today, progress)
     state = load_state(root, ws)
-    stored: dict[str, tuple[list[dict], list[str]]] = {}
-    if sc is not None:
-        digests = _digests(sc, ws.config, day, _outside(ws))
-        stored = {k: v for k, v in sc.queues(digests).items() if k in registry.queue_names()}
     reads: dict[str, list[str]] = {}
     result = compute(
         ws,
@@ -135,26 +125,41 @@ def _scan(
     return result
 
 
+def _read(
+    root: Path,
+    sc: ScanCache | None,
+    today: date | None,
+    progress: Callable[[str, float], None] | None = None,
+) -> tuple[Workspace, date, dict[str, tuple[str, bool]], dict[str, tuple[list[dict], list[str]]]]:
+    """The workspace read (what the first queue does not need is read after it: see
+    ``load_workspace``'s defer), its review date, and with the scan cache the digests of its
+    groups of files and the queues the cache holds for them."""
+    from memreview.decisions import registry
+    from memreview.workspace.loader import load_workspace, review_date
+
+    ws = load_workspace(root, progress=progress, cache=sc, defer=True)
+    if sc is not None:
+        ws.per_file = sc.per_file()
+    day = review_date(ws, today)
+    digests: dict[str, tuple[str, bool]] = {}
+    stored: dict[str, tuple[list[dict], list[str]]] = {}
+    if sc is not None:
+        digests = _digests(sc, ws.config, day, _outside(ws))
+        stored = {k: v for k, v in sc.queues(digests).items() if k in registry.queue_names()}
+    return ws, day, digests, stored
+
+
 def ahead_messages(root: Path, today: date | None) -> list[tuple]:
     """What the app's second process sends (``memreview.scan.ahead``): the workspace at
     ``root`` read as ``scan_workspace`` reads it, and the queues marked ``apart`` that the
     scan cache does not hold computed, each with its key; nothing is written."""
-    from memreview.decisions import registry
     from memreview.scan.computing import ahead_messages as messages
-    from memreview.workspace.loader import load_workspace, review_date
 
     root = check_workspace(Path(root))
     sc = ScanCache(root)
     with fewer_collections():
-        ws = load_workspace(root, cache=sc, defer=True)
-        ws.per_file = sc.per_file()
-        day = review_date(ws, today)
-        digests = _digests(sc, ws.config, day, _outside(ws))
-        stored = sc.queues(digests)
-        units = [u for u in registry.units() if getattr(u, "apart", False) and u.name not in stored]
-        if not units:
-            return []
-        return messages(ws, day, units, lambda groups: sc.queue_key(digests, groups))
+        ws, day, digests, stored = _read(root, sc, today)
+        return messages(ws, day, set(stored), lambda groups: sc.queue_key(digests, groups))
 
 
 def _whole_key(
