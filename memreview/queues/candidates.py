@@ -117,8 +117,9 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     every = _unique(np.fromiter((h for plan in plans for h, _o in plan), dtype=np.uint64))
     if not len(hashes) or not len(every):
         return out
-    pos, slot = _positions_of(hashes, every)
-    sizes = np.bincount(slot, minlength=len(every)).tolist()
+    found = list(_positions_of(hashes, every))
+    del hashes  # 8 bytes a character, not needed once the pieces are found (the peak memory)
+    sizes = np.bincount(found[1], minlength=len(every)).tolist()
     slot_of = {h: k for k, h in enumerate(every.tolist())}
     picks: dict[int, list[tuple[int, int, int]]] = {}
     for pi, plan in enumerate(plans):
@@ -131,7 +132,7 @@ def candidate_pairs(patterns: list[str], texts: list[str], share: float) -> dict
     if not picks:
         return out
     used = {s for c in picks.values() for _n, _o, s in c}
-    grouped = _group(pos, slot, used, len(every), starts)
+    grouped = _group(found, used, len(every), starts)
     for pi, chosen in picks.items():
         spans = _candidates_of(patterns[pi], chosen, edits[pi], grouped, (starts, n_codes))
         if spans is not None:
@@ -160,10 +161,14 @@ class Grouped(NamedTuple):
     n_texts: int
 
 
-def _group(pos, slot, used: set[int], n_slots: int, starts: np.ndarray) -> Grouped:
+def _group(found: list[np.ndarray], used: set[int], n_slots: int, starts: np.ndarray) -> Grouped:
     """The occurrences of the pieces in ``used`` only, grouped by piece (a piece's slot
     indexes ``bounds``): each one's text position and text, and (piece, text) ascending,
-    so that a piece's occurrences in given texts are bisected."""
+    so that a piece's occurrences in given texts are bisected. ``found`` (the positions
+    and slots of every piece's occurrences) is emptied: the arrays are let go as soon as
+    the ones kept are made, not held by the caller beside them."""
+    pos, slot = found
+    found.clear()
     keep = np.zeros(n_slots, dtype=bool)
     keep[np.fromiter(used, dtype=np.int64, count=len(used))] = True
     mine = keep[slot]

@@ -233,7 +233,8 @@ class Apart:
             (size,) = _HEADER.unpack_from(self._buffer)
             if len(self._buffer) < _HEADER.size + size:
                 break
-            message = pickle.loads(self._buffer[_HEADER.size : _HEADER.size + size])
+            with memoryview(self._buffer) as whole:  # read in place, not copied out first
+                message = pickle.loads(whole[_HEADER.size : _HEADER.size + size])
             del self._buffer[: _HEADER.size + size]
             self._take_in(message)
         return True
@@ -340,10 +341,12 @@ _PR_SET_PDEATHSIG = 1
 
 
 def send(fd: int, message: tuple) -> None:
+    """Write ``message`` to the pipe ``fd``: its length, then its pickle (written from the
+    pickle itself, never a copy of it with the length in front)."""
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    view = memoryview(_HEADER.pack(len(data)) + data)
-    while view:
-        view = view[os.write(fd, view) :]
+    for view in (memoryview(_HEADER.pack(len(data))), memoryview(data)):
+        while view:
+            view = view[os.write(fd, view) :]
 
 
 def noted(ws: Workspace) -> tuple[list[tuple[Any, str]], dict[str, set[str]], int, int]:
