@@ -20,9 +20,10 @@ from memreview import ahead
 from memreview.synth import generate
 
 TODAY = "2026-12-07"
+CHILDS = ["dormant", "duplicates", "promotions"]  # the queues the child computes
 
 # {patch} runs before the fork (the child has it too), {after} after it, in the app only;
-# the duplicates and promotions queues the app computes itself are counted
+# the queues of the child's (duplicates, dormant, promotions) the app computes itself are counted
 APP = """
 import datetime, json, os, threading, time
 os.environ.pop("MEMREVIEW_NO_CACHE", None)
@@ -49,7 +50,8 @@ def counted(unit):
     detect.__qualname__ = getattr(unit.detect, "__qualname__", "")
     return detect
 registry.UNITS = tuple(
-    dataclasses.replace(u, detect=counted(u)) if u.apart else u for u in registry.UNITS
+    dataclasses.replace(u, detect=counted(u)) if u.apart or u.ahead else u
+    for u in registry.UNITS
 )
 {after}
 out = {{}}
@@ -94,17 +96,17 @@ def app_scan(ws: Path, cache: Path, patch: str = "", after: str = "", fork=True,
 @pytest.fixture(scope="module")
 def alone(ws, tmp_path_factory) -> dict:
     got = app_scan(ws, tmp_path_factory.mktemp("alone") / "cache", fork=False)
-    assert got["forked"] is False and got["computed"] == ["duplicates", "promotions"]
+    assert got["forked"] is False and got["computed"] == CHILDS
     return got
 
 
 def test_the_app_takes_the_queues_of_its_second_process(ws, alone, tmp_path):
     got = app_scan(ws, tmp_path / "cache")
     assert got["forked"] is True
-    assert got["computed"] == []  # neither computed in the app: both came from the child
+    assert got["computed"] == []  # none computed in the app: all came from the child
     assert got["queues"] == alone["queues"]
     counts = {k: len(v) for k, v in json.loads(got["queues"]).items()}
-    assert counts["duplicates"] > 0 and counts["promotions"] > 0
+    assert counts["duplicates"] > 0 and counts["promotions"] > 0 and counts["dormant"] > 0
     assert got["children_left"] is False
 
 
@@ -112,7 +114,7 @@ def test_it_leaves_the_scan_cache_one_process_leaves(ws, tmp_path):
     both, one = tmp_path / "both", tmp_path / "one"
     got = app_scan(ws, both)
     plain = app_scan(ws, one, fork=False)
-    assert got["computed"] == [] and plain["computed"] == ["duplicates", "promotions"]
+    assert got["computed"] == [] and plain["computed"] == CHILDS
     left, right = _cache(both), _cache(one)
     assert any(k.startswith("files-") for k in left), sorted(left)
     # the parsed files hold what the child's queues kept with them (duplicates' forms)
@@ -146,7 +148,7 @@ def test_files_changed_since_the_child_read_them_are_computed_in_the_app(ws, tmp
     got = app_scan(copy, tmp_path / "c1", MARKED.format(mark=mark), THEN_APPENDED.format(mark=mark))
     assert got["forked"] is True
     assert Path(mark).exists()  # the child had read the files before the agent wrote
-    assert got["computed"] == ["duplicates", "promotions"]  # its queues refused
+    assert got["computed"] == CHILDS  # its queues refused
     # …and the items are those of the workspace as the app read it
     plain = app_scan(copy, tmp_path / "c2", fork=False)
     assert got["queues"] == plain["queues"]
@@ -166,14 +168,14 @@ def test_what_the_child_does_not_send_the_app_computes(ws, alone, tmp_path, patc
     got = app_scan(ws, tmp_path / "cache", patch)
     assert got["forked"] is True
     assert got["queues"] == alone["queues"]
-    assert len(got["computed"]) == (1 if patch is DIES_AFTER_ONE else 2)
+    assert len(got["computed"]) == (len(CHILDS) - 1 if patch is DIES_AFTER_ONE else len(CHILDS))
     assert got["children_left"] is False
 
 
 def test_a_small_workspace_child_sends_nothing(ws, alone, tmp_path):
     got = app_scan(ws, tmp_path / "cache", "apart.MIN_FILES = 10_000")
     assert got["forked"] is True  # (the app doesn't count the files: its first frame waits)
-    assert got["computed"] == ["duplicates", "promotions"]
+    assert got["computed"] == CHILDS
     assert got["queues"] == alone["queues"]
     assert got["children_left"] is False
 
@@ -220,7 +222,7 @@ threading.Thread(target=stop.wait, daemon=True).start()
 def test_no_fork_beside_a_thread_or_when_asked(ws, alone, tmp_path, patch, env):
     got = app_scan(ws, tmp_path / "cache", patch, **env)
     assert got["forked"] is False
-    assert got["computed"] == ["duplicates", "promotions"]
+    assert got["computed"] == CHILDS
     assert got["queues"] == alone["queues"]
 
 

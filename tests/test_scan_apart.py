@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
+import select
 import textwrap
+import threading
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from shared_helpers import fresh_interpreter
@@ -370,3 +375,73 @@ def test_a_limit_above_the_process_group_counts_v1(tmp_path, monkeypatch, stat, 
         },
     )
     assert apart._group_left() == left
+
+
+def _reader(units: list[str]) -> tuple[apart.Apart, int]:
+    """A parent's side of the pipe, reading for ``units``, with no child forked; the write end."""
+    read_end, write_end = os.pipe()
+    got = apart.Apart.__new__(apart.Apart)
+    got._setup(None, [SimpleNamespace(name=n) for n in units], None)
+    got._attach(None, read_end, time.monotonic())
+    return got, write_end
+
+
+def test_a_message_the_child_has_begun_is_read_to_its_end():
+    """The pipe holds 64 KB: a queue read a pipeful at a time between the scan's own queues
+    came late (at scale 1, the promotions queue 0.8 s after the child had sent it)."""
+    got, write_end = _reader(["big"])
+    items = [{"id": f"p-{k}", "text": "x" * 200} for k in range(2000)]  # about 450 KB
+    data = pickle.dumps(("queue", "big", items, None), protocol=pickle.HIGHEST_PROTOCOL)
+    message = apart._HEADER.pack(len(data)) + data
+
+    def child() -> None:  # the first 64 KB, then (as a child scheduled late) the rest
+        os.write(write_end, message[: 1 << 16])
+        time.sleep(0.02)
+        view = memoryview(message)[1 << 16 :]
+        while view:
+            view = view[os.write(write_end, view) :]
+
+    writer = threading.Thread(target=child)
+    writer.start()
+    try:
+        select.select([got._fd], [], [], 10)
+        time.sleep(0.005)
+        assert dict(got.ready()) == {"big": items}
+        assert got.sending()  # (the child has not ended)
+    finally:
+        writer.join()
+        os.close(write_end)
+        os.close(got._fd)
+
+
+def test_nothing_begun_is_not_waited_for_and_the_end_is_seen():
+    got, write_end = _reader(["q"])
+    try:
+        t0 = time.monotonic()
+        assert list(got.ready()) == []
+        assert list(got.ready(wait=0.05)) == []
+        assert time.monotonic() - t0 < 5
+        apart.send(write_end, ("queue", "q", [{"id": "a"}], None))
+        os.close(write_end)
+        assert list(got.ready(wait=5)) == [("q", [{"id": "a"}])]
+        assert not got.sending()
+    finally:
+        os.close(got._fd)
+
+
+def test_a_child_collects_no_garbage():
+    """A full collection after the child's scan walked every object of the model (0.1 s at
+    scale 1) just before it sent its queues; its end frees what is garbage."""
+    code = """
+    import gc, json, os, signal
+    from memreview.forked import fork_child
+    from memreview.scan import apart
+    gc.enable()
+    def child(fd, parent, mask):
+        apart.child_run(fd, parent, mask, lambda: os.write(fd, b"1" if gc.isenabled() else b"0"))
+    pid, fd = fork_child(child)
+    said = os.read(fd, 1)
+    os.waitpid(pid, 0)
+    print(json.dumps({"collects": said == b"1", "parent_collects": gc.isenabled()}))
+    """
+    assert fresh_interpreter(code) == {"collects": False, "parent_collects": True}

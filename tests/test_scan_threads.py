@@ -384,3 +384,55 @@ def test_a_detectors_view_notes_each_part_once_and_keeps_it(make_ws):
     assert view.main_memory() == "MEMORY.md"
     assert asked.count("files") == 1 and asked.count("daily_logs") == 1
     assert view.groups() == ["daily", "md"]
+
+
+class _Child:
+    """A second process's side as the scan sees it: its one queue sent at ``sent``."""
+
+    def __init__(self, sent: threading.Event):
+        self.names = ["childs"]
+        self._sent = sent
+        self._given = False
+
+    def ready(self, wait: float = 0.0):
+        if not self._given and self._sent.wait(wait):
+            self._given = True
+            yield "childs", [{"from": "the child"}]
+
+    def sending(self) -> bool:
+        return not self._given
+
+    def rest(self, detect):
+        yield from self.ready(wait=30)
+
+    def close(self) -> None:
+        pass
+
+
+def test_while_a_slow_queue_is_waited_for_the_second_process_s_come_as_they_are_sent(
+    monkeypatch,
+):
+    """The app's child sent its queues while the archived queue's thread was still at work:
+    they were taken only after it (0.1-0.8 s after they came, at scale 1)."""
+    given: list[str] = []
+    sent, slow_done = threading.Event(), threading.Event()
+
+    def slow_detect(ws, today):
+        slow_done.wait(3)  # it ends only once the child's queue has come (or 3 s)
+        return [{"name": "slow"}]
+
+    units = [
+        SimpleNamespace(name="mine", title="Mine", slow=False, detect=lambda ws, t: []),
+        SimpleNamespace(name="slow", title="Slow", slow=True, detect=slow_detect),
+        SimpleNamespace(name="childs", title="Childs", slow=False, detect=lambda ws, t: []),
+    ]
+    monkeypatch.setattr(computing.registry, "units", lambda: units)
+    monkeypatch.setattr(computing, "_second_process", lambda *a: _Child(sent))
+    names = ["mine", "slow", "childs"]
+    for name, _items in computing._detect_all(object(), date(2026, 11, 29), names, print):
+        given.append(name)
+        if name == "mine":  # the child sends once the scan's own queues are done
+            threading.Timer(0.3, sent.set).start()
+        if name == "childs":
+            slow_done.set()
+    assert given == ["mine", "childs", "slow"]

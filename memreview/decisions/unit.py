@@ -211,6 +211,9 @@ class QueueUnit:
     - ``slow``: computed in a thread beside the other queues;
     - ``apart``: computed in a second process beside the others when a command that ends
       with its scan may fork (``memreview.scan.apart``);
+    - ``ahead``: computed too by the app's second process, which starts at launch and reads
+      the workspace itself (``memreview.ahead``), so has the time for more than a
+      command's, forked once the workspace is read;
     - ``verbs``: keys of this queue's own, besides the shared :data:`VERBS`;
     - ``health(workspace, items, today)``: figures of the queue's own in the scan's health,
       under its name (from every item, hidden ones too); ``health_view(figures)``: the
@@ -238,6 +241,7 @@ class QueueUnit:
     editor_file: Callable[[Config], str] | None = None
     slow: bool = False
     apart: bool = False
+    ahead: bool = False
     verbs: tuple[Verb, ...] = ()
     health: Callable[[Workspace, list[dict[str, Any]], date], dict[str, Any]] | None = None
     health_view: Callable[[dict[str, Any]], tuple[int, list[str]] | None] | None = None

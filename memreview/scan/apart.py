@@ -29,6 +29,7 @@ ends it with its parent. ``$MEMREVIEW_NO_FORK`` keeps every queue in one process
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import select
@@ -51,6 +52,7 @@ MIN_FILES = 60
 # part took, and at least this many seconds; then it computes the child's queues itself
 WAIT_TIMES = 4
 WAIT_AT_LEAST = 30.0
+FINISH_WAIT = 50  # ms: the child writing the rest of a message it has begun (``ready``)
 SELF_CGROUP = "/proc/self/cgroup"  # this process's control groups
 CGROUPS = "/sys/fs/cgroup"  # where they are mounted
 
@@ -169,13 +171,25 @@ class Apart:
         self._got: dict[str, list[dict]] = {}
         self._yielded: set[str] = set()
         self._buffer = bytearray()
+        self._begun = False  # the child has begun to send (it sends all at once: the rest follows)
+        self._ended = False  # the pipe's end was read
 
-    def ready(self) -> Iterator[tuple[str, list[dict]]]:
-        """The queues the child has sent so far, without waiting."""
-        while self._fd is not None and self._poll.poll(0):
+    def ready(self, wait: float = 0.0) -> Iterator[tuple[str, list[dict]]]:
+        """The queues the child has sent so far, waiting ``wait`` seconds at most for it to
+        begin. Once it has, everything is read to the end (``FINISH_WAIT`` at most between
+        two reads): the child writes all its messages at once when its work is done, and the
+        pipe holds only 64 KB of them, so a queue read a pipeful at a time between the
+        scan's own queues would come late."""
+        while self._fd is not None and not self._ended:
+            if not self._poll.poll(FINISH_WAIT if self._begun else int(wait * 1000)):
+                break
             if not self._read():
                 break
         yield from self._take()
+
+    def sending(self) -> bool:
+        """Whether more may come from the child."""
+        return self._fd is not None and not self._ended
 
     def rest(self, detect: Callable[[Any], list[dict]]) -> Iterator[tuple[str, list[dict]]]:
         """Every queue still to come: the child's, waited for, then the ones it did not send
@@ -227,7 +241,9 @@ class Apart:
         assert self._fd is not None
         chunk = os.read(self._fd, 1 << 20)
         if not chunk:
+            self._ended = True
             return False
+        self._begun = True
         self._buffer += chunk
         while len(self._buffer) >= _HEADER.size:
             (size,) = _HEADER.unpack_from(self._buffer)
@@ -308,6 +324,10 @@ def child_run(
     with its ``parent``; then ``work()``, and the end (``os._exit``: nothing of the parent's
     cleans up or writes twice), at once on any failure (the parent computes the rest)."""
     code = 1
+    # no collection at all: what is garbage in cycles is freed by the end, and a full
+    # collection (the first after a scan: ``fewer_collections`` puts the thresholds back)
+    # walked every object of the model for nothing, 0.1 s before the app's child sent
+    gc.disable()
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # ^C ends it with the parent
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)

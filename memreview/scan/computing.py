@@ -60,6 +60,8 @@ PART_GROUPS: dict[str, frozenset[str]] = {
     "recalls": frozenset({"data", "md"}),  # OpenClaw's line recalls are mapped to anchors
 }
 ALL_GROUPS = frozenset({"md", "daily", "data"})
+# seconds between two looks at the second process while a slow queue's thread is waited for
+SLOW_POLL = 0.02
 
 
 class _Reading(WorkspaceView):
@@ -151,13 +153,21 @@ def _detect_all(
                     yield finished(name, slow.pop(name))
                 if apart is not None:
                     yield from apart.ready()
-            for name, future in slow.items():
-                yield finished(name, future)
+            yield from _when_done(slow, finished, apart)
         if apart is not None:
             yield from apart.rest(lambda unit: detect(units.index(unit), unit))
     finally:
         if apart is not None:
             apart.close()  # (the scan stopped before the child was done: it ends too)
+
+
+def _when_done(slow: dict[str, Any], finished, apart) -> Iterator[tuple[str, list[dict]]]:
+    """Each slow queue once its thread is done (``finished(name, future)``), and meanwhile
+    the queues of the second process (``apart``, if any) as they come."""
+    for name, future in slow.items():
+        while apart is not None and not future.done() and apart.sending():
+            yield from apart.ready(wait=SLOW_POLL)
+        yield finished(name, future)
 
 
 def _second_process(ws: Workspace, today: date, rest: list, views, reads, key):
@@ -167,12 +177,19 @@ def _second_process(ws: Workspace, today: date, rest: list, views, reads, key):
     its first thread (:mod:`memreview.scan.ahead`)."""
     away = [u for u in rest if _apart(u)]
     apart = fork_apart(ws, today, away, [u for u in rest if not _apart(u)], views, reads)
-    return apart if apart is not None else take_ahead(ws, today, away, reads, key)
+    if apart is not None:
+        return apart
+    return take_ahead(ws, today, [u for u in rest if _ahead(u)], reads, key)
 
 
 def _apart(unit) -> bool:
     """Whether ``unit`` may be computed in a second process (a test's own unit may not say)."""
     return bool(getattr(unit, "apart", False))
+
+
+def _ahead(unit) -> bool:
+    """Whether the app's second process computes ``unit`` (its own and the commands')."""
+    return _apart(unit) or bool(getattr(unit, "ahead", False))
 
 
 def _settle(ws: Workspace) -> None:
@@ -308,10 +325,10 @@ def compute(
 def ahead_messages(
     ws: Workspace, day: date, stored: set[str], key: Callable[[list[str]], Any]
 ) -> list[tuple]:
-    """The child's messages: the items of each queue marked ``apart`` and not ``stored`` (in
+    """The child's messages: the items of each queue marked ``apart`` or ``ahead`` and not ``stored`` (in
     the scan cache) with the groups of files it read and their key (``key(groups)``), then
     what the queues left besides (``apart.left_behind``)."""
-    units = [u for u in registry.units() if _apart(u) and u.name not in stored]
+    units = [u for u in registry.units() if _ahead(u) and u.name not in stored]
     if not units:
         return []
     _settle(ws)

@@ -179,6 +179,7 @@ UNIT = QueueUnit(
     name="dormant",
     title=N_("Dormant"),
     detect=ImportedOnUse("memreview.queues.dormant", "dormant"),
+    ahead=True,  # the app's second process has its reading time to spare
     acts=(
         Act(
             "revive",
