@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.reactive import Reactive
 from textual.screen import Screen
 
 from memreview.app.config import UserConfig
@@ -58,6 +59,10 @@ class MemReviewApp(App):
 
     CSS_PATH = "memreview.tcss"
     TITLE = "memreview"
+    # the theme the stylesheet is first parsed with: one set in ``__init__`` made Textual
+    # parse the whole stylesheet again as the app started, before the first frame (10 ms);
+    # only another theme asked for is set there now
+    theme: Reactive[str] = Reactive(DEFAULT_THEME)
     COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = [
         Binding(
@@ -129,7 +134,10 @@ class MemReviewApp(App):
                 )
             )
             wanted = DEFAULT_THEME
-        self.theme = wanted
+        if wanted != self.theme:
+            self.theme = wanted
+        else:  # the stylesheet's variables were made before the theme was registered
+            self.stylesheet.set_variables(self.get_css_variables())
         self._saved_theme = wanted
 
     def get_theme_variable_defaults(self) -> dict[str, str]:

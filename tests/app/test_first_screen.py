@@ -139,3 +139,30 @@ async def test_the_theme_files_are_read_after_the_first_frame_and_taken(
         assert styled.upper() != "#5AA9E6"  # not the built-in one's any more
         told = "\n".join(str(n.message) for n in app._notifications)
         assert "theme broken.yaml" in told
+
+
+async def test_the_stylesheet_is_parsed_once_with_the_default_theme_s_colours(make, monkeypatch):
+    """The default theme set in ``__init__`` made Textual parse the whole stylesheet a second
+    time as the app started, before its first frame; the stylesheet now has that theme's
+    colours from its first parse (without them, it had Textual's own theme's)."""
+    from textual.color import Color
+    from textual.css.stylesheet import Stylesheet
+
+    from memreview.app.themes import BUILTIN
+
+    reparsed: list[int] = []
+    real = Stylesheet.reparse
+
+    def counted(self) -> None:
+        reparsed.append(1)
+        real(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        dark = next(t for t in BUILTIN if t.name == "memreview-dark")
+        assert app.theme == dark.name
+        assert app.screen.styles.background == Color.parse(dark.background)
+        assert app.get_css_variables()["primary"].upper() == dark.primary.upper()
+        assert reparsed == []
