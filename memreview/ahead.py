@@ -3,8 +3,10 @@
 The app scans in a thread beside Textual's own, where a process must not fork
 (:mod:`memreview.scan.apart`). So the app forks once before Textual starts: the child reads
 the workspace itself, as the app's scan will, and computes the queues marked ``apart``
-(duplicates and promotions) that the scan cache does not hold, while the app draws its
-first frame and its own scan reads the workspace and computes the rest.
+(duplicates and promotions) or ``ahead`` (dormant: it starts at launch, so it has the time a
+command's child, forked once the workspace is read, lacks) that the scan cache does not
+hold, while the app draws its first frame and its own scan reads the workspace and computes
+the rest.
 
 The two processes read the workspace at two moments, and an agent may write between them.
 So each queue the child sends comes with the scan cache's key of the groups of files it
