@@ -176,8 +176,23 @@ apart.send = send
 """
 
 
+# a queue's message arrives whole but damaged (bytes in its middle overwritten): the parent
+# takes nothing more from the child (a damaged pickle failed the command: "unexpected error")
+DAMAGED = """
+import pickle
+def send(fd, message):
+    data = bytearray(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+    if message[0] == "queue":
+        data[len(data) // 2 : len(data) // 2 + 8] = b"\\xff" * 8
+    os.write(fd, apart._HEADER.pack(len(data)) + bytes(data))
+apart.send = send
+"""
+
+
 @pytest.mark.parametrize(
-    "patch", [DIES_AFTER_ONE, FAILS_AT_ONCE, STOPS], ids=["killed", "fails", "stopped"]
+    "patch",
+    [DIES_AFTER_ONE, FAILS_AT_ONCE, STOPS, DAMAGED],
+    ids=["killed", "fails", "stopped", "damaged"],
 )
 def test_what_the_child_does_not_send_the_parent_computes(ws, one_process, patch):
     got = scan(ws, patch=patch)

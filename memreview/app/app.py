@@ -134,11 +134,23 @@ class MemReviewApp(App):
                 )
             )
             wanted = DEFAULT_THEME
-        if wanted != self.theme:
-            self.theme = wanted
-        else:  # the stylesheet's variables were made before the theme was registered
-            self.stylesheet.set_variables(self.get_css_variables())
+        self._take_theme(wanted)
         self._saved_theme = wanted
+
+    def _take_theme(self, wanted: str) -> None:
+        """The theme ``wanted``. Textual's ``__init__`` made the stylesheet's variables, the
+        app's classes and its colour filter before memreview's themes were registered, so
+        with those of its own dark theme: when ``wanted`` is the default and dark too, only
+        the variables are made again (setting the theme would parse the whole stylesheet a
+        second time as the app starts); else it is set, and Textual's watcher does it all
+        (a theme file may have made the default light)."""
+        if wanted == self.theme and self.current_theme.dark:
+            self.stylesheet.set_variables(self.get_css_variables())
+            self.set_class(True, f"-theme-{wanted}", update=False)  # as the watcher adds it
+            return
+        if wanted == self.theme:  # set as another first, or the watcher would not run
+            self.set_reactive(MemReviewApp.theme, "textual-dark")
+        self.theme = wanted
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Textual's own themes don't know the app's colours

@@ -43,7 +43,7 @@ from typing import Any, NoReturn
 
 from memreview.forked import fork_child
 from memreview.process import cores, one_shot
-from memreview.workspace.memo import note_kept
+from memreview.workspace.memo import kept_store, note_kept
 from memreview.workspace.model import Workspace
 
 # below this many memory files and daily logs a fork costs more than it saves
@@ -172,7 +172,8 @@ class Apart:
         self._yielded: set[str] = set()
         self._buffer = bytearray()
         self._begun = False  # the child has begun to send (it sends all at once: the rest follows)
-        self._ended = False  # the pipe's end was read
+        self._ended = False  # the pipe's end was read, or a damaged message
+        self._damaged = False
 
     def ready(self, wait: float = 0.0) -> Iterator[tuple[str, list[dict]]]:
         """The queues the child has sent so far, waiting ``wait`` seconds at most for it to
@@ -197,7 +198,7 @@ class Apart:
         or stuck), computed here by ``detect(unit)``."""
         mine = time.monotonic() - self.started  # the parent's own part
         deadline = time.monotonic() + max(WAIT_AT_LEAST, WAIT_TIMES * mine)
-        at_end = False
+        at_end = self._ended  # (read to its end already, or a damaged message)
         while self._fd is not None and not at_end:
             left = deadline - time.monotonic()
             if left <= 0 or not self._poll.poll(int(left * 1000) + 1):
@@ -205,7 +206,7 @@ class Apart:
                     break  # given up on: killed below
                 continue
             at_end = not self._read()
-        self.close(kill=not at_end)
+        self.close(kill=not at_end or self._damaged)
         yield from self._take()
         for name in self.names:
             if name not in self._yielded:
@@ -249,8 +250,13 @@ class Apart:
             (size,) = _HEADER.unpack_from(self._buffer)
             if len(self._buffer) < _HEADER.size + size:
                 break
-            with memoryview(self._buffer) as whole:  # read in place, not copied out first
-                message = pickle.loads(whole[_HEADER.size : _HEADER.size + size])
+            try:
+                with memoryview(self._buffer) as whole:  # read in place, not copied out first
+                    message = pickle.loads(whole[_HEADER.size : _HEADER.size + size])
+            except Exception:  # noqa: BLE001 (a message damaged: nothing more is taken from it)
+                self._buffer.clear()
+                self._ended = self._damaged = True
+                return False  # the child is ended (``rest``): the scan computes the rest
             del self._buffer[: _HEADER.size + size]
             self._take_in(message)
         return True
@@ -272,10 +278,7 @@ class Apart:
             if h is None:
                 continue
             h = h.loaded()  # (a file the cache handed out unread: its values first)
-            store = h.__dict__.get("_kept")
-            if not isinstance(store, dict):
-                store = h.__dict__["_kept"] = {}
-            store.update(values)
+            kept_store(h).update(values)
         per_file = self.ws.per_file
         if per_file is not None:
             for queue, records in left["records"].items():

@@ -80,14 +80,24 @@ def kept_with_file(fn: F) -> F:
         if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == digest:
             return hit[1]
         value = fn(obj, *args)
-        if not isinstance(store, dict):
-            store = obj.__dict__["_kept"] = {}
-        store[name] = (digest, value)
+        kept_store(obj)[name] = (digest, value)
         if _written is not None:
             _written.append((obj, name))
         return value
 
     return kept  # type: ignore[return-value]
+
+
+def kept_store(obj: Any) -> dict[str, Any]:
+    """The values kept with ``obj``, an empty table made when it has none: made as it is
+    stored into, by ``setdefault``, so that a table another thread made meanwhile (a second
+    process's values taken in, ``scan.apart``) is added to, never replaced."""
+    store = obj.__dict__.setdefault("_kept", {})
+    if isinstance(store, dict):
+        return store
+    fresh: dict[str, Any] = {}  # (not a table: never one memreview kept)
+    obj.__dict__["_kept"] = fresh
+    return fresh
 
 
 # (object, name) of each value ``kept_with_file`` stored since ``note_kept`` (None: not noted)

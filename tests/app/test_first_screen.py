@@ -166,3 +166,31 @@ async def test_the_stylesheet_is_parsed_once_with_the_default_theme_s_colours(ma
         assert app.screen.styles.background == Color.parse(dark.background)
         assert app.get_css_variables()["primary"].upper() == dark.primary.upper()
         assert reparsed == []
+
+
+async def test_a_theme_file_that_makes_the_default_theme_light_is_taken_whole(make, tmp_path):
+    """Textual made the app's classes for a dark theme before memreview's were registered:
+    a default theme made light by a theme file is set, so that its watcher makes them again."""
+    from textual.color import Color
+
+    folder = tmp_path / "themes"
+    folder.mkdir()
+    (folder / "dark.yaml").write_text(
+        "name: memreview-dark\ndark: false\nprimary: '#AA3366'\n"
+        "background: '#FFFFFF'\nforeground: '#000000'\n",
+        encoding="utf-8",
+    )
+    app = make(theme="dark", themes_dir=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert app.theme == "memreview-dark" and not app.current_theme.dark
+        assert app.has_class("-light-mode") and not app.has_class("-dark-mode")
+        assert app.has_class("-theme-memreview-dark")
+        assert app.screen.styles.background == Color.parse("#FFFFFF")
+
+
+async def test_the_default_theme_has_its_class_as_textual_gives_it(make):
+    app = make()
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(app, pilot)
+        assert app.has_class("-theme-memreview-dark") and app.has_class("-dark-mode")
