@@ -61,7 +61,7 @@ class MemReviewApp(App):
     TITLE = "memreview"
     # the theme the stylesheet is first parsed with: one set in ``__init__`` made Textual
     # parse the whole stylesheet again as the app started, before the first frame (10 ms);
-    # only another theme asked for is set there now
+    # the default is set there only when a theme file made it light (``_take_theme``)
     theme: Reactive[str] = Reactive(DEFAULT_THEME)
     COMMANDS = App.COMMANDS | {_commands}
     BINDINGS = [

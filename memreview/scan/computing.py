@@ -325,9 +325,9 @@ def compute(
 def ahead_messages(
     ws: Workspace, day: date, stored: set[str], key: Callable[[list[str]], Any]
 ) -> list[tuple]:
-    """The child's messages: the items of each queue marked ``apart`` or ``ahead`` and not ``stored`` (in
-    the scan cache) with the groups of files it read and their key (``key(groups)``), then
-    what the queues left besides (``apart.left_behind``)."""
+    """The child's messages: the items of each queue marked ``apart`` or ``ahead`` and not
+    ``stored`` (in the scan cache) with the groups of files it read and their key
+    (``key(groups)``), then what the queues left besides (``apart.left_behind``)."""
     units = [u for u in registry.units() if _ahead(u) and u.name not in stored]
     if not units:
         return []
